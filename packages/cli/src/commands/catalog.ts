@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { demoCatalogSize, importNdjsonFile, migrateToLatest, openStorage, seedDemoCatalog, type Config } from '@maqam/server';
+import { withStorage } from '../context.ts';
+import { parsePositiveInteger, UsageError, type Output } from '../output.ts';
+
+export async function migrate(config: Config, out: Output): Promise<number> {
+  const storage = openStorage(config.databaseUrl);
+  try {
+    const applied = await migrateToLatest(storage);
+    out.record({ applied }, () => (applied.length === 0 ? 'database is up to date' : `applied: ${applied.join(', ')}`));
+    return 0;
+  } finally {
+    await storage.close();
+  }
+}
+
+export async function seedDemo(config: Config, out: Output, flags: { songs?: string; seed?: string }): Promise<number> {
+  const songs = flags.songs === undefined ? undefined : parsePositiveInteger(flags.songs, '--songs');
+  const seed = flags.seed === undefined ? undefined : parsePositiveInteger(flags.seed, '--seed');
+  const size = demoCatalogSize(songs);
+  out.info(`seeding ${size.artists} artists, ${size.albums} albums and ${size.songs} songs...`);
+  const started = performance.now();
+  const summary = await withStorage(config, (storage) =>
+    seedDemoCatalog(storage, {
+      ...(songs === undefined ? {} : { songs }),
+      ...(seed === undefined ? {} : { seed }),
+      onProgress: (written, total) => out.progress(written / total, `${written.toLocaleString('en')} records`),
+    }),
+  );
+  out.done();
+  const seconds = (performance.now() - started) / 1000;
+  out.record({ ...summary, seconds: Math.round(seconds * 10) / 10 }, () =>
+    `seeded ${summary.artists} artists, ${summary.albums} albums, ${summary.songs} songs, ${summary.related} related edges in ${seconds.toFixed(1)} s`,
+  );
+  return 0;
+}
+
+export async function importFile(config: Config, out: Output, file: string | undefined, flags: { 'batch-size'?: string }): Promise<number> {
+  if (file === undefined) throw new UsageError('import needs a file: maqam import FILE.ndjson');
+  if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+  const batchSize = flags['batch-size'] === undefined ? undefined : parsePositiveInteger(flags['batch-size'], '--batch-size');
+  const { size } = await stat(file);
+  const outcome = await withStorage(config, (storage) =>
+    importNdjsonFile(storage, file, {
+      ...(batchSize === undefined ? {} : { batchSize }),
+      onProgress: ({ bytesRead, linesRead }) =>
+        out.progress(size === 0 ? 1 : bytesRead / size, `${linesRead.toLocaleString('en')} lines`),
+    }),
+  );
+  out.done();
+  for (const error of outcome.errors) out.info(`${file}:${error.line}: ${error.message}`);
+  const { summary } = outcome;
+  out.record(summary, () =>
+    `imported ${summary.artists} artists, ${summary.albums} albums, ${summary.songs} songs, ${summary.related} related edges` +
+    (outcome.errors.length > 0 ? `; ${outcome.errors.length} bad line(s), their batches were not written` : ''),
+  );
+  return outcome.errors.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,62 @@
+import { ApiKeyNotFoundError, createApiKeysRepo, createApiKeysService, type Config } from '@maqam/server';
+import { withStorage } from '../context.ts';
+import { parseDuration, UsageError, type Output } from '../output.ts';
+
+const USAGE = 'maqam keys create --name NAME [--expires-in 90d] | list | revoke KEY_ID | rotate KEY_ID [--grace 24h]';
+
+export async function keys(
+  config: Config,
+  out: Output,
+  [action, id]: (string | undefined)[],
+  flags: { name?: string; 'expires-in'?: string; grace?: string },
+): Promise<number> {
+  return withStorage(config, async (storage) => {
+    const service = createApiKeysService(createApiKeysRepo(storage.db));
+    try {
+      switch (action) {
+        case 'create': {
+          if (!flags.name) throw new UsageError('keys create needs --name NAME');
+          const expiresIn = flags['expires-in'] === undefined ? undefined : parseDuration(flags['expires-in'], '--expires-in');
+          const created = await service.create({
+            name: flags.name,
+            expiresAt: expiresIn === undefined ? null : Date.now() + expiresIn * 1000,
+          });
+          out.record(created, () => `created API key ${created.id} (${created.name})\n${created.key}\nThis is the only time the key is shown; store it now.`);
+          return 0;
+        }
+        case 'list': {
+          const list = await service.list();
+          out.record(list, () =>
+            list.length === 0
+              ? 'no API keys'
+              : list.map((k) => `${k.id}  ${k.status.padEnd(7)}  ${k.name}  created ${k.createdAt}${k.expiresAt ? `  expires ${k.expiresAt}` : ''}`).join('\n'),
+          );
+          return 0;
+        }
+        case 'revoke': {
+          if (!id) throw new UsageError('keys revoke needs KEY_ID');
+          await service.revoke(id);
+          out.record({ id, revoked: true }, () => `revoked API key ${id}`);
+          return 0;
+        }
+        case 'rotate': {
+          if (!id) throw new UsageError('keys rotate needs KEY_ID');
+          const grace = parseDuration(flags.grace ?? '24h', '--grace');
+          const created = await service.rotate(id, grace);
+          out.record({ ...created, replaces: id, graceSeconds: grace }, () =>
+            `created API key ${created.id} replacing ${id}, which stays valid for ${grace} s\n${created.key}\nThis is the only time the key is shown; store it now.`,
+          );
+          return 0;
+        }
+        default:
+          throw new UsageError(USAGE);
+      }
+    } catch (error) {
+      if (error instanceof ApiKeyNotFoundError) {
+        out.info(`maqam: ${error.message}`);
+        return 1;
+      }
+      throw error;
+    }
+  });
+}

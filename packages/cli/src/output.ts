@@ -1,0 +1,54 @@
+/** All CLI output goes through here: records as JSON with --json, else as readable text. */
+export interface Output {
+  readonly json: boolean;
+  record(value: unknown, human: () => string): void;
+  info(text: string): void;
+  progress(fraction: number, detail: string): void;
+  done(): void;
+}
+
+export function createOutput(json: boolean, stdout = process.stdout, stderr = process.stderr): Output {
+  const showProgress = stderr.isTTY === true && !json;
+  let drawn = false;
+  return {
+    json,
+    record(value, human) {
+      stdout.write(json ? `${JSON.stringify(value)}\n` : `${human()}\n`);
+    },
+    info(text) {
+      // Informational lines go to stderr so stdout stays machine-readable.
+      stderr.write(`${text}\n`);
+    },
+    progress(fraction, detail) {
+      if (!showProgress) return;
+      const width = 30;
+      const filled = Math.round(Math.min(1, Math.max(0, fraction)) * width);
+      stderr.write(`\r[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% ${detail}`);
+      drawn = true;
+    },
+    done() {
+      if (drawn) stderr.write('\n');
+      drawn = false;
+    },
+  };
+}
+
+/** A mistake in how the command was called: printed with usage, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+
+/** "90d", "24h", "30m", "45s" or plain seconds, to seconds. */
+export function parseDuration(text: string, option: string): number {
+  const match = /^(\d+)([smhdw]?)$/.exec(text.trim());
+  if (!match) throw new UsageError(`${option} takes a duration like 90d, 24h, 30m or 45s; got "${text}"`);
+  return Number(match[1]) * UNITS[match[2] || 's']!;
+}
+
+export function parsePositiveInteger(text: string, option: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${option} takes a positive integer; got "${text}"`);
+  return value;
+}

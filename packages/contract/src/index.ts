@@ -1,0 +1,4 @@
+export * from './errors.ts';
+export * from './catalog.ts';
+export * from './import.ts';
+export * from './keys.ts';

@@ -1,0 +1,133 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { createHmac } from 'node:crypto';
+import { ApiError } from './errors.ts';
+import type { Config } from './config.ts';
+import { createCatalogRepo } from './catalog/catalog.repo.ts';
+import { createCatalogService } from './catalog/catalog.service.ts';
+import { watchCatalog } from './catalog/catalog-watch.ts';
+import { FragmentCache } from './catalog/fragment-cache.ts';
+import { createPageCursorCodec } from './catalog/page-cursor.ts';
+import { songsRoutes } from './catalog/songs.routes.ts';
+import { artistsRoutes } from './catalog/artists.routes.ts';
+import type { CredentialVerifiers } from './http/credentials.ts';
+import { createErrorHandler } from './http/error-handler.ts';
+import { LocaleNegotiator } from './http/locale.ts';
+import { opsRoutes } from './http/ops.routes.ts';
+import { requestIdOf } from './http/request-id.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { createApiKeysRepo } from './keys/api-keys.repo.ts';
+import { createApiKeysService } from './keys/api-keys.service.ts';
+import { ensureServerSecret } from './storage/settings.repo.ts';
+import type { Storage } from './storage/storage.ts';
+
+/** Contract section 8: bodies over 1 MiB are a 413. */
+export const BODY_LIMIT = 1024 * 1024;
+const CATALOG_POLL_MS = 1000;
+const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+export interface AppDeps {
+  config: Config;
+  storage: Storage;
+  /** pino options or `false`; tests pass false. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Derives a purpose-bound key from the server secret, so no two uses share one. */
+function subkey(secret: string, purpose: string): Buffer {
+  return createHmac('sha256', secret).update(`maqam/${purpose}`).digest();
+}
+
+/**
+ * Builds the whole API on a migrated database. It never listens: main.ts does,
+ * and tests call `inject` or listen on a port of their own.
+ */
+export async function buildApp({ config, storage, logger }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    bodyLimit: BODY_LIMIT,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    routerOptions: { maxParamLength: 512 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+
+  const secret = await ensureServerSecret(storage.db, config.secret);
+  const negotiator = new LocaleNegotiator(config.defaultLocale);
+  const cache = new FragmentCache(config.songCacheMegabytes * 1024 * 1024);
+  const catalogRepo = createCatalogRepo(storage);
+  const catalog = createCatalogService({
+    repo: catalogRepo,
+    cache,
+    cursors: createPageCursorCodec(subkey(secret, 'page-token'), config.pageTokenTtlSeconds),
+  });
+  const watcher = await watchCatalog({ repo: catalogRepo, cache, negotiator, intervalMs: CATALOG_POLL_MS, log: app.log });
+  app.addHook('onClose', async () => watcher.stop());
+
+  const apiKeys = createApiKeysService(createApiKeysRepo(storage.db));
+  const verifiers: CredentialVerifiers = {
+    apiKey: (key) => apiKeys.verify(key),
+    // Until the OAuth server issues tokens, no bearer token is valid.
+    accessToken: async () => null,
+  };
+
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.setErrorHandler(createErrorHandler(negotiator, BODY_LIMIT));
+  app.setNotFoundHandler(async (request) => {
+    throw new ApiError('routeNotFound', { params: { method: request.method, path: request.url.split('?')[0]! } });
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Maqam API',
+        version: '1.0.0',
+        description: 'Arabic-first music catalog and streaming API.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'OAuth 2.0 access token (authorization code + PKCE).' },
+          apiKeyAuth: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Server-to-server API key, mk_<id>_<secret>.' },
+        },
+      },
+      tags: [{ name: 'MusicCatalogService', description: 'Songs and artists.' }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+
+  // Paths the API serves, so a wrong method is a 405 and not a 404.
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/v1/')) return;
+    const methods = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    methodsByPath.set(route.url, methods);
+  });
+
+  const deps = { catalog, verifiers, negotiator };
+  songsRoutes(app, deps);
+  artistsRoutes(app, deps);
+  opsRoutes(app, storage);
+
+  for (const [url, methods] of methodsByPath) {
+    const others = ALL_METHODS.filter((m) => !methods.has(m));
+    const allowed = [...methods].join(', ');
+    app.route({
+      method: others,
+      url,
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        reply.header('allow', allowed);
+        throw new ApiError('methodNotAllowed', { params: { method: request.method, allowed } });
+      },
+    });
+  }
+  return app;
+}

@@ -1,0 +1,33 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { LocaleNegotiator } from '../http/locale.ts';
+import type { CatalogRepo } from './catalog.repo.ts';
+import type { FragmentCache } from './fragment-cache.ts';
+
+/**
+ * Imports run in another process (the CLI) or on another node, so the server
+ * learns of them from the database: every import batch bumps the catalog
+ * version, and a changed version drops cached renderings and reloads the
+ * catalog's languages. Staleness is bounded by the poll interval.
+ */
+export async function watchCatalog(deps: {
+  repo: CatalogRepo;
+  cache: FragmentCache;
+  negotiator: LocaleNegotiator;
+  intervalMs: number;
+  log: FastifyBaseLogger;
+}) {
+  let version: string | undefined;
+  async function refresh(): Promise<void> {
+    const current = await deps.repo.catalogVersion();
+    if (current === version) return;
+    deps.negotiator.setCatalogLanguages(await deps.repo.catalogLanguages());
+    deps.cache.clear();
+    version = current;
+  }
+  await refresh();
+  const timer = setInterval(() => {
+    refresh().catch((error: unknown) => deps.log.warn({ err: error }, 'catalog version check failed'));
+  }, deps.intervalMs);
+  timer.unref();
+  return { refresh, stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,265 @@
+import type { ImportSummary } from '@maqam/contract';
+import type { Storage } from '../storage/storage.ts';
+import { writeBatch, type NumberedRecord } from './import.ts';
+import type { AlbumRecord, ArtistRecord, ImportRecord, RelatedRecord, SongRecord } from '@maqam/contract';
+
+/**
+ * A generated Arabic-first demo catalog, the same for the same seed: Arabic
+ * artists and songs with Latin transliterations, plus some English- and
+ * French-origin content. Sizes scale with the song count (2,000 artists and
+ * 5,000 albums per 50,000 songs).
+ */
+
+/** mulberry32: small, fast and good enough to make demo data repeatable. */
+function randomFrom(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!,
+    chance: (p: number) => next() < p,
+  };
+}
+
+type Pair = readonly [arabic: string, latin: string];
+
+const FIRST_NAMES: Pair[] = [
+  ['محمد', 'Mohamed'], ['عمرو', 'Amr'], ['تامر', 'Tamer'], ['وائل', 'Wael'], ['كاظم', 'Kadim'], ['نانسي', 'Nancy'],
+  ['هيفاء', 'Haifa'], ['إليسا', 'Elissa'], ['شيرين', 'Sherine'], ['أنغام', 'Angham'], ['فيروز', 'Fairuz'], ['ماجد', 'Majid'],
+  ['راشد', 'Rashed'], ['عبدالله', 'Abdullah'], ['سميرة', 'Samira'], ['لطيفة', 'Latifa'], ['أصالة', 'Assala'], ['ديانا', 'Diana'],
+  ['بلقيس', 'Balqees'], ['رحمة', 'Rahma'], ['يارا', 'Yara'], ['نوال', 'Nawal'], ['جورج', 'George'], ['وليد', 'Walid'],
+  ['ملحم', 'Melhem'], ['صابر', 'Saber'], ['حمزة', 'Hamza'], ['عمر', 'Omar'], ['ليلى', 'Layla'], ['سلمى', 'Salma'],
+  ['منى', 'Mona'], ['رامي', 'Rami'], ['زياد', 'Ziad'], ['كريم', 'Karim'], ['هاني', 'Hani'], ['نور', 'Nour'],
+  ['مروان', 'Marwan'], ['حسين', 'Hussein'], ['أحمد', 'Ahmed'], ['ريم', 'Reem'], ['فادي', 'Fadi'], ['دينا', 'Dina'],
+];
+const FAMILY_NAMES: Pair[] = [
+  ['دياب', 'Diab'], ['حسني', 'Hosny'], ['الساهر', 'Al Sahir'], ['المهندس', 'Al Mohandes'], ['الجسمي', 'Al Jassmi'],
+  ['كفوري', 'Kfoury'], ['عجرم', 'Ajram'], ['الأطرش', 'Al Atrash'], ['الرويشد', 'Al Ruwaished'], ['الحلاني', 'Al Hallani'],
+  ['منصور', 'Mansour'], ['الشامي', 'Al Shami'], ['المصري', 'Al Masri'], ['حداد', 'Haddad'], ['خوري', 'Khoury'],
+  ['سعد', 'Saad'], ['فؤاد', 'Fouad'], ['نجم', 'Najm'], ['قاسم', 'Qasem'], ['الخياط', 'Al Khayat'], ['يوسف', 'Youssef'],
+  ['جابر', 'Jaber'], ['عطية', 'Attia'], ['صالح', 'Saleh'], ['ناصر', 'Nasser'], ['الحسن', 'Al Hassan'], ['بدر', 'Badr'],
+  ['الرحباني', 'Rahbani'], ['عبدالوهاب', 'Abdel Wahab'], ['الموجي', 'El Mougy'],
+];
+const BANDS: Pair[] = [
+  ['فرقة مشروع ليلى', 'Mashrou\u0027 Leila'], ['كايروكي', 'Cairokee'], ['أوتوستراد', 'Autostrad'], ['جدل', 'JadaL'],
+  ['الدور الأول', 'El Dor El Awal'], ['مسار إجباري', 'Massar Egbari'], ['شارموفرز', 'Sharmoofers'], ['أدونيس', 'Adonis'],
+];
+const TITLE_WORDS: Pair[] = [
+  ['حبيبي', 'Habibi'], ['قلبي', 'Albi'], ['يا ليل', 'Ya Leil'], ['عيونك', 'Oyounak'], ['سهران', 'Sahran'], ['بحبك', 'Bahebak'],
+  ['نور العين', 'Nour El Ein'], ['تملي معاك', 'Tamally Maak'], ['على بالي', 'Ala Bali'], ['وحشتني', 'Wahashtini'],
+  ['الليلة', 'El Leila'], ['يا عمري', 'Ya Omri'], ['ليالي', 'Layali'], ['أنا وياك', 'Ana Wayak'], ['حكاية', 'Hekaya'],
+  ['غرام', 'Gharam'], ['شوق', 'Shoq'], ['بعدك', 'Baadak'], ['سلام', 'Salam'], ['يا قمر', 'Ya Amar'], ['زمان', 'Zaman'],
+  ['حلم', 'Helm'], ['بلادي', 'Biladi'], ['أمل', 'Amal'], ['دنيا', 'Donya'], ['روحي', 'Rohi'], ['شمس', 'Shams'],
+  ['بحر', 'Bahr'], ['سما', 'Sama'], ['ورد', 'Ward'], ['مشتاق', 'Meshtaq'], ['صباح الخير', 'Sabah El Kheir'],
+];
+const ENGLISH_FIRST = ['Maya', 'Adam', 'Lina', 'Sami', 'Zara', 'Leo', 'Nadia', 'Jad', 'Mira', 'Elias'];
+const ENGLISH_LAST = ['Stone', 'Rivers', 'Hayes', 'Cole', 'Grey', 'Wells', 'Knight', 'Vale'];
+const ENGLISH_WORDS = ['Midnight', 'City', 'Desert', 'Rain', 'Golden', 'Echoes', 'Lights', 'Home', 'Wild', 'Heart', 'Summer', 'Road'];
+const FRENCH_FIRST = ['Camille', 'Julien', 'Amira', 'Louis', 'Inès', 'Hugo', 'Yasmine', 'Chloé'];
+const FRENCH_LAST = ['Dubois', 'Laurent', 'Benali', 'Moreau', 'Haddad', 'Lefèvre', 'Mansouri'];
+const FRENCH_WORDS = ['Le Ciel', 'de Paris', 'Mon Cœur', 'La Nuit', 'Toujours', "L'Amour", 'Soleil', 'Sous la Pluie', 'Mirage'];
+
+const ARABIC_GENRES = ['arabic-pop', 'tarab', 'khaleeji', 'mahraganat', 'rai', 'shaabi', 'dabke', 'sufi', 'arabic-hip-hop', 'arabic-indie'];
+const WESTERN_GENRES = ['pop', 'rock', 'chanson', 'jazz', 'electronic', 'indie', 'r-and-b'];
+const NATIONALITIES = ['EG', 'LB', 'SA', 'AE', 'IQ', 'SY', 'MA', 'DZ', 'TN', 'JO', 'KW', 'PS'];
+
+type Origin = 'ar' | 'en' | 'fr';
+
+export interface DemoCatalogOptions {
+  songs?: number;
+  seed?: number;
+}
+
+export function demoCatalogSize(songs = 50_000) {
+  return {
+    songs,
+    artists: Math.max(10, Math.round((songs * 2000) / 50_000)),
+    albums: Math.max(10, Math.round((songs * 5000) / 50_000)),
+  };
+}
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+function artwork(kind: string, id: string) {
+  return [640, 300, 64].map((size) => ({ url: `https://images.maqam.example/${kind}/${id}/${size}.jpg`, width: size, height: size }));
+}
+
+/** Yields the demo catalog as import records: artists, then albums, songs and related edges. */
+export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generator<ImportRecord> {
+  const size = demoCatalogSize(options.songs);
+  const random = randomFrom(options.seed ?? 1);
+  const origins: Origin[] = [];
+  const genresOf: string[][] = [];
+
+  for (let i = 0; i < size.artists; i++) {
+    const id = `artist-${i + 1}`;
+    const roll = random.next();
+    const origin: Origin = roll < 0.8 ? 'ar' : roll < 0.92 ? 'en' : 'fr';
+    origins.push(origin);
+    let name: Record<string, string>;
+    let bio: Record<string, string>;
+    if (origin === 'ar') {
+      const [arabic, latin] = random.chance(0.08)
+        ? random.pick(BANDS)
+        : (() => {
+            const first = random.pick(FIRST_NAMES);
+            const last = random.pick(FAMILY_NAMES);
+            return [`${first[0]} ${last[0]}`, `${first[1]} ${last[1]}`] as const;
+          })();
+      name = { ar: arabic, en: latin };
+      bio = { ar: `${arabic} فنان عربي يقدّم ${random.pick(['الطرب', 'البوب', 'الأغنية الشعبية', 'الموسيقى البديلة'])}.`, en: `${latin} is an Arab artist.` };
+    } else if (origin === 'en') {
+      const latin = `${random.pick(ENGLISH_FIRST)} ${random.pick(ENGLISH_LAST)}`;
+      name = { en: latin };
+      bio = { en: `${latin} writes and sings in English.`, ar: `${latin} فنان يغني بالإنجليزية.` };
+    } else {
+      const latin = `${random.pick(FRENCH_FIRST)} ${random.pick(FRENCH_LAST)}`;
+      name = { fr: latin };
+      bio = { fr: `${latin} chante en français.`, en: `${latin} sings in French.` };
+    }
+    const genres = origin === 'ar'
+      ? [random.pick(ARABIC_GENRES), ...(random.chance(0.4) ? [random.pick(ARABIC_GENRES)] : [])]
+      : [random.pick(WESTERN_GENRES)];
+    const uniqueGenres = [...new Set(genres)];
+    genresOf.push(uniqueGenres);
+    const followers = Math.floor(10 ** (2 + random.next() * 5.5));
+    const artist: ArtistRecord = {
+      kind: 'artist',
+      id,
+      name,
+      originalLanguage: origin,
+      bio,
+      genres: uniqueGenres,
+      followerCount: String(followers),
+      monthlyListeners: String(Math.floor(followers * (0.2 + random.next()))),
+      isVerified: followers > 100_000 || random.chance(0.1),
+      socialLinks: random.chance(0.7) ? [{ platform: 'instagram', url: `https://instagram.com/${id}` }] : [],
+      artwork: artwork('artists', id),
+      nationality: origin === 'ar' ? random.pick(NATIONALITIES) : origin === 'en' ? random.pick(['GB', 'US', 'CA']) : 'FR',
+    };
+    yield artist;
+  }
+
+  const albumArtist: number[] = [];
+  const albumDate: string[] = [];
+  for (let i = 0; i < size.albums; i++) {
+    const id = `album-${i + 1}`;
+    const artistIndex = i < size.artists ? i : random.int(0, size.artists - 1);
+    albumArtist.push(artistIndex);
+    const origin = origins[artistIndex]!;
+    const date = `${random.int(1960, 2026)}-${pad(random.int(1, 12), 2)}-${pad(random.int(1, 28), 2)}`;
+    albumDate.push(date);
+    const album: AlbumRecord = {
+      kind: 'album',
+      id,
+      title: titleFor(origin, random),
+      originalLanguage: origin,
+      artistIds: [`artist-${artistIndex + 1}`],
+      releaseDate: date,
+      artwork: artwork('albums', id),
+    };
+    yield album;
+  }
+
+  const tracksOnAlbum = new Uint16Array(size.albums);
+  for (let i = 0; i < size.songs; i++) {
+    const id = `song-${i + 1}`;
+    const albumIndex = i < size.albums ? i : random.int(0, size.albums - 1);
+    const artistIndex = albumArtist[albumIndex]!;
+    const origin = origins[artistIndex]!;
+    const artistIds = [`artist-${artistIndex + 1}`];
+    if (random.chance(0.12)) {
+      const featured = random.int(0, size.artists - 1);
+      if (featured !== artistIndex) artistIds.push(`artist-${featured + 1}`);
+    }
+    const track = ++tracksOnAlbum[albumIndex]!;
+    const regional = origin === 'ar' && random.chance(0.15);
+    const song: SongRecord = {
+      kind: 'song',
+      id,
+      title: titleFor(origin, random),
+      originalLanguage: origin,
+      artistIds,
+      albumId: `album-${albumIndex + 1}`,
+      durationMs: random.int(120_000, 480_000),
+      trackNumber: ((track - 1) % 14) + 1,
+      discNumber: Math.floor((track - 1) / 14) + 1,
+      releaseDate: albumDate[albumIndex]!,
+      genres: genresOf[artistIndex]!,
+      isExplicit: random.chance(0.05),
+      isrc: regional ? '' : `${origin === 'ar' ? 'EG' : origin === 'en' ? 'GB' : 'FR'}MQM${albumDate[albumIndex]!.slice(2, 4)}${pad(i % 100000, 5)}`,
+      hasLyrics: random.chance(0.6),
+      popularity: Math.min(100, Math.floor(100 * random.next() ** 2.5)),
+      artwork: artwork('albums', `album-${albumIndex + 1}`),
+      previewUrl: random.chance(0.7) ? `https://previews.maqam.example/${id}.mp3` : '',
+    };
+    yield song;
+  }
+
+  // Related edges stay within the artist's musical world (same origin) most of the time.
+  const byOrigin: Record<Origin, number[]> = { ar: [], en: [], fr: [] };
+  origins.forEach((origin, index) => byOrigin[origin].push(index));
+  for (let i = 0; i < size.artists; i++) {
+    const pool = random.chance(0.85) ? byOrigin[origins[i]!] : byOrigin.ar;
+    const wanted = Math.min(random.int(5, 40), size.artists - 1);
+    const chosen = new Set<number>();
+    for (let attempts = 0; chosen.size < wanted && attempts < wanted * 4; attempts++) {
+      const other = random.pick(pool.length > 1 ? pool : byOrigin.ar);
+      if (other !== i) chosen.add(other);
+    }
+    for (const other of chosen) {
+      const sharesGenre = genresOf[other]!.some((g) => genresOf[i]!.includes(g));
+      const edge: RelatedRecord = {
+        kind: 'related',
+        artistId: `artist-${i + 1}`,
+        relatedId: `artist-${other + 1}`,
+        score: Math.round((sharesGenre ? 0.5 + random.next() * 0.5 : random.next() * 0.6) * 1e4) / 1e4,
+      };
+      yield edge;
+    }
+  }
+}
+
+function titleFor(origin: Origin, random: ReturnType<typeof randomFrom>): Record<string, string> {
+  if (origin === 'ar') {
+    const words = Array.from({ length: random.int(1, 3) }, () => random.pick(TITLE_WORDS));
+    return { ar: words.map((w) => w[0]).join(' '), en: words.map((w) => w[1]).join(' ') };
+  }
+  if (origin === 'en') return { en: Array.from({ length: random.int(1, 3) }, () => random.pick(ENGLISH_WORDS)).join(' ') };
+  return { fr: Array.from({ length: random.int(1, 2) }, () => random.pick(FRENCH_WORDS)).join(' ') };
+}
+
+/** Writes the demo catalog through the importer, in batched transactions. */
+export async function seedDemoCatalog(
+  storage: Storage,
+  options: DemoCatalogOptions & { batchSize?: number; onProgress?: (written: number, total: number) => void } = {},
+): Promise<ImportSummary> {
+  const size = demoCatalogSize(options.songs);
+  const total = size.artists + size.albums + size.songs;
+  const batchSize = options.batchSize ?? 10_000;
+  const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0 };
+  let batch: NumberedRecord[] = [];
+  let line = 0;
+  const flush = async () => {
+    const written = await writeBatch(storage, batch);
+    summary.artists += written.artists;
+    summary.albums += written.albums;
+    summary.songs += written.songs;
+    summary.related += written.related;
+    batch = [];
+    options.onProgress?.(Math.min(total, summary.artists + summary.albums + summary.songs), total);
+  };
+  for (const record of generateDemoCatalog(options)) {
+    batch.push({ line: ++line, record });
+    if (batch.length >= batchSize) await flush();
+  }
+  if (batch.length > 0) await flush();
+  return summary;
+}

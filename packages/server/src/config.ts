@@ -1,0 +1,171 @@
+/**
+ * Every setting of the server and CLI: its environment variable, default and
+ * meaning, in one place. The README's configuration table is checked against
+ * this list by a test.
+ */
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  secret: string | undefined;
+  publicUrl: string;
+  defaultLocale: string;
+  logLevel: string;
+  accessTokenTtlSeconds: number;
+  codeTtlSeconds: number;
+  rateLimitPerMinute: number;
+  songCacheMegabytes: number;
+  pageTokenTtlSeconds: number;
+}
+
+interface Setting<K extends keyof Config> {
+  readonly key: K;
+  readonly env: string;
+  /** What the README shows as the default. */
+  readonly shownDefault: string;
+  readonly description: string;
+  parse(raw: string | undefined, partial: Partial<Config>): Config[K];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function integer(env: string, fallback: number, min: number, max: number) {
+  return (raw: string | undefined): number => {
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new ConfigError(`${env} must be an integer from ${min} to ${max}, got "${raw}"`);
+    }
+    return value;
+  };
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export const SETTINGS = [
+  {
+    key: 'port',
+    env: 'PORT',
+    shownDefault: '8080',
+    description: 'TCP port the server listens on (0 picks a free one).',
+    parse: integer('PORT', 8080, 0, 65535),
+  } satisfies Setting<'port'>,
+  {
+    key: 'host',
+    env: 'HOST',
+    shownDefault: '127.0.0.1',
+    description: 'Interface the server listens on; 0.0.0.0 for all.',
+    parse: (raw) => raw || '127.0.0.1',
+  } satisfies Setting<'host'>,
+  {
+    key: 'databaseUrl',
+    env: 'DATABASE_URL',
+    shownDefault: 'sqlite:./data/maqam.db',
+    description: 'sqlite:<path> for the embedded database, or postgres://... for scale-out.',
+    parse: (raw) => {
+      const url = raw || 'sqlite:./data/maqam.db';
+      if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(url)) {
+        throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
+      }
+      return url;
+    },
+  } satisfies Setting<'databaseUrl'>,
+  {
+    key: 'redisUrl',
+    env: 'REDIS_URL',
+    shownDefault: '(none)',
+    description: 'Optional redis://... for rate limits shared across nodes.',
+    parse: (raw) => raw || undefined,
+  } satisfies Setting<'redisUrl'>,
+  {
+    key: 'secret',
+    env: 'MAQAM_SECRET',
+    shownDefault: '(generated)',
+    description: 'Signing key for page tokens and URLs; generated and stored in the database on first start if absent.',
+    parse: (raw) => {
+      if (raw && raw.length < 32) throw new ConfigError('MAQAM_SECRET must be at least 32 characters');
+      return raw || undefined;
+    },
+  } satisfies Setting<'secret'>,
+  {
+    key: 'publicUrl',
+    env: 'MAQAM_PUBLIC_URL',
+    shownDefault: 'http://HOST:PORT',
+    description: 'The issuer and the base of every absolute URL the server makes.',
+    parse: (raw, partial) => (raw || `http://${partial.host}:${partial.port}`).replace(/\/+$/, ''),
+  } satisfies Setting<'publicUrl'>,
+  {
+    key: 'defaultLocale',
+    env: 'MAQAM_DEFAULT_LOCALE',
+    shownDefault: 'ar',
+    description: 'Locale used when Accept-Language names none the catalog has.',
+    parse: (raw) => {
+      const tag = (raw || 'ar').toLowerCase();
+      if (!/^[a-z]{1,8}(-[a-z0-9]{1,8})*$/.test(tag)) throw new ConfigError('MAQAM_DEFAULT_LOCALE must be a BCP 47 tag');
+      return tag;
+    },
+  } satisfies Setting<'defaultLocale'>,
+  {
+    key: 'logLevel',
+    env: 'LOG_LEVEL',
+    shownDefault: 'info',
+    description: `One of ${LOG_LEVELS.join(', ')}.`,
+    parse: (raw) => {
+      const level = raw || 'info';
+      if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+      return level;
+    },
+  } satisfies Setting<'logLevel'>,
+  {
+    key: 'accessTokenTtlSeconds',
+    env: 'MAQAM_ACCESS_TOKEN_TTL',
+    shownDefault: '3600',
+    description: 'Access-token lifetime in seconds.',
+    parse: integer('MAQAM_ACCESS_TOKEN_TTL', 3600, 1, 86400),
+  } satisfies Setting<'accessTokenTtlSeconds'>,
+  {
+    key: 'codeTtlSeconds',
+    env: 'MAQAM_CODE_TTL',
+    shownDefault: '60',
+    description: 'Authorization-code lifetime in seconds.',
+    parse: integer('MAQAM_CODE_TTL', 60, 1, 600),
+  } satisfies Setting<'codeTtlSeconds'>,
+  {
+    key: 'rateLimitPerMinute',
+    env: 'MAQAM_RATE_LIMIT',
+    shownDefault: '600',
+    description: 'Requests per minute per credential; 0 turns limits off.',
+    parse: integer('MAQAM_RATE_LIMIT', 600, 0, 10_000_000),
+  } satisfies Setting<'rateLimitPerMinute'>,
+  {
+    key: 'songCacheMegabytes',
+    env: 'MAQAM_SONG_CACHE_MB',
+    shownDefault: '128',
+    description: 'Memory for serialized songs per locale; 0 disables the cache.',
+    parse: integer('MAQAM_SONG_CACHE_MB', 128, 0, 65536),
+  } satisfies Setting<'songCacheMegabytes'>,
+  {
+    key: 'pageTokenTtlSeconds',
+    env: 'MAQAM_PAGE_TOKEN_TTL',
+    shownDefault: '86400',
+    description: 'How long a nextPageToken stays valid, in seconds.',
+    parse: integer('MAQAM_PAGE_TOKEN_TTL', 86400, 1, 31_536_000),
+  } satisfies Setting<'pageTokenTtlSeconds'>,
+] as const;
+
+/** Reads every setting from `env`; `overrides` (CLI flags) win over the environment. */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<Record<string, string>> = {},
+): Config {
+  const config: Partial<Config> = {};
+  for (const setting of SETTINGS) {
+    const raw = overrides[setting.env] ?? env[setting.env];
+    (config as Record<string, unknown>)[setting.key] = setting.parse(raw, config);
+  }
+  return config as Config;
+}

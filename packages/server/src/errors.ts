@@ -1,0 +1,187 @@
+import type { ErrorCode, FieldViolation } from '@maqam/contract';
+
+export type MessageLocale = 'ar' | 'en';
+export const MESSAGE_LOCALES: readonly MessageLocale[] = ['ar', 'en'];
+
+type Localized = Readonly<Record<MessageLocale, string>>;
+
+/** The HTTP status of each error code (contract section 1). */
+export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
+  ERROR_CODE_UNSPECIFIED: 500,
+  ERROR_CODE_INVALID_REQUEST: 400,
+  ERROR_CODE_UNAUTHENTICATED: 401,
+  ERROR_CODE_PERMISSION_DENIED: 403,
+  ERROR_CODE_NOT_FOUND: 404,
+  ERROR_CODE_CONFLICT: 409,
+  ERROR_CODE_RATE_LIMITED: 429,
+  ERROR_CODE_INTERNAL: 500,
+  ERROR_CODE_UNAVAILABLE: 503,
+};
+
+interface CatalogEntry {
+  readonly code: ErrorCode;
+  /** Only set where the contract names another status for the code (413, 405). */
+  readonly status?: number;
+  readonly message: Localized;
+}
+
+/**
+ * The one catalog of errors the API answers with. `message` texts may hold
+ * `{name}` placeholders filled from the error's params.
+ */
+export const ERRORS = {
+  invalidRequest: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    message: { en: 'The request is not valid; see violations.', ar: 'الطلب غير صالح؛ راجع قائمة المخالفات.' },
+  },
+  bodyTooLarge: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    status: 413,
+    message: { en: 'The request body is larger than {limit} bytes.', ar: 'حجم جسم الطلب أكبر من {limit} بايت.' },
+  },
+  methodNotAllowed: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    status: 405,
+    message: { en: 'Method {method} is not allowed here; allowed: {allowed}.', ar: 'الطريقة {method} غير مسموحة هنا؛ المسموح: {allowed}.' },
+  },
+  credentialsMissing: {
+    code: 'ERROR_CODE_UNAUTHENTICATED',
+    message: {
+      en: 'Send an access token in Authorization (Bearer) or an API key in x-api-key.',
+      ar: 'أرسل رمز وصول في ترويسة Authorization (Bearer) أو مفتاح API في x-api-key.',
+    },
+  },
+  accessTokenInvalid: {
+    code: 'ERROR_CODE_UNAUTHENTICATED',
+    message: { en: 'The access token is unknown, expired or revoked.', ar: 'رمز الوصول غير معروف أو منتهي الصلاحية أو ملغى.' },
+  },
+  apiKeyInvalid: {
+    code: 'ERROR_CODE_UNAUTHENTICATED',
+    message: { en: 'The API key is unknown, expired or revoked.', ar: 'مفتاح API غير معروف أو منتهي الصلاحية أو ملغى.' },
+  },
+  scopeMissing: {
+    code: 'ERROR_CODE_PERMISSION_DENIED',
+    message: { en: 'The access token lacks the "{scope}" scope.', ar: 'رمز الوصول لا يملك النطاق "{scope}".' },
+  },
+  apiKeyNotAllowed: {
+    code: 'ERROR_CODE_PERMISSION_DENIED',
+    message: {
+      en: 'API keys cannot call this operation; sign the user in and use an OAuth access token.',
+      ar: 'لا تصلح مفاتيح API لهذه العملية؛ سجّل دخول المستخدم واستخدم رمز وصول OAuth.',
+    },
+  },
+  routeNotFound: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: 'No operation at {method} {path}.', ar: 'لا توجد عملية عند {method} {path}.' },
+  },
+  artistNotFound: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: 'No artist with id "{id}".', ar: 'لا يوجد فنان بالمعرّف "{id}".' },
+  },
+  songNotFound: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: 'No song with id "{id}".', ar: 'لا توجد أغنية بالمعرّف "{id}".' },
+  },
+  rateLimited: {
+    code: 'ERROR_CODE_RATE_LIMITED',
+    message: { en: 'Too many requests; retry after {retryAfter} s.', ar: 'طلبات كثيرة جدًا؛ أعد المحاولة بعد {retryAfter} ثانية.' },
+  },
+  internal: {
+    code: 'ERROR_CODE_INTERNAL',
+    message: {
+      en: 'Something went wrong on our side; quote request id {requestId} when reporting it.',
+      ar: 'حدث خطأ من جهتنا؛ اذكر معرّف الطلب {requestId} عند الإبلاغ عنه.',
+    },
+  },
+  unavailable: {
+    code: 'ERROR_CODE_UNAVAILABLE',
+    message: { en: 'The service is temporarily unavailable; retry later.', ar: 'الخدمة غير متاحة مؤقتًا؛ أعد المحاولة لاحقًا.' },
+  },
+} as const satisfies Record<string, CatalogEntry>;
+
+export type ErrorReason = keyof typeof ERRORS;
+
+/** Descriptions of field violations, by reason. */
+export const VIOLATIONS = {
+  required: { en: 'is required', ar: 'حقل مطلوب' },
+  type: { en: 'must be of type {type}', ar: 'يجب أن يكون من النوع {type}' },
+  minLength: { en: 'must not be shorter than {limit} characters', ar: 'يجب ألا يقل طوله عن {limit} حرفًا' },
+  maxLength: { en: 'must not be longer than {limit} characters', ar: 'يجب ألا يزيد طوله عن {limit} حرفًا' },
+  minItems: { en: 'must have at least {limit} items', ar: 'يجب أن يحتوي على {limit} عنصرًا على الأقل' },
+  maxItems: { en: 'must have at most {limit} items', ar: 'يجب ألا يحتوي على أكثر من {limit} عنصرًا' },
+  minimum: { en: 'must be at least {limit}', ar: 'يجب ألا تقل القيمة عن {limit}' },
+  maximum: { en: 'must be at most {limit}', ar: 'يجب ألا تزيد القيمة عن {limit}' },
+  pattern: { en: 'has an invalid format', ar: 'صيغته غير صالحة' },
+  invalid: { en: 'is not valid', ar: 'غير صالح' },
+  bodyNotJson: { en: 'is not valid JSON: {detail}', ar: 'ليس JSON صالحًا: {detail}' },
+  bodyEmpty: { en: 'must be a JSON object; the body is empty', ar: 'يجب أن يكون كائن JSON؛ جسم الطلب فارغ' },
+  contentTypeJson: { en: 'must be application/json', ar: 'يجب أن يكون application/json' },
+  bothCredentials: {
+    en: 'send either Authorization or x-api-key, not both',
+    ar: 'أرسل Authorization أو x-api-key وليس كليهما',
+  },
+  authorizationScheme: { en: 'must be of the form "Bearer <token>"', ar: 'يجب أن يكون بالصيغة "Bearer <token>"' },
+  acceptLanguage: { en: 'is not a valid Accept-Language value (RFC 9110)', ar: 'ليست قيمة Accept-Language صالحة (RFC 9110)' },
+  aliasConflict: { en: 'conflicts with {other}, given with a different value', ar: 'يتعارض مع {other} الممرَّر بقيمة مختلفة' },
+  duplicateField: { en: 'is given twice, as {other} too', ar: 'مُمرَّر مرتين، وأيضًا باسم {other}' },
+  pageToken: {
+    en: 'is not a page token this server issued for this artist, or it has expired',
+    ar: 'ليس رمز صفحة أصدره هذا الخادم لهذا الفنان، أو انتهت صلاحيته',
+  },
+} as const satisfies Record<string, Localized>;
+
+export type ViolationReason = keyof typeof VIOLATIONS;
+
+export type Params = Readonly<Record<string, string | number>>;
+
+export function formatMessage(template: string, params: Params = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/** A field violation before localization: the field, why, and the values its text needs. */
+export interface Violation {
+  readonly field: string;
+  readonly reason: ViolationReason;
+  readonly params?: Params;
+}
+
+export function localizeViolation(v: Violation, locale: MessageLocale): FieldViolation {
+  return { field: v.field, description: formatMessage(VIOLATIONS[v.reason][locale], v.params) };
+}
+
+/**
+ * An error the API answers with. Everything in it is safe to show the client;
+ * any other thrown value becomes a plain 500 `internal` with the request id.
+ */
+export class ApiError extends Error {
+  readonly reason: ErrorReason;
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly params: Params;
+  readonly violations: readonly Violation[];
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    reason: ErrorReason,
+    options: { params?: Params; violations?: readonly Violation[]; headers?: Record<string, string> } = {},
+  ) {
+    const entry: CatalogEntry = ERRORS[reason];
+    super(formatMessage(entry.message.en, options.params));
+    this.name = 'ApiError';
+    this.reason = reason;
+    this.code = entry.code;
+    this.status = entry.status ?? STATUS_OF_CODE[entry.code];
+    this.params = options.params ?? {};
+    this.violations = options.violations ?? [];
+    this.headers = options.headers ?? {};
+  }
+
+  localizedMessage(locale: MessageLocale): string {
+    return formatMessage(ERRORS[this.reason].message[locale], this.params);
+  }
+}
+
+/** A 400 INVALID_REQUEST carrying the given violations. */
+export function invalidRequest(...violations: Violation[]): ApiError {
+  return new ApiError('invalidRequest', { violations });
+}

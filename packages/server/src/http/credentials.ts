@@ -1,0 +1,88 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, invalidRequest } from '../errors.ts';
+import type { ApiKeyPrincipal } from '../keys/api-keys.service.ts';
+
+/** A user signed in through OAuth, acting through a client with granted scopes. */
+export interface TokenPrincipal {
+  readonly kind: 'token';
+  readonly userId: string;
+  readonly clientId: string;
+  readonly scopes: ReadonlySet<string>;
+}
+
+export type Principal = ApiKeyPrincipal | TokenPrincipal;
+
+/** What an operation needs: catalog reads take an API key or `read`; Acquire*Stream takes `stream` and no key. */
+export type Requirement = 'catalog' | 'stream';
+
+/** The ports credential checking uses; the OAuth server supplies `accessToken`. */
+export interface CredentialVerifiers {
+  apiKey(key: string): Promise<ApiKeyPrincipal | null>;
+  accessToken(token: string): Promise<TokenPrincipal | null>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+// RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token; the scheme is case-insensitive.
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
+const REALM = 'Bearer realm="maqam"';
+
+const SCOPE_OF: Record<Requirement, string> = { catalog: 'read', stream: 'stream' };
+
+/**
+ * Checks credentials in the contract's order (section 2): header shape (400),
+ * credential validity (401), permission (403). Request validation runs after.
+ */
+export function requireCredentials(verifiers: CredentialVerifiers, requirement: Requirement) {
+  return async function checkCredentials(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const authorization = request.headers.authorization;
+    const apiKey = request.headers['x-api-key'];
+
+    // 1. Header shape.
+    if (authorization !== undefined && apiKey !== undefined) {
+      throw invalidRequest(
+        { field: 'Authorization', reason: 'bothCredentials' },
+        { field: 'x-api-key', reason: 'bothCredentials' },
+      );
+    }
+    if (authorization === undefined && apiKey === undefined) {
+      throw new ApiError('credentialsMissing', { headers: { 'www-authenticate': REALM } });
+    }
+    let bearerToken: string | undefined;
+    if (authorization !== undefined) {
+      const match = BEARER.exec(authorization);
+      if (!match) throw invalidRequest({ field: 'Authorization', reason: 'authorizationScheme' });
+      bearerToken = match[1]!;
+    }
+
+    // 2. Validity.
+    let principal: Principal | null;
+    if (bearerToken !== undefined) {
+      principal = await verifiers.accessToken(bearerToken);
+      if (!principal) {
+        throw new ApiError('accessTokenInvalid', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+      }
+    } else {
+      principal = typeof apiKey === 'string' ? await verifiers.apiKey(apiKey) : null;
+      if (!principal) throw new ApiError('apiKeyInvalid', { headers: { 'www-authenticate': REALM } });
+    }
+
+    // 3. Permission.
+    if (principal.kind === 'apiKey') {
+      if (requirement === 'stream') throw new ApiError('apiKeyNotAllowed');
+    } else {
+      const scope = SCOPE_OF[requirement];
+      if (!principal.scopes.has(scope)) {
+        throw new ApiError('scopeMissing', {
+          params: { scope },
+          headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
+        });
+      }
+    }
+    request.principal = principal;
+  };
+}

@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, invalidRequest, localizeViolation } from '../errors.ts';
+import type { LocaleNegotiator } from './locale.ts';
+import { validationErrorToApiError } from './validation.ts';
+
+/** Maps what Fastify itself throws (parsing, limits, validation) to the error catalog. */
+function fromFastifyError(error: FastifyError, bodyLimit: number): ApiError | undefined {
+  if (error.validation) return validationErrorToApiError(error.validation as never, error.validationContext ?? 'body');
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('bodyTooLarge', { params: { limit: bodyLimit } });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return invalidRequest({ field: 'Content-Type', reason: 'contentTypeJson' });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return invalidRequest({ field: 'body', reason: 'bodyEmpty' });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return invalidRequest({ field: 'body', reason: 'bodyNotJson', params: { detail: error.message.replace(/^Body is not valid JSON but content-type is set to 'application\/json'/, 'syntax error') } });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return invalidRequest({ field: 'Content-Length', reason: 'invalid' });
+  }
+  // Body-parser syntax errors come without a Fastify code.
+  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
+    return invalidRequest({ field: 'body', reason: 'bodyNotJson', params: { detail: 'syntax error' } });
+  }
+  if (error.statusCode === 400) return invalidRequest({ field: 'request', reason: 'invalid' });
+  return undefined;
+}
+
+/**
+ * The one place errors become responses: every error body is `{ code,
+ * message, requestId }` plus `violations` on a 400, with the message in the
+ * request's language. Anything that is not an ApiError is logged and answered
+ * as a plain 500: no stack, SQL or path reaches the client.
+ */
+export function createErrorHandler(negotiator: LocaleNegotiator, bodyLimit: number) {
+  return function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    let apiError = error instanceof ApiError ? error : fromFastifyError(error, bodyLimit);
+    if (!apiError) {
+      request.log.error({ err: error }, 'unhandled error');
+      apiError = new ApiError('internal', { params: { requestId: request.id } });
+    } else if (apiError.status >= 500) {
+      request.log.error({ err: error }, apiError.reason);
+    }
+    const locale = negotiator.messageLocale(request.headers['accept-language']);
+    const body: Record<string, unknown> = {
+      code: apiError.code,
+      message: apiError.localizedMessage(locale),
+      requestId: request.id,
+    };
+    if (apiError.violations.length > 0) body.violations = apiError.violations.map((v) => localizeViolation(v, locale));
+    reply
+      .code(apiError.status)
+      .headers(apiError.headers)
+      .header('content-language', locale)
+      .header('vary', 'Accept-Language')
+      .header('cache-control', 'no-store')
+      .type('application/json; charset=utf-8')
+      .serializer(JSON.stringify)
+      .send(body);
+  };
+}

@@ -1,0 +1,19 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { invalidRequest } from '../errors.ts';
+import type { LocaleNegotiator, Negotiation } from './locale.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    negotiation: Negotiation;
+  }
+}
+
+/** Negotiates Accept-Language for a localized operation and sets Content-Language and Vary. */
+export function negotiateLocale(negotiator: LocaleNegotiator) {
+  return async function negotiate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const negotiation = negotiator.negotiate(request.headers['accept-language']);
+    if (negotiation === null) throw invalidRequest({ field: 'Accept-Language', reason: 'acceptLanguage' });
+    request.negotiation = negotiation;
+    reply.header('content-language', negotiation.contentLanguage).header('vary', 'Accept-Language');
+  };
+}

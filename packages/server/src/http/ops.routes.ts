@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
+import { ApiError } from '../errors.ts';
+import type { Storage } from '../storage/storage.ts';
+
+/** Liveness, readiness, Prometheus metrics and the OpenAPI document. */
+export function opsRoutes(app: FastifyInstance, storage: Storage): void {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'maqam_http_requests_total',
+    help: 'HTTP requests answered, by route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'maqam_http_request_duration_seconds',
+    help: 'Time from request to response, by route.',
+    labelNames: ['route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL: ids in paths would explode the label set.
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.inc({ method: request.method, route, status: reply.statusCode });
+    duration.observe({ route }, reply.elapsedTime / 1000);
+  });
+
+  const hidden = { schema: { hide: true } };
+  app.get('/healthz', hidden, async () => ({ status: 'ok' }));
+  app.get('/readyz', hidden, async () => {
+    try {
+      await sql`select 1`.execute(storage.db);
+    } catch {
+      throw new ApiError('unavailable', { headers: { 'retry-after': '5' } });
+    }
+    return { status: 'ready' };
+  });
+  app.get('/metrics', hidden, async (_request, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+  app.get('/v1/openapi.json', hidden, async () => app.swagger());
+}

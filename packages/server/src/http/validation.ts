@@ -1,0 +1,86 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { invalidRequest, type Violation } from '../errors.ts';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** An ajv with the formats the contract uses (OpenAPI's int32 included). */
+export function createAjv(coerceTypes = false): Ajv {
+  const ajv = new Ajv({
+    allErrors: true, // report every violation at once, not the first
+    coerceTypes, // query strings and path parameters arrive as text
+    useDefaults: false, // defaults would hide which alias of page_size the client sent
+    removeAdditional: false,
+    strict: false,
+  });
+  addFormats(ajv);
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  return ajv;
+}
+
+const bodyAjv = createAjv(false);
+const textAjv = createAjv(true);
+
+/**
+ * Bodies are JSON and keep their types ("1" is not a number); query strings
+ * and path parameters are text and are coerced to the schema's types.
+ */
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+
+/** `/songIdList/3/value` → `songIdList[3].value` (contract section 1). */
+export function pointerToFieldPath(pointer: string): string {
+  let path = '';
+  for (const raw of pointer.split('/').slice(1)) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    path += /^\d+$/.test(segment) ? `[${segment}]` : path === '' ? segment : `.${segment}`;
+  }
+  return path;
+}
+
+const JSON_TYPE_NAMES: Record<string, string> = { integer: 'integer', number: 'number', string: 'string', boolean: 'boolean', array: 'array', object: 'object' };
+
+function toViolation(error: ErrorObject, context: string): Violation {
+  const base = pointerToFieldPath(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  const field = (suffix?: string) => {
+    const path = suffix === undefined ? base : base === '' ? suffix : `${base}.${suffix}`;
+    return path === '' ? (context === 'body' ? 'body' : context) : path;
+  };
+  switch (error.keyword) {
+    case 'required':
+      return { field: field(String(params.missingProperty)), reason: 'required' };
+    case 'type':
+      return { field: field(), reason: 'type', params: { type: JSON_TYPE_NAMES[String(params.type)] ?? String(params.type) } };
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems':
+    case 'minimum':
+    case 'maximum':
+      return { field: field(), reason: error.keyword, params: { limit: Number(params.limit) } };
+    case 'pattern':
+      return { field: field(), reason: 'pattern' };
+    default:
+      return { field: field(), reason: 'invalid' };
+  }
+}
+
+/** Turns ajv's errors into one 400 with a violation per distinct field. */
+export function validationErrorToApiError(errors: readonly ErrorObject[], context: string) {
+  const violations: Violation[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    // A failed union reports every branch; its own `anyOf` error says it once.
+    if (errors.some((other) => other !== error && other.keyword === 'anyOf' && error.schemaPath.startsWith(other.schemaPath.replace(/\/anyOf$/, '/anyOf/')))) continue;
+    const violation = toViolation(error, context);
+    const key = `${violation.field}\u0000${violation.reason}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      violations.push(violation);
+    }
+  }
+  return invalidRequest(...(violations.length > 0 ? violations : [{ field: context, reason: 'invalid' as const }]));
+}

@@ -1,0 +1,10 @@
+/** The server package's public surface, used by the CLI, tests and benchmarks. */
+export { buildApp, BODY_LIMIT } from './app.ts';
+export { loadConfig, SETTINGS, ConfigError, type Config } from './config.ts';
+export { startServer, closeOnSignals, type RunningServer } from './serve.ts';
+export { openStorage, migrateToLatest, type Storage } from './storage/storage.ts';
+export { importNdjsonFile, type ImportOutcome, type LineError } from './catalog/import.ts';
+export { seedDemoCatalog, generateDemoCatalog, demoCatalogSize } from './catalog/demo-catalog.ts';
+export { createApiKeysService, ApiKeyNotFoundError, type ApiKeysService } from './keys/api-keys.service.ts';
+export { createApiKeysRepo } from './keys/api-keys.repo.ts';
+export { ERRORS, VIOLATIONS, STATUS_OF_CODE } from './errors.ts';

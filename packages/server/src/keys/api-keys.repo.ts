@@ -1,0 +1,34 @@
+import type { Db } from '../storage/database.ts';
+
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  secret_hash: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export function createApiKeysRepo(db: Db) {
+  return {
+    async insert(row: ApiKeyRow): Promise<void> {
+      await db.insertInto('api_keys').values(row).execute();
+    },
+    async find(id: string): Promise<ApiKeyRow | undefined> {
+      return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async list(): Promise<ApiKeyRow[]> {
+      return db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
+    },
+    /** Sets revoked_at unless already revoked; true when the key exists. */
+    async revoke(id: string, now: number): Promise<boolean> {
+      await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+      return (await this.find(id)) !== undefined;
+    },
+    async setExpiry(id: string, expiresAt: number): Promise<void> {
+      await db.updateTable('api_keys').set({ expires_at: expiresAt }).where('id', '=', id).execute();
+    },
+  };
+}
+
+export type ApiKeysRepo = ReturnType<typeof createApiKeysRepo>;

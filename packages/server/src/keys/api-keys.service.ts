@@ -1,0 +1,113 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ApiKeySummary, CreatedApiKey } from '@maqam/contract';
+import type { ApiKeyRow, ApiKeysRepo } from './api-keys.repo.ts';
+
+/**
+ * API keys are `mk_<keyId>_<secret>`: the id finds the row, the secret proves
+ * possession. The secret is 256 random bits, so a single SHA-256 is enough to
+ * make the stored hash useless to a thief (slow hashes exist for low-entropy
+ * passwords); it also keeps the per-request check cheap.
+ */
+const KEY_PATTERN = /^mk_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
+const KEY_ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+export interface ApiKeyPrincipal {
+  readonly kind: 'apiKey';
+  readonly keyId: string;
+}
+
+function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+function newKeyId(): string {
+  // 12 characters of a 36-letter alphabet; rejection sampling keeps them uniform.
+  let id = '';
+  while (id.length < 12) {
+    for (const byte of randomBytes(16)) {
+      if (byte < 252 && id.length < 12) id += KEY_ID_ALPHABET[byte % 36];
+    }
+  }
+  return id;
+}
+
+function statusOf(row: ApiKeyRow, now: number): ApiKeySummary['status'] {
+  if (row.revoked_at !== null) return 'revoked';
+  if (row.expires_at !== null && row.expires_at <= now) return 'expired';
+  return 'active';
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export class ApiKeyNotFoundError extends Error {
+  override name = 'ApiKeyNotFoundError';
+  constructor(id: string) {
+    super(`no API key with id "${id}"`);
+  }
+}
+
+export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Date.now) {
+  async function create(options: { name: string; expiresAt?: number | null }): Promise<CreatedApiKey> {
+    const id = newKeyId();
+    const secret = randomBytes(32).toString('base64url');
+    await repo.insert({
+      id,
+      name: options.name,
+      secret_hash: hashSecret(secret),
+      created_at: clock(),
+      expires_at: options.expiresAt ?? null,
+      revoked_at: null,
+    });
+    return { id, name: options.name, key: `mk_${id}_${secret}` };
+  }
+
+  return {
+    create,
+
+    async list(): Promise<ApiKeySummary[]> {
+      const now = clock();
+      return (await repo.list()).map((row) => ({
+        id: row.id,
+        name: row.name,
+        createdAt: new Date(row.created_at).toISOString(),
+        expiresAt: iso(row.expires_at),
+        revokedAt: iso(row.revoked_at),
+        status: statusOf(row, now),
+      }));
+    },
+
+    /** Idempotent: revoking a revoked key succeeds. */
+    async revoke(id: string): Promise<void> {
+      if (!(await repo.revoke(id, clock()))) throw new ApiKeyNotFoundError(id);
+    },
+
+    /**
+     * Issues a new key with the same name and lets the old one live for
+     * `graceSeconds` more (never longer than it would have), so deployments can
+     * switch over without an outage.
+     */
+    async rotate(id: string, graceSeconds: number): Promise<CreatedApiKey> {
+      const old = await repo.find(id);
+      if (!old) throw new ApiKeyNotFoundError(id);
+      const now = clock();
+      if (statusOf(old, now) !== 'active') throw new Error(`API key "${id}" is ${statusOf(old, now)}; create a new one instead`);
+      const created = await create({ name: old.name, expiresAt: old.expires_at });
+      const graceEnd = now + graceSeconds * 1000;
+      await repo.setExpiry(id, old.expires_at === null ? graceEnd : Math.min(old.expires_at, graceEnd));
+      return created;
+    },
+
+    /** The principal of a presented key, or null if it is malformed, unknown, revoked or expired. */
+    async verify(presented: string): Promise<ApiKeyPrincipal | null> {
+      const match = KEY_PATTERN.exec(presented);
+      if (!match) return null;
+      const row = await repo.find(match[1]!);
+      if (!row || statusOf(row, clock()) !== 'active') return null;
+      const expected = Buffer.from(row.secret_hash, 'hex');
+      const actual = Buffer.from(hashSecret(match[2]!), 'hex');
+      return expected.length === actual.length && timingSafeEqual(expected, actual) ? { kind: 'apiKey', keyId: row.id } : null;
+    },
+  };
+}
+
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { migrateToLatest, openStorage, type Storage } from './storage/storage.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  storage: Storage;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** config -> database (migrated) -> app -> listen. The caller decides about signals. */
+export async function startServer(
+  config: Config,
+  options: { beforeListen?: (storage: Storage) => Promise<void> } = {},
+): Promise<RunningServer> {
+  const storage = openStorage(config.databaseUrl);
+  try {
+    await migrateToLatest(storage);
+    await options.beforeListen?.(storage);
+    const app = await buildApp({ config, storage });
+    const url = await app.listen({ port: config.port, host: config.host });
+    let closing: Promise<void> | undefined;
+    return {
+      app,
+      storage,
+      url,
+      close: () => (closing ??= app.close().then(() => storage.close())),
+    };
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+}
+
+/**
+ * Graceful shutdown: on SIGTERM or SIGINT stop accepting connections, let
+ * in-flight requests finish, close the database, exit. A second signal, or
+ * a shutdown slower than the grace period, exits at once.
+ */
+export function closeOnSignals(server: RunningServer, graceMs = 10_000): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    server.app.log.info({ signal }, 'shutting down');
+    setTimeout(() => process.exit(1), graceMs).unref();
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

@@ -1,0 +1,101 @@
+import type { Generated, Kysely } from 'kysely';
+
+/**
+ * Table types of the Maqam database, one interface per table.
+ *
+ * Texts that vary by language are stored as a JSON object from language tag to
+ * text (`*_i18n`), and small lists (genres, artwork) as JSON arrays: the catalog
+ * reads them whole, and the song hot path splices the stored JSON into responses
+ * without re-serializing it. Booleans are 0/1 integers and times are Unix
+ * milliseconds, so one set of queries serves SQLite and PostgreSQL.
+ */
+export interface Database {
+  settings: SettingsTable;
+  catalog_languages: CatalogLanguagesTable;
+  artists: ArtistsTable;
+  albums: AlbumsTable;
+  songs: SongsTable;
+  song_artists: SongArtistsTable;
+  related_artists: RelatedArtistsTable;
+  api_keys: ApiKeysTable;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+/** Every language tag that some catalog text is written in; locale negotiation matches against it. */
+export interface CatalogLanguagesTable {
+  tag: string;
+}
+
+export interface ArtistsTable {
+  id: string;
+  name_i18n: string;
+  original_language: string;
+  bio_i18n: string | null;
+  genres: string;
+  /** Counts are decimal strings: the wire carries them as strings and they may exceed 2^53. */
+  follower_count: string;
+  monthly_listeners: string;
+  is_verified: number;
+  social_links: string;
+  artwork: string;
+  nationality: string;
+  updated_at: number;
+}
+
+export interface AlbumsTable {
+  id: string;
+  title_i18n: string;
+  original_language: string;
+  artist_ids: string;
+  release_date: string;
+  artwork: string;
+  updated_at: number;
+}
+
+export interface SongsTable {
+  id: string;
+  title_i18n: string;
+  original_language: string;
+  album_id: string;
+  duration_ms: number;
+  track_number: number;
+  disc_number: number;
+  release_date: string;
+  genres: string;
+  is_explicit: number;
+  isrc: string;
+  has_lyrics: number;
+  popularity: number;
+  artwork: string;
+  preview_url: string;
+  withdrawn: Generated<number>;
+  updated_at: number;
+}
+
+export interface SongArtistsTable {
+  song_id: string;
+  position: number;
+  artist_id: string;
+}
+
+export interface RelatedArtistsTable {
+  artist_id: string;
+  related_id: string;
+  score: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  /** Hex SHA-256 of the secret part of `mk_<id>_<secret>`; the secret itself is never stored. */
+  secret_hash: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export type Db = Kysely<Database>;

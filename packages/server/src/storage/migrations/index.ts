@@ -1,0 +1,14 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as catalogAndKeys from './001-catalog-and-keys.ts';
+
+/**
+ * Every migration, in order. Listed in code rather than read from a folder so
+ * the set is fixed at build time and identical for every dialect.
+ */
+export const migrations: MigrationProvider = {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return {
+      '001-catalog-and-keys': catalogAndKeys,
+    };
+  },
+};

@@ -1,0 +1,70 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+
+/** Prepared statements kept per connection; the hot paths use a handful, imports a few more. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely's SqliteDialect speaks the better-sqlite3 interface; this adapts the
+ * built-in `node:sqlite` to it, so the embedded default needs no native build.
+ * It also caches prepared statements, which Kysely would otherwise re-prepare
+ * on every query.
+ */
+class NodeSqliteDatabase implements SqliteDatabase {
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, SqliteStatement>();
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  close(): void {
+    this.#statements.clear();
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  prepare(sql: string): SqliteStatement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.clear();
+      statement = adaptStatement(this.#db.prepare(sql));
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+function adaptStatement(statement: StatementSync): SqliteStatement {
+  return {
+    reader: statement.columns().length > 0,
+    all: (parameters) => statement.all(...toSqliteValues(parameters)),
+    run: (parameters) => statement.run(...toSqliteValues(parameters)),
+    iterate: (parameters) => statement.iterate(...toSqliteValues(parameters)),
+  };
+}
+
+/** node:sqlite binds no booleans or undefined; the schema stores booleans as 0/1. */
+function toSqliteValues(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
+  return parameters.map((value) => {
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    if (value === undefined) return null;
+    return value as SQLInputValue;
+  });
+}
+
+/** Opens (creating if needed) the SQLite file with the pragmas a server wants. */
+export function createSqliteDialect(path: string): SqliteDialect {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path, { timeout: 5000 });
+  db.exec(`
+    PRAGMA journal_mode = WAL;
+    PRAGMA synchronous = NORMAL;
+    PRAGMA foreign_keys = ON;
+    PRAGMA cache_size = -65536;
+    PRAGMA mmap_size = 1073741824;
+    PRAGMA temp_store = MEMORY;
+  `);
+  return new SqliteDialect({ database: new NodeSqliteDatabase(db) });
+}
