@@ -53,6 +53,8 @@ export async function buildApp({ config, storage, logger }: AppDeps): Promise<Fa
     routerOptions: { maxParamLength: 512 },
   });
   app.setValidatorCompiler(validatorCompiler);
+  // The API takes JSON bodies only; any other type is a 400 naming Content-Type.
+  app.removeContentTypeParser('text/plain');
 
   const secret = await ensureServerSecret(storage.db, config.secret);
   const negotiator = new LocaleNegotiator(config.defaultLocale);

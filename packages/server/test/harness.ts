@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import {
+  buildApp,
+  createApiKeysRepo,
+  createApiKeysService,
+  importNdjsonFile,
+  loadConfig,
+  migrateToLatest,
+  openStorage,
+  type ApiKeysService,
+  type Storage,
+} from '@maqam/server';
+import type { TestDialect } from './dialects.ts';
+import { fixtureRecords, writeNdjson } from './fixtures.ts';
+
+export interface TestServer {
+  app: FastifyInstance;
+  storage: Storage;
+  databaseUrl: string;
+  keys: ApiKeysService;
+  /** A valid API key for the catalog operations. */
+  apiKey: string;
+  /** inject with the API key unless `headers` says otherwise. */
+  call(options: InjectOptions): ReturnType<FastifyInstance['inject']>;
+  close(): Promise<void>;
+}
+
+/** A migrated database of the dialect with the fixture catalog, and the app on it (not listening). */
+export async function startTestServer(dialect: TestDialect, env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await dialect.create();
+  const storage = openStorage(database.url);
+  await migrateToLatest(storage);
+  const dir = mkdtempSync(join(tmpdir(), 'maqam-fixture-'));
+  const outcome = await importNdjsonFile(storage, writeNdjson(dir, 'catalog.ndjson', fixtureRecords()));
+  rmSync(dir, { recursive: true, force: true });
+  if (outcome.errors.length > 0) throw new Error(`fixture import failed: ${JSON.stringify(outcome.errors)}`);
+  const config = loadConfig({ DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), ...env });
+  const app = await buildApp({ config, storage, logger: false });
+  const keys = createApiKeysService(createApiKeysRepo(storage.db));
+  const { key: apiKey } = await keys.create({ name: 'test' });
+  return {
+    app,
+    storage,
+    databaseUrl: database.url,
+    keys,
+    apiKey,
+    call: (options) => app.inject({ ...options, headers: { 'x-api-key': apiKey, ...options.headers } }),
+    async close() {
+      await app.close();
+      await storage.close();
+      await database.drop();
+    },
+  };
+}
+
+export function batchGet(server: TestServer, body: unknown, headers: Record<string, string> = {}) {
+  return server.call({
+    method: 'POST',
+    url: '/v1/music/songs:batchGet',
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+export const ids = (...values: string[]) => ({ songIdList: values.map((value) => ({ value })) });
