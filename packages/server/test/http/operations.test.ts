@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchGetSongsRequest, ERROR_CODES } from '@maqam/contract';
+import { ERRORS, STATUS_OF_CODE, VIOLATIONS } from '@maqam/server';
+import { dialects } from '../dialects.ts';
+import { startTestServer, type TestServer } from '../harness.ts';
+
+describe('operations endpoints and the error model', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialects[0]!);
+  });
+  afterAll(async () => server?.close());
+
+  it('answers /healthz and /readyz', async () => {
+    expect((await server.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
+    expect((await server.app.inject('/readyz')).json()).toEqual({ status: 'ready' });
+  });
+
+  it('exposes Prometheus metrics labelled by route pattern', async () => {
+    await server.call({ method: 'GET', url: '/v1/music/artists/artist-ar/related' });
+    const res = await server.app.inject('/metrics');
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.body).toContain('maqam_http_requests_total{method="GET",route="/v1/music/artists/:artist_id/related",status="200"}');
+    expect(res.body).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('publishes an OpenAPI 3.1 document generated from the validating schemas', async () => {
+    const doc = (await server.app.inject('/v1/openapi.json')).json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    const batch = doc.paths['/v1/music/songs:batchGet'].post;
+    expect(batch.operationId).toBe('BatchGetSongs');
+    expect(batch.requestBody.content['application/json'].schema).toMatchObject({
+      properties: { songIdList: { minItems: BatchGetSongsRequest.properties.songIdList.minItems, maxItems: 100 } },
+    });
+    expect(Object.keys(batch.responses)).toEqual(expect.arrayContaining(['200', '400']));
+    const related = doc.paths['/v1/music/artists/{artist_id}/related'].get;
+    expect(related.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['artist_id', 'page_size', 'page_token', 'pageSize', 'pageToken', 'limit']),
+    );
+    expect(doc.components.securitySchemes).toHaveProperty('apiKeyAuth');
+    expect(JSON.stringify(doc)).not.toContain('/healthz');
+  });
+
+  it('serves an interactive reference at /docs', async () => {
+    const res = await server.app.inject('/docs/');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+  });
+
+  it('answers unknown routes with a JSON 404 and wrong methods with a 405 and Allow', async () => {
+    const missing = await server.app.inject({ url: '/v1/nothing', headers: { 'accept-language': 'en' } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ code: 'ERROR_CODE_NOT_FOUND', message: 'No operation at GET /v1/nothing.' });
+    const wrong = await server.app.inject({ method: 'DELETE', url: '/v1/music/songs:batchGet' });
+    expect(wrong.statusCode).toBe(405);
+    expect(wrong.headers.allow).toBe('POST');
+    expect(wrong.json().code).toBe('ERROR_CODE_INVALID_REQUEST');
+  });
+
+  it('echoes a well-formed x-request-id and replaces a malformed one', async () => {
+    const echoed = await server.app.inject({ url: '/v1/nothing', headers: { 'x-request-id': 'trace-123.abc_DEF' } });
+    expect(echoed.headers['x-request-id']).toBe('trace-123.abc_DEF');
+    expect(echoed.json().requestId).toBe('trace-123.abc_DEF');
+    const replaced = await server.app.inject({ url: '/healthz', headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const tooLong = await server.app.inject({ url: '/healthz', headers: { 'x-request-id': 'a'.repeat(65) } });
+    expect(tooLong.headers['x-request-id']).not.toBe('a'.repeat(65));
+  });
+});
+
+describe('the error catalog', () => {
+  // Contract section 1: the status of each code, and the two extra statuses of INVALID_REQUEST.
+  const CONTRACT_STATUS: Record<string, number[]> = {
+    ERROR_CODE_INVALID_REQUEST: [400, 413, 405],
+    ERROR_CODE_UNAUTHENTICATED: [401],
+    ERROR_CODE_PERMISSION_DENIED: [403],
+    ERROR_CODE_NOT_FOUND: [404],
+    ERROR_CODE_CONFLICT: [409],
+    ERROR_CODE_RATE_LIMITED: [429],
+    ERROR_CODE_INTERNAL: [500],
+    ERROR_CODE_UNSPECIFIED: [500],
+    ERROR_CODE_UNAVAILABLE: [503],
+  };
+
+  it('maps every code to the contract status', () => {
+    for (const code of ERROR_CODES) expect(CONTRACT_STATUS[code]).toContain(STATUS_OF_CODE[code]);
+  });
+
+  it.each(Object.entries(ERRORS))('%s has a contract status and texts in Arabic and English', (_reason, entry) => {
+    const status = 'status' in entry ? entry.status : STATUS_OF_CODE[entry.code];
+    expect(CONTRACT_STATUS[entry.code]).toContain(status);
+    expect(entry.message.en).toMatch(/[A-Za-z]/);
+    expect(entry.message.ar).toMatch(/[\u0600-\u06FF]/);
+    expect(entry.message.ar.match(/\{\w+\}/g)?.sort()).toEqual(entry.message.en.match(/\{\w+\}/g)?.sort());
+  });
+
+  it.each(Object.entries(VIOLATIONS))('violation %s has texts in Arabic and English', (_reason, texts) => {
+    expect(texts.en).toMatch(/[A-Za-z]/);
+    expect(texts.ar).toMatch(/[\u0600-\u06FF]/);
+  });
+});
