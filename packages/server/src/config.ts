@@ -169,3 +169,9 @@ export function loadConfig(
   }
   return config as Config;
 }
+
+/** The README's configuration table, made from SETTINGS (a test keeps the README equal to it). */
+export function configTableMarkdown(): string {
+  const rows = SETTINGS.map((s) => `| \`${s.env}\` | \`${s.shownDefault}\` | ${s.description} |`);
+  return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
+}

@@ -1,6 +1,6 @@
 /** The server package's public surface, used by the CLI, tests and benchmarks. */
 export { buildApp, BODY_LIMIT } from './app.ts';
-export { loadConfig, SETTINGS, ConfigError, type Config } from './config.ts';
+export { loadConfig, SETTINGS, ConfigError, configTableMarkdown, type Config } from './config.ts';
 export { startServer, closeOnSignals, type RunningServer } from './serve.ts';
 export { openStorage, migrateToLatest, type Storage } from './storage/storage.ts';
 export { importNdjsonFile, type ImportOutcome, type LineError } from './catalog/import.ts';

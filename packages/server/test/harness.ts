@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
   buildApp,
   createApiKeysRepo,
@@ -24,7 +24,7 @@ export interface TestServer {
   /** A valid API key for the catalog operations. */
   apiKey: string;
   /** inject with the API key unless `headers` says otherwise. */
-  call(options: InjectOptions): ReturnType<FastifyInstance['inject']>;
+  call(options: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -47,7 +47,7 @@ export async function startTestServer(dialect: TestDialect, env: Record<string, 
     databaseUrl: database.url,
     keys,
     apiKey,
-    call: (options) => app.inject({ ...options, headers: { 'x-api-key': apiKey, ...options.headers } }),
+    call: (options) => app.inject({ ...options, headers: { 'x-api-key': apiKey, ...options.headers } }) as Promise<LightMyRequestResponse>,
     async close() {
       await app.close();
       await storage.close();

@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+import { DatabaseSync } from 'node:sqlite';
+import { fixtureRecords, writeNdjson } from '../../server/test/fixtures.ts';
+
+const BIN = resolve(import.meta.dirname, '../bin/maqam.js');
+
+let dir: string;
+let env: Record<string, string>;
+
+function maqam(args: string[], extraEnv: Record<string, string> = {}, input?: string) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, ...env, ...extraEnv }, encoding: 'utf8', input, timeout: 120_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function json(args: string[], extraEnv: Record<string, string> = {}) {
+  const result = maqam([...args, '--json'], extraEnv);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+function count(database: string, table: string): number {
+  const db = new DatabaseSync(database);
+  try {
+    return Number((db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n);
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'maqam-cli-'));
+  env = { DATABASE_URL: `sqlite:${join(dir, 'cli.db')}`, LOG_LEVEL: 'silent' };
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('maqam migrate', () => {
+  it('applies migrations once', () => {
+    expect(json(['migrate'])).toEqual({ applied: ['001-catalog-and-keys'] });
+    expect(json(['migrate'])).toEqual({ applied: [] });
+  });
+});
+
+describe('maqam import', () => {
+  it('imports the NDJSON format and prints counts', () => {
+    const file = writeNdjson(dir, 'fixture.ndjson', fixtureRecords());
+    expect(json(['import', file])).toEqual({ artists: 29, albums: 1, songs: 4, related: 25 });
+  });
+
+  it('is idempotent: a second run upserts, it does not duplicate', () => {
+    const file = writeNdjson(dir, 'fixture.ndjson', fixtureRecords());
+    const database = join(dir, 'cli.db');
+    const before = ['artists', 'songs', 'song_artists', 'related_artists'].map((t) => count(database, t));
+    expect(json(['import', file])).toEqual({ artists: 29, albums: 1, songs: 4, related: 25 });
+    expect(['artists', 'songs', 'song_artists', 'related_artists'].map((t) => count(database, t))).toEqual(before);
+  });
+
+  it('reports bad lines with their numbers and writes nothing of their batch', () => {
+    const database = join(dir, 'bad.db');
+    const good = { kind: 'artist', id: 'good-1', name: { en: 'Good' }, originalLanguage: 'en', genres: [], followerCount: 1, monthlyListeners: 1, isVerified: false, socialLinks: [], artwork: [], nationality: 'GB' };
+    const file = writeNdjson(dir, 'bad.ndjson', [
+      good,
+      '{"kind":"artist", broken json',
+      { ...good, id: 'good-2', followerCount: -5 },
+      { kind: 'mystery' },
+      { kind: 'song', id: 's', title: { en: 'x' }, originalLanguage: 'en', artistIds: ['nobody'], albumId: 'nowhere', durationMs: 1, trackNumber: 1, discNumber: 1, releaseDate: '2020-01-01', genres: [], isExplicit: false, isrc: '', hasLyrics: false, popularity: 1, artwork: [], previewUrl: '' },
+    ]);
+    const result = maqam(['import', file, '--json'], { DATABASE_URL: `sqlite:${database}` });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/bad\.ndjson:2: not valid JSON/);
+    expect(result.stderr).toMatch(/bad\.ndjson:3: artist followerCount/);
+    expect(result.stderr).toMatch(/bad\.ndjson:4: "kind" must be one of/);
+    expect(JSON.parse(result.stdout)).toEqual({ artists: 0, albums: 0, songs: 0, related: 0 });
+    expect(count(database, 'artists')).toBe(0);
+  });
+
+  it('reports unknown references with line numbers and rolls the batch back', () => {
+    const database = join(dir, 'refs.db');
+    const artist = { kind: 'artist', id: 'a-1', name: { en: 'A' }, originalLanguage: 'en', genres: [], followerCount: 1, monthlyListeners: 1, isVerified: false, socialLinks: [], artwork: [], nationality: 'GB' };
+    const file = writeNdjson(dir, 'refs.ndjson', [artist, { kind: 'related', artistId: 'a-1', relatedId: 'ghost', score: 0.5 }]);
+    const result = maqam(['import', file], { DATABASE_URL: `sqlite:${database}` });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('refs.ndjson:2: references unknown artist "ghost"');
+    expect(count(database, 'artists')).toBe(0);
+  });
+
+  it('writes the good batches of a file and skips only the bad one', () => {
+    const database = join(dir, 'batches.db');
+    const artist = (id: string) => ({ kind: 'artist', id, name: { en: id }, originalLanguage: 'en', genres: [], followerCount: 1, monthlyListeners: 1, isVerified: false, socialLinks: [], artwork: [], nationality: 'GB' });
+    const file = writeNdjson(dir, 'batches.ndjson', [artist('b-1'), artist('b-2'), artist('b-3'), '{oops', artist('b-5'), artist('b-6')]);
+    const result = maqam(['import', file, '--batch-size', '2', '--json'], { DATABASE_URL: `sqlite:${database}` });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('batches.ndjson:4:');
+    expect(JSON.parse(result.stdout).artists).toBe(4);
+    expect(count(database, 'artists')).toBe(4);
+  });
+});
+
+describe('maqam keys', () => {
+  it('creates, lists, rotates and revokes keys with --json', () => {
+    const created = json(['keys', 'create', '--name', 'mobile', '--expires-in', '90d']);
+    expect(created).toEqual({ id: expect.stringMatching(/^[a-z0-9]{12}$/), name: 'mobile', key: expect.stringMatching(/^mk_[a-z0-9]{12}_[A-Za-z0-9_-]{43}$/) });
+    expect(created.key.startsWith(`mk_${created.id}_`)).toBe(true);
+
+    const listed = json(['keys', 'list']);
+    const entry = listed.find((k: { id: string }) => k.id === created.id);
+    expect(entry).toMatchObject({ name: 'mobile', status: 'active', revokedAt: null });
+    expect(Date.parse(entry.expiresAt) - Date.now()).toBeGreaterThan(89 * 86400_000);
+    expect(JSON.stringify(listed)).not.toContain(created.key.split('_').slice(2).join('_'));
+
+    const rotated = json(['keys', 'rotate', created.id, '--grace', '1h']);
+    expect(rotated).toMatchObject({ name: 'mobile', replaces: created.id, graceSeconds: 3600 });
+    expect(rotated.id).not.toBe(created.id);
+
+    expect(json(['keys', 'revoke', rotated.id])).toEqual({ id: rotated.id, revoked: true });
+    expect(json(['keys', 'list']).find((k: { id: string }) => k.id === rotated.id).status).toBe('revoked');
+  });
+
+  it('fails clearly on unknown ids and bad usage', () => {
+    const unknown = maqam(['keys', 'revoke', 'zzzzzzzzzzzz']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no API key with id "zzzzzzzzzzzz"');
+    expect(maqam(['keys', 'create']).code).toBe(2);
+    expect(maqam(['keys', 'create', '--name', 'x', '--expires-in', 'soon']).stderr).toContain('--expires-in takes a duration');
+    expect(maqam(['frobnicate']).code).toBe(2);
+    expect(maqam(['migrate', '--bogus']).code).toBe(2);
+  });
+
+  it('stores no key secret in the database', () => {
+    const { key } = json(['keys', 'create', '--name', 'secret-check']);
+    const db = new DatabaseSync(join(dir, 'cli.db'));
+    const rows = JSON.stringify(db.prepare('select * from api_keys').all());
+    db.close();
+    expect(rows).not.toContain(key.split('_').slice(2).join('_'));
+  });
+});
+
+describe('maqam seed-demo', () => {
+  it('writes a deterministic Arabic-first catalog', () => {
+    const one = join(dir, 'seed-1.db');
+    const two = join(dir, 'seed-2.db');
+    const summary = json(['seed-demo', '--songs', '2000', '--seed', '7'], { DATABASE_URL: `sqlite:${one}` });
+    expect(summary).toMatchObject({ artists: 80, albums: 200, songs: 2000 });
+    json(['seed-demo', '--songs', '2000', '--seed', '7'], { DATABASE_URL: `sqlite:${two}` });
+    const titles = (path: string) => {
+      const db = new DatabaseSync(path);
+      const rows = db.prepare("select id, title_i18n, original_language from songs order by id limit 200").all();
+      db.close();
+      return rows as { title_i18n: string; original_language: string }[];
+    };
+    const first = titles(one);
+    expect(titles(two)).toEqual(first);
+    const arabic = first.filter((r) => r.original_language === 'ar');
+    expect(arabic.length / first.length).toBeGreaterThan(0.6);
+    for (const row of arabic) {
+      const texts = JSON.parse(row.title_i18n);
+      expect(texts.ar).toMatch(/[\u0600-\u06FF]/);
+      expect(texts.en).toMatch(/^[A-Za-z' ]+$/); // the Latin transliteration
+    }
+    expect(first.some((r) => r.original_language === 'en' || r.original_language === 'fr')).toBe(true);
+  });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+describe('maqam serve', () => {
+  it('serves the API and shuts down gracefully on SIGTERM', async () => {
+    const port = await freePort();
+    const database = join(dir, 'serve.db');
+    const seeded = maqam(['seed-demo', '--songs', '500', '--json'], { DATABASE_URL: `sqlite:${database}` });
+    expect(seeded.code).toBe(0);
+    const key = JSON.parse(maqam(['keys', 'create', '--name', 'serve', '--json'], { DATABASE_URL: `sqlite:${database}` }).stdout).key;
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
+      env: { ...process.env, DATABASE_URL: `sqlite:${database}`, LOG_LEVEL: 'silent' },
+      stdio: 'ignore',
+    });
+    try {
+      await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status, { timeout: 15_000 }).toBe(200);
+      const res = await fetch(`http://127.0.0.1:${port}/v1/music/songs:batchGet`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ songIdList: [{ value: 'song-1' }] }),
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { results: Record<string, { song?: unknown }> }).results['song-1']!.song).toBeDefined();
+    } finally {
+      const exited = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+
+  it('refuses a bad configuration with a clear message', () => {
+    const result = maqam(['migrate'], { DATABASE_URL: 'mysql://nope' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('DATABASE_URL must start with sqlite: or postgres://');
+  });
+});
+
