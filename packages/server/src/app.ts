@@ -6,6 +6,7 @@ import { ApiError } from './errors.ts';
 import type { Config } from './config.ts';
 import { createCatalogRepo } from './catalog/catalog.repo.ts';
 import { createCatalogService } from './catalog/catalog.service.ts';
+import { ArtistNames } from './catalog/artist-names.ts';
 import { watchCatalog } from './catalog/catalog-watch.ts';
 import { FragmentCache } from './catalog/fragment-cache.ts';
 import { createPageCursorCodec } from './catalog/page-cursor.ts';
@@ -61,12 +62,14 @@ export async function buildApp({ config, storage, logger }: AppDeps): Promise<Fa
   const negotiator = new LocaleNegotiator(config.defaultLocale);
   const cache = new FragmentCache(config.songCacheMegabytes * 1024 * 1024);
   const catalogRepo = createCatalogRepo(storage);
+  const artistNames = new ArtistNames(catalogRepo);
   const catalog = createCatalogService({
     repo: catalogRepo,
     cache,
+    artistNames,
     cursors: createPageCursorCodec(subkey(secret, 'page-token'), config.pageTokenTtlSeconds),
   });
-  const watcher = await watchCatalog({ repo: catalogRepo, cache, negotiator, intervalMs: CATALOG_POLL_MS, log: app.log });
+  const watcher = await watchCatalog({ repo: catalogRepo, cache, artistNames, negotiator, intervalMs: CATALOG_POLL_MS, log: app.log });
   app.addHook('onClose', async () => watcher.stop());
 
   const apiKeys = createApiKeysService(createApiKeysRepo(storage.db));

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LocaleNegotiator } from '../http/locale.ts';
 import type { CatalogRepo } from './catalog.repo.ts';
+import type { ArtistNames } from './artist-names.ts';
 import type { FragmentCache } from './fragment-cache.ts';
 
 /**
@@ -12,6 +13,7 @@ import type { FragmentCache } from './fragment-cache.ts';
 export async function watchCatalog(deps: {
   repo: CatalogRepo;
   cache: FragmentCache;
+  artistNames: ArtistNames;
   negotiator: LocaleNegotiator;
   intervalMs: number;
   log: FastifyBaseLogger;
@@ -22,6 +24,7 @@ export async function watchCatalog(deps: {
     if (current === version) return;
     deps.negotiator.setCatalogLanguages(await deps.repo.catalogLanguages());
     deps.cache.clear();
+    deps.artistNames.clear();
     version = current;
   }
   await refresh();

@@ -6,6 +6,7 @@ export interface SongRow {
   title_i18n: string;
   original_language: string;
   album_id: string;
+  artist_ids: string;
   duration_ms: number;
   track_number: number;
   disc_number: number;
@@ -19,9 +20,8 @@ export interface SongRow {
   preview_url: string;
 }
 
-export interface SongArtistRefRow {
-  song_id: string;
-  artist_id: string;
+export interface ArtistNameRow {
+  id: string;
   name_i18n: string;
   original_language: string;
 }
@@ -73,26 +73,20 @@ export function createCatalogRepo(storage: Storage) {
     db
       .selectFrom('songs')
       .select([
-        'id', 'title_i18n', 'original_language', 'album_id', 'duration_ms', 'track_number', 'disc_number',
+        'id', 'title_i18n', 'original_language', 'album_id', 'artist_ids', 'duration_ms', 'track_number', 'disc_number',
         'release_date', 'genres', 'is_explicit', 'isrc', 'has_lyrics', 'popularity', 'artwork', 'preview_url',
       ])
       .where('id', 'in', ids)
       .where('withdrawn', '=', 0),
   );
 
-  const artistRefsOfSongs = precompiledIdListQuery<SongArtistRefRow>(storage, (ids) =>
-    db
-      .selectFrom('song_artists as sa')
-      .innerJoin('artists as a', 'a.id', 'sa.artist_id')
-      .select(['sa.song_id', 'sa.artist_id', 'a.name_i18n', 'a.original_language'])
-      .where('sa.song_id', 'in', ids)
-      .orderBy('sa.song_id')
-      .orderBy('sa.position'),
+  const artistNames = precompiledIdListQuery<ArtistNameRow>(storage, (ids) =>
+    db.selectFrom('artists').select(['id', 'name_i18n', 'original_language']).where('id', 'in', ids),
   );
 
   return {
     songsByIds,
-    artistRefsOfSongs,
+    artistNames,
 
     async artistExists(id: string): Promise<boolean> {
       return (await db.selectFrom('artists').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;

@@ -1,7 +1,8 @@
 import type { GetRelatedArtistsResponse } from '@maqam/contract';
 import { ERRORS, formatMessage, type MessageLocale } from '../errors.ts';
 import type { Negotiation } from '../http/locale.ts';
-import type { CatalogRepo, SongArtistRefRow, SongRow } from './catalog.repo.ts';
+import type { ArtistNames } from './artist-names.ts';
+import type { CatalogRepo, SongRow } from './catalog.repo.ts';
 import type { FragmentCache } from './fragment-cache.ts';
 import type { PageCursorCodec } from './page-cursor.ts';
 import { renderSongResult, toArtist } from './song-render.ts';
@@ -20,32 +21,26 @@ export class ArtistNotFoundError extends Error {
 export interface CatalogServiceDeps {
   repo: CatalogRepo;
   cache: FragmentCache;
+  artistNames: ArtistNames;
   cursors: PageCursorCodec;
 }
 
-export function createCatalogService({ repo, cache, cursors }: CatalogServiceDeps) {
+export function createCatalogService({ repo, cache, artistNames, cursors }: CatalogServiceDeps) {
   function notFoundResult(id: string, locale: MessageLocale): Buffer {
     const message = formatMessage(ERRORS.songNotFound.message[locale], { id });
     return Buffer.from(`{"error":{"code":"ERROR_CODE_NOT_FOUND","message":${JSON.stringify(message)}}}`);
   }
 
-  /** Renders the songs that missed the cache, caching each; returns them by id. */
+  /** Renders the songs that missed the cache; returns them by id (the caller caches them). */
   async function renderMisses(ids: string[], negotiation: Negotiation): Promise<Map<string, Buffer>> {
     const rows: SongRow[] = await repo.songsByIds(ids);
     const rendered = new Map<string, Buffer>();
     if (rows.length === 0) return rendered;
-    const refs = await repo.artistRefsOfSongs(rows.map((r) => r.id));
-    const refsBySong = new Map<string, SongArtistRefRow[]>();
-    for (const ref of refs) {
-      const list = refsBySong.get(ref.song_id);
-      if (list) list.push(ref);
-      else refsBySong.set(ref.song_id, [ref]);
-    }
-    const parsedNames = new Map<string, Record<string, string>>();
-    for (const row of rows) {
-      const fragment = Buffer.from(renderSongResult(row, refsBySong.get(row.id) ?? [], parsedNames, negotiation.chain));
-      cache.set(`${negotiation.chainKey}\u0000${row.id}`, fragment);
-      rendered.set(row.id, fragment);
+    const artistIdsBySong = rows.map((row) => JSON.parse(row.artist_ids) as string[]);
+    const names = await artistNames.load(artistIdsBySong.flat());
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      rendered.set(row.id, Buffer.from(renderSongResult(row, artistIdsBySong[i]!, names, negotiation.chain)));
     }
     return rendered;
   }
@@ -53,39 +48,44 @@ export function createCatalogService({ repo, cache, cursors }: CatalogServiceDep
   return {
     /**
      * BatchGetSongs, answered as ready-to-send JSON bytes: cached per-locale
-     * song fragments are copied into one buffer, and only misses touch the
-     * database. Duplicate ids are answered once, in first-seen order.
+     * song fragments are copied from the cache arena into one buffer, and only
+     * misses touch the database. Duplicate ids are answered once, in
+     * first-seen order.
      */
     async batchGetSongs(requested: readonly string[], negotiation: Negotiation): Promise<Buffer> {
       const ids = [...new Set(requested)];
-      const fragments: (Buffer | undefined)[] = new Array(ids.length);
+      const entries = new Int32Array(ids.length).fill(-1);
+      const uncached: (Buffer | undefined)[] = new Array(ids.length);
       const missing: string[] = [];
-      const prefix = `${negotiation.chainKey}\u0000`;
+      const index = cache.index(negotiation.chainKey);
       for (let i = 0; i < ids.length; i++) {
-        const hit = cache.get(prefix + ids[i]);
-        if (hit === undefined) missing.push(ids[i]!);
-        fragments[i] = hit;
+        const entry = index?.get(ids[i]!);
+        if (entry === undefined) missing.push(ids[i]!);
+        else entries[i] = entry;
       }
+      let rendered: Map<string, Buffer> | undefined;
       if (missing.length > 0) {
-        const rendered = await renderMisses(missing, negotiation);
+        rendered = await renderMisses(missing, negotiation);
         for (let i = 0; i < ids.length; i++) {
-          if (fragments[i] === undefined) {
-            fragments[i] = rendered.get(ids[i]!) ?? notFoundResult(ids[i]!, negotiation.messageLocale);
-          }
+          if (entries[i] === -1) uncached[i] = rendered.get(ids[i]!) ?? notFoundResult(ids[i]!, negotiation.messageLocale);
         }
       }
 
       const keys = ids.map((id) => `${JSON.stringify(id)}:`);
       let size = OPEN.length + CLOSE.length + ids.length - 1;
-      for (let i = 0; i < ids.length; i++) size += Buffer.byteLength(keys[i]!) + fragments[i]!.length;
+      for (let i = 0; i < ids.length; i++) {
+        size += Buffer.byteLength(keys[i]!) + (entries[i] === -1 ? uncached[i]!.length : cache.lengthOf(entries[i]!));
+      }
       const body = Buffer.allocUnsafe(size);
       let offset = OPEN.copy(body, 0);
       for (let i = 0; i < ids.length; i++) {
         if (i > 0) body[offset++] = 0x2c; // ','
         offset += body.write(keys[i]!, offset);
-        offset += fragments[i]!.copy(body, offset);
+        offset += entries[i] === -1 ? uncached[i]!.copy(body, offset) : cache.copyTo(entries[i]!, body, offset);
       }
       CLOSE.copy(body, offset);
+      // Only now: inserting may move or evict the entries copied above.
+      if (rendered) for (const [id, fragment] of rendered) cache.set(negotiation.chainKey, id, fragment);
       return body;
     },
 

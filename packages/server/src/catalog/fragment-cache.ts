@@ -1,87 +1,151 @@
 /**
- * A bounded cache of serialized JSON fragments with CLOCK eviction.
+ * A bounded cache of serialized JSON fragments, kept in one preallocated
+ * arena so its memory is exactly its budget and evictions make no garbage.
  *
- * CLOCK approximates LRU without reordering on a hit (a hit only sets a bit),
- * which matters when one request makes a hundred lookups. Memory is bounded by
- * the bytes of the cached buffers, not by their count.
+ * The arena is cut into segments written in turn, like a log. When the writer
+ * comes back to a segment, fragments read since they were written get a
+ * second chance (they are compacted to the front of the segment) and the rest
+ * are evicted: CLOCK at segment granularity. A hit only sets a bit, which
+ * matters when one request makes a hundred lookups.
+ *
+ * Each locale chain has its own index keyed by the bare id, so a lookup hashes
+ * the id string the request already holds.
+ *
+ * Entry numbers and offsets stay valid only until the next `set`: callers
+ * copy what they found before inserting.
  */
+const MAX_SEGMENT_BYTES = 1 << 20;
+
 export class FragmentCache {
-  readonly #maxBytes: number;
-  readonly #slotOf = new Map<string, number>();
+  readonly #arena: Buffer;
+  readonly #segmentBytes: number;
+  readonly #segmentEntries: number[][];
+  readonly #indexes = new Map<string, Map<string, number>>();
+  #offset = new Int32Array(1024);
+  #length = new Int32Array(1024);
+  #referenced = new Uint8Array(1024);
   #keys: (string | undefined)[] = [];
-  #values: (Buffer | undefined)[] = [];
-  #referenced: Uint8Array = new Uint8Array(1024);
-  #hand = 0;
+  #chains: (string | undefined)[] = [];
+  #freeEntries: number[] = [];
+  #segment = 0;
+  #writeAt = 0;
   #bytes = 0;
-  #free: number[] = [];
 
   constructor(maxBytes: number) {
-    this.#maxBytes = maxBytes;
+    const segments = Math.max(2, Math.floor(maxBytes / MAX_SEGMENT_BYTES));
+    this.#segmentBytes = maxBytes === 0 ? 0 : Math.max(1, Math.floor(maxBytes / segments));
+    this.#arena = Buffer.allocUnsafeSlow(this.#segmentBytes * segments);
+    this.#segmentEntries = Array.from({ length: segments }, () => []);
   }
 
+  /** Bytes of cached fragments. */
   get bytes(): number {
     return this.#bytes;
   }
 
-  get size(): number {
-    return this.#slotOf.size;
+  /** The index of one locale chain; callers making many lookups fetch it once. */
+  index(chain: string): ReadonlyMap<string, number> | undefined {
+    return this.#indexes.get(chain);
   }
 
-  get(key: string): Buffer | undefined {
-    const slot = this.#slotOf.get(key);
-    if (slot === undefined) return undefined;
-    this.#referenced[slot] = 1;
-    return this.#values[slot];
+  /** The byte length of an entry found through `index`. */
+  lengthOf(entry: number): number {
+    return this.#length[entry]!;
   }
 
-  set(key: string, value: Buffer): void {
-    if (value.length > this.#maxBytes || this.#slotOf.has(key)) return;
-    while (this.#bytes + value.length > this.#maxBytes) this.#evictOne();
-    const slot = this.#free.pop() ?? this.#keys.length;
-    if (slot === this.#keys.length) {
-      this.#keys.push(key);
-      this.#values.push(value);
-      if (slot >= this.#referenced.length) {
-        const grown = new Uint8Array(this.#referenced.length * 2);
-        grown.set(this.#referenced);
-        this.#referenced = grown;
-      }
-    } else {
-      this.#keys[slot] = key;
-      this.#values[slot] = value;
-    }
-    this.#referenced[slot] = 0;
-    this.#slotOf.set(key, slot);
+  /** Copies an entry into `target` at `at`, marks it used, and returns the bytes copied. */
+  copyTo(entry: number, target: Buffer, at: number): number {
+    this.#referenced[entry] = 1;
+    const start = this.#offset[entry]!;
+    return this.#arena.copy(target, at, start, start + this.#length[entry]!);
+  }
+
+  /** A copy of one fragment (tests and cold paths). */
+  get(chain: string, key: string): Buffer | undefined {
+    const entry = this.#indexes.get(chain)?.get(key);
+    if (entry === undefined) return undefined;
+    const copy = Buffer.allocUnsafe(this.#length[entry]!);
+    this.copyTo(entry, copy, 0);
+    return copy;
+  }
+
+  set(chain: string, key: string, value: Buffer): void {
+    if (value.length > this.#segmentBytes) return;
+    let index = this.#indexes.get(chain);
+    if (index === undefined) this.#indexes.set(chain, (index = new Map()));
+    if (index.has(key)) return;
+    // Move on through the segments until one has room; each step frees part of the next.
+    while (this.#writeAt + value.length > this.#segmentBytes) this.#advance();
+    const entry = this.#newEntry();
+    const start = this.#segment * this.#segmentBytes + this.#writeAt;
+    value.copy(this.#arena, start);
+    this.#offset[entry] = start;
+    this.#length[entry] = value.length;
+    this.#referenced[entry] = 0;
+    this.#keys[entry] = key;
+    this.#chains[entry] = chain;
+    this.#segmentEntries[this.#segment]!.push(entry);
+    index.set(key, entry);
+    this.#writeAt += value.length;
     this.#bytes += value.length;
   }
 
   clear(): void {
-    this.#slotOf.clear();
+    this.#indexes.clear();
+    for (const list of this.#segmentEntries) list.length = 0;
     this.#keys = [];
-    this.#values = [];
-    this.#referenced = new Uint8Array(1024);
-    this.#free = [];
-    this.#hand = 0;
+    this.#chains = [];
+    this.#freeEntries = [];
+    this.#segment = 0;
+    this.#writeAt = 0;
     this.#bytes = 0;
   }
 
-  #evictOne(): void {
-    const slots = this.#keys.length;
-    for (;;) {
-      if (this.#hand >= slots) this.#hand = 0;
-      const slot = this.#hand++;
-      const key = this.#keys[slot];
-      if (key === undefined) continue;
-      if (this.#referenced[slot] === 1) {
-        this.#referenced[slot] = 0; // second chance
-        continue;
+  /** Moves to the next segment: keeps (compacted) what was read since it was written, evicts the rest. */
+  #advance(): void {
+    this.#segment = (this.#segment + 1) % this.#segmentEntries.length;
+    const base = this.#segment * this.#segmentBytes;
+    const entries = this.#segmentEntries[this.#segment]!;
+    const kept: number[] = [];
+    let writeAt = 0;
+    for (const entry of entries) {
+      const length = this.#length[entry]!;
+      if (this.#referenced[entry] === 1) {
+        // Entries are in offset order, so the destination never overtakes the source.
+        const from = this.#offset[entry]!;
+        if (from !== base + writeAt) this.#arena.copy(this.#arena, base + writeAt, from, from + length);
+        this.#offset[entry] = base + writeAt;
+        this.#referenced[entry] = 0;
+        writeAt += length;
+        kept.push(entry);
+      } else {
+        this.#indexes.get(this.#chains[entry]!)!.delete(this.#keys[entry]!);
+        this.#keys[entry] = undefined;
+        this.#chains[entry] = undefined;
+        this.#freeEntries.push(entry);
+        this.#bytes -= length;
       }
-      this.#bytes -= this.#values[slot]!.length;
-      this.#slotOf.delete(key);
-      this.#keys[slot] = undefined;
-      this.#values[slot] = undefined;
-      this.#free.push(slot);
-      return;
     }
+    this.#segmentEntries[this.#segment] = kept;
+    this.#writeAt = writeAt;
+  }
+
+  #newEntry(): number {
+    const reused = this.#freeEntries.pop();
+    if (reused !== undefined) return reused;
+    const entry = this.#keys.length;
+    this.#keys.push(undefined);
+    this.#chains.push(undefined);
+    if (entry >= this.#offset.length) {
+      const grow = <T extends Int32Array | Uint8Array>(old: T, make: (n: number) => T): T => {
+        const grown = make(old.length * 2);
+        grown.set(old);
+        return grown;
+      };
+      this.#offset = grow(this.#offset, (n) => new Int32Array(n));
+      this.#length = grow(this.#length, (n) => new Int32Array(n));
+      this.#referenced = grow(this.#referenced, (n) => new Uint8Array(n));
+    }
+    return entry;
   }
 }

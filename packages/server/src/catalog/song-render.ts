@@ -1,12 +1,13 @@
 import type { Artist } from '@maqam/contract';
 import { resolveLocalizedString } from '../http/locale.ts';
-import type { RelatedArtistRow, SongArtistRefRow, SongRow } from './catalog.repo.ts';
+import type { ArtistName } from './artist-names.ts';
+import type { RelatedArtistRow, SongRow } from './catalog.repo.ts';
 
 type Texts = Record<string, string>;
 
 const quote = JSON.stringify as (value: string) => string;
 
-function localizedJson(texts: Texts, originalLanguage: string, chain: readonly string[]): string {
+function localizedJson(texts: Readonly<Texts>, originalLanguage: string, chain: readonly string[]): string {
   const { value, originalValue } = resolveLocalizedString(texts, originalLanguage, chain);
   return `{"value":${quote(value)},"originalValue":${quote(originalValue)}}`;
 }
@@ -20,19 +21,17 @@ function localizedJson(texts: Texts, originalLanguage: string, chain: readonly s
  */
 export function renderSongResult(
   row: SongRow,
-  artists: readonly SongArtistRefRow[],
-  parsedNames: Map<string, Texts>,
+  artistIds: readonly string[],
+  names: ReadonlyMap<string, ArtistName>,
   chain: readonly string[],
 ): string {
   let refs = '';
-  for (const artist of artists) {
-    let names = parsedNames.get(artist.artist_id);
-    if (names === undefined) {
-      names = JSON.parse(artist.name_i18n) as Texts;
-      parsedNames.set(artist.artist_id, names);
-    }
+  for (const artistId of artistIds) {
+    const name = names.get(artistId);
+    // Foreign keys keep every credited artist in the catalog; a name can only be missing mid-import.
+    if (name === undefined) continue;
     if (refs !== '') refs += ',';
-    refs += `{"id":{"value":${quote(artist.artist_id)}},"name":${localizedJson(names, artist.original_language, chain)}}`;
+    refs += `{"id":{"value":${quote(artistId)}},"name":${localizedJson(name.texts, name.originalLanguage, chain)}}`;
   }
   return (
     `{"song":{"id":{"value":${quote(row.id)}}` +

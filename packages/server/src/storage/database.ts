@@ -61,6 +61,8 @@ export interface SongsTable {
   title_i18n: string;
   original_language: string;
   album_id: string;
+  /** JSON array of artist ids in credit order; song_artists holds the same for queries by artist. */
+  artist_ids: string;
   duration_ms: number;
   track_number: number;
   disc_number: number;

@@ -46,6 +46,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('title_i18n', 'text', (c) => c.notNull())
     .addColumn('original_language', 'text', (c) => c.notNull())
     .addColumn('album_id', 'text', (c) => c.notNull().references('albums.id'))
+    // The ordered artist ids, denormalized from song_artists so a song renders from one row.
+    .addColumn('artist_ids', 'text', (c) => c.notNull())
     .addColumn('duration_ms', 'integer', (c) => c.notNull())
     .addColumn('track_number', 'integer', (c) => c.notNull())
     .addColumn('disc_number', 'integer', (c) => c.notNull())

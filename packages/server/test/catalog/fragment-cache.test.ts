@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { FragmentCache } from '../../src/catalog/fragment-cache.ts';
+
+const fragment = (key: string, size: number) => Buffer.from(`{"k":"${key}","pad":"${'x'.repeat(Math.max(0, size - key.length - 17))}"}`);
+
+describe('FragmentCache', () => {
+  it('returns exactly the bytes stored, per chain, and stays within its budget under churn', () => {
+    const budget = 64 * 1024;
+    const cache = new FragmentCache(budget);
+    const stored = new Map<string, Buffer>();
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 20_000; i++) {
+      const key = `song-${Math.floor(random() ** 3 * 3000)}`; // skewed: low ids are hot
+      const chain = random() < 0.8 ? 'en,ar' : 'ar';
+      const hit = cache.get(chain, key);
+      if (hit) {
+        expect(hit.equals(stored.get(`${chain}|${key}`)!)).toBe(true);
+      } else {
+        const value = fragment(key, 100 + Math.floor(random() * 900));
+        stored.set(`${chain}|${key}`, value);
+        cache.set(chain, key, value);
+      }
+      expect(cache.bytes).toBeLessThanOrEqual(budget);
+    }
+    // Every entry still indexed reads back intact after thousands of compactions.
+    for (const [composite, value] of stored) {
+      const [chain, key] = composite.split('|') as [string, string];
+      const got = cache.get(chain, key);
+      if (got) expect(got.equals(value)).toBe(true);
+    }
+    expect(cache.bytes).toBeGreaterThan(budget / 2);
+  });
+
+  it('gives entries read since they were written a second chance', () => {
+    const cache = new FragmentCache(8 * 1024); // two segments of 4 KiB
+    cache.set('c', 'hot', fragment('hot', 1000));
+    for (let i = 0; i < 40; i++) {
+      expect(cache.get('c', 'hot')).toBeDefined(); // read between writes keeps it alive
+      cache.set('c', `cold-${i}`, fragment(`cold-${i}`, 1000));
+    }
+    expect(cache.get('c', 'hot')?.equals(fragment('hot', 1000))).toBe(true);
+    expect(cache.get('c', 'cold-0')).toBeUndefined();
+  });
+
+  it('caches nothing with a zero budget and drops everything on clear', () => {
+    const off = new FragmentCache(0);
+    off.set('c', 'a', fragment('a', 100));
+    expect(off.get('c', 'a')).toBeUndefined();
+    const cache = new FragmentCache(16 * 1024);
+    cache.set('c', 'a', fragment('a', 100));
+    cache.clear();
+    expect(cache.get('c', 'a')).toBeUndefined();
+    expect(cache.bytes).toBe(0);
+  });
+});
