@@ -12,7 +12,8 @@ import { FragmentCache } from './catalog/fragment-cache.ts';
 import { createPageCursorCodec } from './catalog/page-cursor.ts';
 import { songsRoutes } from './catalog/songs.routes.ts';
 import { artistsRoutes } from './catalog/artists.routes.ts';
-import type { CredentialVerifiers } from './http/credentials.ts';
+import { createGuard, type CredentialVerifiers } from './http/credentials.ts';
+import { createRateLimiter, MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit.ts';
 import { createErrorHandler } from './http/error-handler.ts';
 import { LocaleNegotiator } from './http/locale.ts';
 import { opsRoutes } from './http/ops.routes.ts';
@@ -79,6 +80,14 @@ export async function buildApp({ config, storage, logger }: AppDeps): Promise<Fa
     accessToken: async () => null,
   };
 
+  let limiter;
+  if (config.rateLimitPerMinute > 0) {
+    const store = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
+    app.addHook('onClose', async () => store.close());
+    limiter = createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log });
+  }
+  const guard = createGuard(verifiers, limiter);
+
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -117,7 +126,7 @@ export async function buildApp({ config, storage, logger }: AppDeps): Promise<Fa
     methodsByPath.set(route.url, methods);
   });
 
-  const deps = { catalog, verifiers, negotiator };
+  const deps = { catalog, guard, negotiator };
   songsRoutes(app, deps);
   artistsRoutes(app, deps);
   opsRoutes(app, storage);

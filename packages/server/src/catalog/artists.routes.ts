@@ -7,7 +7,6 @@ import {
   GetRelatedArtistsResponse,
 } from '@maqam/contract';
 import { ApiError, invalidRequest } from '../errors.ts';
-import { requireCredentials } from '../http/credentials.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
 import { ArtistNotFoundError, PageTokenError } from './catalog.service.ts';
 import { CATALOG_SECURITY, ERROR_RESPONSES, type CatalogRouteDeps } from './songs.routes.ts';
@@ -29,7 +28,7 @@ function pickAlias<T>(query: Record<string, unknown>, names: readonly string[]):
   return picked;
 }
 
-export function artistsRoutes(app: FastifyInstance, { catalog, verifiers, negotiator }: CatalogRouteDeps): void {
+export function artistsRoutes(app: FastifyInstance, { catalog, guard, negotiator }: CatalogRouteDeps): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/v1/music/artists/:artist_id/related',
     {
@@ -44,7 +43,7 @@ export function artistsRoutes(app: FastifyInstance, { catalog, verifiers, negoti
         querystring: GetRelatedArtistsQuery,
         response: { 200: GetRelatedArtistsResponse, ...ERROR_RESPONSES },
       },
-      onRequest: requireCredentials(verifiers, 'catalog'),
+      onRequest: guard('catalog'),
       preValidation: negotiateLocale(negotiator),
     },
     async (request) => {

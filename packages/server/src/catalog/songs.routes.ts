@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { BatchGetSongsRequest, BatchGetSongsResponse, ErrorBody, ValidationErrorBody } from '@maqam/contract';
-import { requireCredentials, type CredentialVerifiers } from '../http/credentials.ts';
+import type { Guard } from '../http/credentials.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
 import type { LocaleNegotiator } from '../http/locale.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
@@ -9,14 +9,14 @@ import type { CatalogService } from './catalog.service.ts';
 
 export interface CatalogRouteDeps {
   catalog: CatalogService;
-  verifiers: CredentialVerifiers;
+  guard: Guard;
   negotiator: LocaleNegotiator;
 }
 
 export const CATALOG_SECURITY: Record<string, string[]>[] = [{ bearerAuth: ['read'] }, { apiKeyAuth: [] }];
 export const ERROR_RESPONSES = { 400: ValidationErrorBody, '4xx': ErrorBody, '5xx': ErrorBody } as const;
 
-export function songsRoutes(app: FastifyInstance, { catalog, verifiers, negotiator }: CatalogRouteDeps): void {
+export function songsRoutes(app: FastifyInstance, { catalog, guard, negotiator }: CatalogRouteDeps): void {
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
     '/v1/music/songs::batchGet',
@@ -31,7 +31,7 @@ export function songsRoutes(app: FastifyInstance, { catalog, verifiers, negotiat
         body: BatchGetSongsRequest,
         response: { 200: BatchGetSongsResponse, ...ERROR_RESPONSES },
       },
-      onRequest: requireCredentials(verifiers, 'catalog'),
+      onRequest: guard('catalog'),
       preValidation: [
         negotiateLocale(negotiator),
         async (request) => normalizeProtoJsonNames(request.body),

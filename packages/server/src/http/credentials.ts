@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ApiError, invalidRequest } from '../errors.ts';
 import type { ApiKeyPrincipal } from '../keys/api-keys.service.ts';
 
@@ -84,5 +84,19 @@ export function requireCredentials(verifiers: CredentialVerifiers, requirement: 
       }
     }
     request.principal = principal;
+  };
+}
+
+/** The onRequest hooks that admit a request to an operation: credentials, then the per-credential rate limit. */
+export type Guard = (requirement: Requirement) => onRequestHookHandler[];
+
+export function createGuard(
+  verifiers: CredentialVerifiers,
+  limiter: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined,
+): Guard {
+  return (requirement) => {
+    const hooks = [requireCredentials(verifiers, requirement)] as onRequestHookHandler[];
+    if (limiter) hooks.push(limiter as onRequestHookHandler);
+    return hooks;
   };
 }
