@@ -84,6 +84,7 @@ export async function buildApp({ config, storage, logger }: AppDeps): Promise<Fa
   if (config.rateLimitPerMinute > 0) {
     const store = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
     app.addHook('onClose', async () => store.close());
+    await store.ready();
     limiter = createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log });
   }
   const guard = createGuard(verifiers, limiter);

@@ -78,7 +78,7 @@ export const SETTINGS = [
     key: 'redisUrl',
     env: 'REDIS_URL',
     shownDefault: '(none)',
-    description: 'Optional redis://... for rate limits shared across nodes.',
+    description: 'Optional redis://...: rate-limit counts shared by every node (without it each node counts alone).',
     parse: (raw) => raw || undefined,
   } satisfies Setting<'redisUrl'>,
   {
@@ -124,14 +124,14 @@ export const SETTINGS = [
     key: 'accessTokenTtlSeconds',
     env: 'MAQAM_ACCESS_TOKEN_TTL',
     shownDefault: '3600',
-    description: 'Access-token lifetime in seconds.',
+    description: 'Access-token lifetime in seconds (OAuth server).',
     parse: integer('MAQAM_ACCESS_TOKEN_TTL', 3600, 1, 86400),
   } satisfies Setting<'accessTokenTtlSeconds'>,
   {
     key: 'codeTtlSeconds',
     env: 'MAQAM_CODE_TTL',
     shownDefault: '60',
-    description: 'Authorization-code lifetime in seconds.',
+    description: 'Authorization-code lifetime in seconds (OAuth server).',
     parse: integer('MAQAM_CODE_TTL', 60, 1, 600),
   } satisfies Setting<'codeTtlSeconds'>,
   {
@@ -145,7 +145,7 @@ export const SETTINGS = [
     key: 'songCacheMegabytes',
     env: 'MAQAM_SONG_CACHE_MB',
     shownDefault: '128',
-    description: 'Memory for serialized songs per locale; 0 disables the cache.',
+    description: 'Memory for serialized songs (all locales together); 0 disables the cache.',
     parse: integer('MAQAM_SONG_CACHE_MB', 128, 0, 65536),
   } satisfies Setting<'songCacheMegabytes'>,
   {

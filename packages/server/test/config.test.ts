@@ -6,7 +6,7 @@ import { ConfigError, configTableMarkdown, loadConfig } from '@maqam/server';
 describe('configuration', () => {
   it('is documented in the README exactly as config.ts defines it', () => {
     const readme = readFileSync(resolve(import.meta.dirname, '../../../README.md'), 'utf8');
-    // On failure, paste the expected table into the README.
+    // On failure: npm run docs:config
     expect(readme).toContain(configTableMarkdown());
   });
 

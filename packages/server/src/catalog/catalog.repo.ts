@@ -1,23 +1,13 @@
 import type { Compilable, CompiledQuery, RawBuilder } from 'kysely';
 import type { Storage } from '../storage/storage.ts';
 
+/** What rendering a song needs: its localized parts, and the stored bytes of the rest. */
 export interface SongRow {
   id: string;
   title_i18n: string;
   original_language: string;
-  album_id: string;
   artist_ids: string;
-  duration_ms: number;
-  track_number: number;
-  disc_number: number;
-  release_date: string;
-  genres: string;
-  is_explicit: number;
-  isrc: string;
-  has_lyrics: number;
-  popularity: number;
-  artwork: string;
-  preview_url: string;
+  wire_tail: string;
 }
 
 export interface ArtistNameRow {
@@ -72,10 +62,7 @@ export function createCatalogRepo(storage: Storage) {
   const songsByIds = precompiledIdListQuery<SongRow>(storage, (ids) =>
     db
       .selectFrom('songs')
-      .select([
-        'id', 'title_i18n', 'original_language', 'album_id', 'artist_ids', 'duration_ms', 'track_number', 'disc_number',
-        'release_date', 'genres', 'is_explicit', 'isrc', 'has_lyrics', 'popularity', 'artwork', 'preview_url',
-      ])
+      .select(['id', 'title_i18n', 'original_language', 'artist_ids', 'wire_tail'])
       .where('id', 'in', ids)
       .where('withdrawn', '=', 0),
   );

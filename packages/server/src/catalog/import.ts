@@ -5,6 +5,7 @@ import { createAjv } from '../http/validation.ts';
 import { randomUUID } from 'node:crypto';
 import { ImportRecord, type AlbumRecord, type ArtistRecord, type ImportSummary, type RelatedRecord, type SongRecord } from '@maqam/contract';
 import type { Database } from '../storage/database.ts';
+import { renderSongTail } from './song-render.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 
@@ -206,6 +207,7 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
           artwork: images(r.artwork),
           preview_url: r.previewUrl,
           withdrawn: r.withdrawn ? 1 : 0,
+          wire_tail: renderSongTail(r),
           updated_at: now,
         });
         break;
@@ -275,6 +277,7 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
           artwork: eb.ref('excluded.artwork'),
           preview_url: eb.ref('excluded.preview_url'),
           withdrawn: eb.ref('excluded.withdrawn'),
+          wire_tail: eb.ref('excluded.wire_tail'),
           updated_at: eb.ref('excluded.updated_at'),
         }))).execute();
     }

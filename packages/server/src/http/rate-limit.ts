@@ -11,6 +11,8 @@ export interface WindowCount {
 
 /** Where counts live: process memory for one node, Redis for many. */
 export interface RateLimitStore {
+  /** Resolves when the store can count (or has given up trying for now). */
+  ready(): Promise<void>;
   hit(key: string, windowMs: number, nowMs: number): Promise<WindowCount>;
   close(): Promise<void>;
 }
@@ -21,6 +23,8 @@ const WINDOW_MS = 60_000;
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly #windows = new Map<string, { count: number; resetAtMs: number }>();
   #nextSweepMs = 0;
+
+  async ready(): Promise<void> {}
 
   async hit(key: string, windowMs: number, nowMs: number): Promise<WindowCount> {
     if (nowMs >= this.#nextSweepMs) {
@@ -53,9 +57,19 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   constructor(url: string) {
     // No offline queue and one attempt per command: a limiter must answer now or step aside.
-    this.#redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    this.#redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
     this.#redis.on('error', () => {}); // surfaced per call; the client reconnects by itself
     this.#redis.defineCommand('maqamRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  }
+
+  /**
+   * Connects before the server takes traffic, so the first requests are
+   * counted. If Redis does not answer within the timeout the server starts
+   * anyway (limits step aside) and the client keeps reconnecting.
+   */
+  async ready(timeoutMs = 3000): Promise<void> {
+    const connecting = this.#redis.connect().catch(() => {});
+    await Promise.race([connecting, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
   }
 
   async hit(key: string, windowMs: number, nowMs: number): Promise<WindowCount> {
