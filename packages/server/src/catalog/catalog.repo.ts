@@ -1,14 +1,9 @@
-import type { Compilable, CompiledQuery, RawBuilder } from 'kysely';
+import type { Compilable, CompiledQuery, RawBuilder, Selectable } from 'kysely';
+import type { ArtistsTable, SongsTable } from '../storage/database.ts';
 import type { Storage } from '../storage/storage.ts';
 
-/** What rendering a song needs: its localized parts, and the stored bytes of the rest. */
-export interface SongRow {
-  id: string;
-  title_i18n: string;
-  original_language: string;
-  artist_ids: string;
-  wire_tail: string;
-}
+/** What rendering a song needs. */
+export type SongRow = Omit<Selectable<SongsTable>, 'withdrawn' | 'updated_at'>;
 
 export interface ArtistNameRow {
   id: string;
@@ -16,20 +11,7 @@ export interface ArtistNameRow {
   original_language: string;
 }
 
-export interface RelatedArtistRow {
-  id: string;
-  score: number;
-  name_i18n: string;
-  original_language: string;
-  bio_i18n: string | null;
-  genres: string;
-  follower_count: string;
-  monthly_listeners: string;
-  is_verified: number;
-  social_links: string;
-  artwork: string;
-  nationality: string;
-}
+export type RelatedArtistRow = Omit<Selectable<ArtistsTable>, 'updated_at'> & { score: number };
 
 export interface PageCursor {
   readonly score: number;
@@ -62,7 +44,10 @@ export function createCatalogRepo(storage: Storage) {
   const songsByIds = precompiledIdListQuery<SongRow>(storage, (ids) =>
     db
       .selectFrom('songs')
-      .select(['id', 'title_i18n', 'original_language', 'artist_ids', 'wire_tail'])
+      .select([
+        'id', 'title_i18n', 'original_language', 'album_id', 'artist_ids', 'duration_ms', 'track_number', 'disc_number',
+        'release_date', 'genres', 'is_explicit', 'isrc', 'has_lyrics', 'popularity', 'artwork', 'preview_url',
+      ])
       .where('id', 'in', ids)
       .where('withdrawn', '=', 0),
   );

@@ -5,7 +5,7 @@ import { createAjv } from '../http/validation.ts';
 import { randomUUID } from 'node:crypto';
 import { ImportRecord, type AlbumRecord, type ArtistRecord, type ImportSummary, type RelatedRecord, type SongRecord } from '@maqam/contract';
 import type { Database } from '../storage/database.ts';
-import { renderSongTail } from './song-render.ts';
+import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 
@@ -69,17 +69,6 @@ function images(list: readonly { url: string; width: number; height: number }[])
   return JSON.stringify(list.map(({ url, width, height }) => ({ url, width, height })));
 }
 
-// Bound parameters per statement: SQLite allows 32766, PostgreSQL 65535.
-const MAX_PARAMETERS = 30000;
-function chunks<T extends object>(rows: T[]): T[][] {
-  if (rows.length === 0) return [];
-  const perRow = Object.keys(rows[0]!).length;
-  const size = Math.max(1, Math.floor(MAX_PARAMETERS / perRow));
-  const result: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) result.push(rows.slice(i, i + size));
-  return result;
-}
-
 /** Referenced ids that are neither in the batch nor in the database, with the lines that reference them. */
 async function missingReferences(
   trx: Kysely<Database>,
@@ -114,7 +103,11 @@ function addReference(map: Map<string, number[]>, id: string, line: number): voi
  * reference or database error) none. Upserts by id, so re-running an import
  * converges. Bumps the catalog version so servers drop stale renderings.
  */
+const upserts = new WeakMap<Storage, BulkUpsert>();
+
 export async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], now = Date.now()): Promise<ImportSummary> {
+  let upsert = upserts.get(storage);
+  if (upsert === undefined) upserts.set(storage, (upsert = createBulkUpsert(storage.db)));
   const artists: Insertable<Database['artists']>[] = [];
   const albums: Insertable<Database['albums']>[] = [];
   const songs: Insertable<Database['songs']>[] = [];
@@ -207,7 +200,6 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
           artwork: images(r.artwork),
           preview_url: r.previewUrl,
           withdrawn: r.withdrawn ? 1 : 0,
-          wire_tail: renderSongTail(r),
           updated_at: now,
         });
         break;
@@ -231,73 +223,20 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
     ];
     if (referenceErrors.length > 0) throw new ImportBatchError(referenceErrors.sort((a, b) => a.line - b.line));
 
-    for (const rows of chunks(artists)) {
-      await trx.insertInto('artists').values(rows)
-        .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
-          name_i18n: eb.ref('excluded.name_i18n'),
-          original_language: eb.ref('excluded.original_language'),
-          bio_i18n: eb.ref('excluded.bio_i18n'),
-          genres: eb.ref('excluded.genres'),
-          follower_count: eb.ref('excluded.follower_count'),
-          monthly_listeners: eb.ref('excluded.monthly_listeners'),
-          is_verified: eb.ref('excluded.is_verified'),
-          social_links: eb.ref('excluded.social_links'),
-          artwork: eb.ref('excluded.artwork'),
-          nationality: eb.ref('excluded.nationality'),
-          updated_at: eb.ref('excluded.updated_at'),
-        }))).execute();
-    }
-    for (const rows of chunks(albums)) {
-      await trx.insertInto('albums').values(rows)
-        .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
-          title_i18n: eb.ref('excluded.title_i18n'),
-          original_language: eb.ref('excluded.original_language'),
-          artist_ids: eb.ref('excluded.artist_ids'),
-          release_date: eb.ref('excluded.release_date'),
-          artwork: eb.ref('excluded.artwork'),
-          updated_at: eb.ref('excluded.updated_at'),
-        }))).execute();
-    }
-    for (const rows of chunks(songs)) {
-      await trx.insertInto('songs').values(rows)
-        .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
-          title_i18n: eb.ref('excluded.title_i18n'),
-          original_language: eb.ref('excluded.original_language'),
-          album_id: eb.ref('excluded.album_id'),
-          artist_ids: eb.ref('excluded.artist_ids'),
-          duration_ms: eb.ref('excluded.duration_ms'),
-          track_number: eb.ref('excluded.track_number'),
-          disc_number: eb.ref('excluded.disc_number'),
-          release_date: eb.ref('excluded.release_date'),
-          genres: eb.ref('excluded.genres'),
-          is_explicit: eb.ref('excluded.is_explicit'),
-          isrc: eb.ref('excluded.isrc'),
-          has_lyrics: eb.ref('excluded.has_lyrics'),
-          popularity: eb.ref('excluded.popularity'),
-          artwork: eb.ref('excluded.artwork'),
-          preview_url: eb.ref('excluded.preview_url'),
-          withdrawn: eb.ref('excluded.withdrawn'),
-          wire_tail: eb.ref('excluded.wire_tail'),
-          updated_at: eb.ref('excluded.updated_at'),
-        }))).execute();
-    }
+    await upsert(trx, 'artists', ['id'], artists);
+    await upsert(trx, 'albums', ['id'], albums);
+    await upsert(trx, 'songs', ['id'], songs);
     if (songs.length > 0) {
       // A song's artist list is replaced whole, so a shorter list on re-import leaves no stale rows.
       const songIds = songs.map((s) => s.id);
       for (let i = 0; i < songIds.length; i += 5000) {
         await trx.deleteFrom('song_artists').where('song_id', 'in', storage.idList(songIds.slice(i, i + 5000))).execute();
       }
-      for (const rows of chunks(songArtists)) await trx.insertInto('song_artists').values(rows).execute();
+      await upsert(trx, 'song_artists', ['song_id', 'position'], songArtists);
     }
-    for (const rows of chunks([...related.values()])) {
-      await trx.insertInto('related_artists').values(rows)
-        .onConflict((oc) => oc.columns(['artist_id', 'related_id']).doUpdateSet((eb) => ({ score: eb.ref('excluded.score') })))
-        .execute();
-    }
-    const tags = [...languages].map((tag) => ({ tag }));
-    if (tags.length > 0) await trx.insertInto('catalog_languages').values(tags).onConflict((oc) => oc.column('tag').doNothing()).execute();
-    await trx.insertInto('settings').values({ key: 'catalog_version', value: randomUUID() })
-      .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ value: eb.ref('excluded.value') }))).execute();
+    await upsert(trx, 'related_artists', ['artist_id', 'related_id'], [...related.values()]);
+    await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
+    await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: randomUUID() }]);
   });
   return { artists: artists.length, albums: albums.length, songs: songs.length, related: related.size };
 }

@@ -12,42 +12,12 @@ function localizedJson(texts: Readonly<Texts>, originalLanguage: string, chain: 
   return `{"value":${quote(value)},"originalValue":${quote(originalValue)}}`;
 }
 
-/** The locale-independent fields of a song, as the importer stores them. */
-export interface SongTailFields {
-  albumId: string;
-  durationMs: number;
-  trackNumber: number;
-  discNumber: number;
-  releaseDate: string;
-  genres: readonly string[];
-  isExplicit: boolean;
-  isrc: string;
-  hasLyrics: boolean;
-  popularity: number;
-  artwork: readonly { url: string; width: number; height: number }[];
-  previewUrl: string;
-}
-
 /**
- * The Song JSON from `,"albumId"` to the closing braces of the SongResult.
- * Computed once at import and stored, so a cache miss splices these bytes.
- */
-export function renderSongTail(song: SongTailFields): string {
-  const artwork = JSON.stringify(song.artwork.map(({ url, width, height }) => ({ url, width, height })));
-  return (
-    `,"albumId":{"value":${quote(song.albumId)}}` +
-    `,"durationMs":${song.durationMs},"trackNumber":${song.trackNumber},"discNumber":${song.discNumber}` +
-    `,"releaseDate":${quote(song.releaseDate)},"genres":${JSON.stringify(song.genres)}` +
-    `,"isExplicit":${song.isExplicit},"isrc":${quote(song.isrc)},"hasLyrics":${song.hasLyrics}` +
-    `,"popularity":${song.popularity},"artwork":${artwork},"previewUrl":${quote(song.previewUrl)}}}`
-  );
-}
-
-/**
- * Serializes one SongResult `{"song":{...}}` by concatenation: the localized
- * head (id, title, artists) is made here, the rest is the stored tail. Strings
- * go through JSON.stringify for escaping; the field order and names are those
- * of the contract's Song schema.
+ * Serializes one SongResult `{"song":{...}}` by concatenation. The JSON
+ * columns (genres, artwork) were written by the importer from validated
+ * values, so they are spliced as stored instead of being parsed and
+ * re-serialized; strings go through JSON.stringify for escaping. The field
+ * order and names are those of the contract's Song schema.
  */
 export function renderSongResult(
   row: SongRow,
@@ -66,7 +36,12 @@ export function renderSongResult(
   return (
     `{"song":{"id":{"value":${quote(row.id)}}` +
     `,"title":${localizedJson(JSON.parse(row.title_i18n) as Texts, row.original_language, chain)}` +
-    `,"artists":[${refs}]${row.wire_tail}`
+    `,"artists":[${refs}]` +
+    `,"albumId":{"value":${quote(row.album_id)}}` +
+    `,"durationMs":${row.duration_ms},"trackNumber":${row.track_number},"discNumber":${row.disc_number}` +
+    `,"releaseDate":${quote(row.release_date)},"genres":${row.genres}` +
+    `,"isExplicit":${row.is_explicit === 1},"isrc":${quote(row.isrc)},"hasLyrics":${row.has_lyrics === 1}` +
+    `,"popularity":${row.popularity},"artwork":${row.artwork},"previewUrl":${quote(row.preview_url)}}}`
   );
 }
 

@@ -1,13 +1,7 @@
-import type { Db } from '../storage/database.ts';
+import type { Selectable } from 'kysely';
+import type { ApiKeysTable, Db } from '../storage/database.ts';
 
-export interface ApiKeyRow {
-  id: string;
-  name: string;
-  secret_hash: string;
-  created_at: number;
-  expires_at: number | null;
-  revoked_at: number | null;
-}
+export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 export function createApiKeysRepo(db: Db) {
   return {

@@ -75,8 +75,6 @@ export interface SongsTable {
   artwork: string;
   preview_url: string;
   withdrawn: Generated<number>;
-  /** The serialized Song JSON from `,"albumId"` to the end: locale-independent, spliced into responses. */
-  wire_tail: string;
   updated_at: number;
 }
 

@@ -60,9 +60,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('artwork', 'text', (c) => c.notNull())
     .addColumn('preview_url', 'text', (c) => c.notNull())
     .addColumn('withdrawn', 'integer', (c) => c.notNull().defaultTo(0))
-    // The song's wire JSON from albumId to the end, derived from the columns above at import:
-    // a cache miss reads these bytes instead of sixteen columns to re-serialize.
-    .addColumn('wire_tail', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('songs_album_id').on('songs').column('album_id').execute();

@@ -1,0 +1,63 @@
+import type { CompiledQuery, Insertable, Kysely } from 'kysely';
+import type { Database } from './database.ts';
+
+type Table = keyof Database;
+
+// Bound parameters per statement: SQLite allows 32766, PostgreSQL 65535.
+const MAX_PARAMETERS = 30_000;
+
+/**
+ * Inserts rows, updating every non-key column from the new row when the key
+ * exists (an upsert). Kysely would build and compile a statement of tens of
+ * thousands of parameters for every chunk; here a full chunk's statement is
+ * compiled once per (table, columns, size) and only its parameters change,
+ * which is most of the time a large import spends outside the database.
+ */
+export function createBulkUpsert(db: Kysely<Database>) {
+  const compiled = new Map<string, CompiledQuery>();
+
+  function compile<T extends Table>(executor: Kysely<Database>, table: T, columns: string[], keys: readonly string[], rows: Insertable<Database[T]>[]): CompiledQuery {
+    const updated = columns.filter((c) => !keys.includes(c));
+    // Rows and columns are checked by the caller's types; the builder is used untyped to stay generic over tables.
+    const query = (executor as Kysely<any>)
+      .insertInto(table)
+      .values(rows)
+      .onConflict((oc) => {
+        const target = oc.columns(keys as string[]);
+        return updated.length === 0
+          ? target.doNothing()
+          : target.doUpdateSet(Object.fromEntries(updated.map((c) => [c, (eb: any) => eb.ref(`excluded.${c}`)])) as any);
+      });
+    return query.compile();
+  }
+
+  return async function upsert<T extends Table>(
+    executor: Kysely<Database>,
+    table: T,
+    keys: readonly (keyof Database[T] & string)[],
+    rows: Insertable<Database[T]>[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]!);
+    const chunkSize = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+    for (let start = 0; start < rows.length; start += chunkSize) {
+      const chunk = rows.slice(start, start + chunkSize);
+      let query: CompiledQuery;
+      if (chunk.length === chunkSize) {
+        const cacheKey = `${table}\u0000${columns.join(',')}\u0000${chunkSize}`;
+        let template = compiled.get(cacheKey);
+        if (template === undefined) compiled.set(cacheKey, (template = compile(executor, table, columns, keys, chunk)));
+        const parameters: unknown[] = new Array(chunk.length * columns.length);
+        let i = 0;
+        for (const row of chunk) for (const column of columns) parameters[i++] = (row as Record<string, unknown>)[column];
+        if (parameters.length !== template.parameters.length) throw new Error(`bulk upsert of ${table}: parameter count changed`);
+        query = { ...template, parameters };
+      } else {
+        query = compile(executor, table, columns, keys, chunk);
+      }
+      await executor.executeQuery(query);
+    }
+  };
+}
+
+export type BulkUpsert = ReturnType<typeof createBulkUpsert>;
