@@ -19,7 +19,7 @@ app.post('/v1/music/songs:batchGet', async (request) => {
   const rows = db
     .prepare(
       `select s.*, (select json_group_array(json_object('id', a.id, 'names', a.name_i18n, 'orig', a.original_language))
-                    from song_artists sa join artists a on a.id = sa.artist_id where sa.song_id = s.id) as artist_refs
+                    from json_each(s.artist_ids) j join artists a on a.id = j.value) as artist_refs
        from songs s where s.id in (${ids.map(() => '?').join(',')}) and s.withdrawn = 0`,
     )
     .all(...ids) as Array<Record<string, any>>; // a naive handler, deliberately untyped

@@ -54,9 +54,9 @@ describe('maqam import', () => {
   it('is idempotent: a second run upserts, it does not duplicate', () => {
     const file = writeNdjson(dir, 'fixture.ndjson', fixtureRecords());
     const database = join(dir, 'cli.db');
-    const before = ['artists', 'songs', 'song_artists', 'related_artists'].map((t) => count(database, t));
+    const before = ['artists', 'albums', 'songs', 'related_artists'].map((t) => count(database, t));
     expect(json(['import', file])).toEqual({ artists: 29, albums: 1, songs: 4, related: 25 });
-    expect(['artists', 'songs', 'song_artists', 'related_artists'].map((t) => count(database, t))).toEqual(before);
+    expect(['artists', 'albums', 'songs', 'related_artists'].map((t) => count(database, t))).toEqual(before);
   });
 
   it('reports bad lines with their numbers and writes nothing of their batch', () => {

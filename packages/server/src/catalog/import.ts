@@ -111,7 +111,6 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
   const artists: Insertable<Database['artists']>[] = [];
   const albums: Insertable<Database['albums']>[] = [];
   const songs: Insertable<Database['songs']>[] = [];
-  const songArtists: Insertable<Database['song_artists']>[] = [];
   const related = new Map<string, Insertable<Database['related_artists']>>();
   const languages = new Set<string>();
   const artistIds = new Set<string>();
@@ -178,10 +177,7 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
         noteId('song', r.id, line);
         noteLanguages(r.title, r.originalLanguage);
         addReference(albumRefs, r.albumId, line);
-        r.artistIds.forEach((artistId, position) => {
-          addReference(artistRefs, artistId, line);
-          songArtists.push({ song_id: r.id, position, artist_id: artistId });
-        });
+        for (const artistId of r.artistIds) addReference(artistRefs, artistId, line);
         songs.push({
           id: r.id,
           title_i18n: texts(r.title),
@@ -226,14 +222,6 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
     await upsert(trx, 'artists', ['id'], artists);
     await upsert(trx, 'albums', ['id'], albums);
     await upsert(trx, 'songs', ['id'], songs);
-    if (songs.length > 0) {
-      // A song's artist list is replaced whole, so a shorter list on re-import leaves no stale rows.
-      const songIds = songs.map((s) => s.id);
-      for (let i = 0; i < songIds.length; i += 5000) {
-        await trx.deleteFrom('song_artists').where('song_id', 'in', storage.idList(songIds.slice(i, i + 5000))).execute();
-      }
-      await upsert(trx, 'song_artists', ['song_id', 'position'], songArtists);
-    }
     await upsert(trx, 'related_artists', ['artist_id', 'related_id'], [...related.values()]);
     await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
     await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: randomUUID() }]);

@@ -15,7 +15,6 @@ export interface Database {
   artists: ArtistsTable;
   albums: AlbumsTable;
   songs: SongsTable;
-  song_artists: SongArtistsTable;
   related_artists: RelatedArtistsTable;
   api_keys: ApiKeysTable;
 }
@@ -61,7 +60,11 @@ export interface SongsTable {
   title_i18n: string;
   original_language: string;
   album_id: string;
-  /** JSON array of artist ids in credit order; song_artists holds the same for queries by artist. */
+  /**
+   * JSON array of the credited artist ids, in credit order. A JSON column
+   * rather than a join table: every read wants the whole ordered list, and
+   * nothing yet queries songs by artist (an index table can be added then).
+   */
   artist_ids: string;
   duration_ms: number;
   track_number: number;
@@ -76,12 +79,6 @@ export interface SongsTable {
   preview_url: string;
   withdrawn: Generated<number>;
   updated_at: number;
-}
-
-export interface SongArtistsTable {
-  song_id: string;
-  position: number;
-  artist_id: string;
 }
 
 export interface RelatedArtistsTable {

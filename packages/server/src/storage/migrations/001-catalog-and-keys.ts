@@ -46,7 +46,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('title_i18n', 'text', (c) => c.notNull())
     .addColumn('original_language', 'text', (c) => c.notNull())
     .addColumn('album_id', 'text', (c) => c.notNull().references('albums.id'))
-    // The ordered artist ids, denormalized from song_artists so a song renders from one row.
+    // The credited artist ids, in credit order (JSON). The importer checks each exists.
     .addColumn('artist_ids', 'text', (c) => c.notNull())
     .addColumn('duration_ms', 'integer', (c) => c.notNull())
     .addColumn('track_number', 'integer', (c) => c.notNull())
@@ -62,16 +62,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('withdrawn', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('songs_album_id').on('songs').column('album_id').execute();
-
-  await db.schema
-    .createTable('song_artists')
-    .addColumn('song_id', 'text', (c) => c.notNull().references('songs.id').onDelete('cascade'))
-    .addColumn('position', 'integer', (c) => c.notNull())
-    .addColumn('artist_id', 'text', (c) => c.notNull().references('artists.id'))
-    .addPrimaryKeyConstraint('song_artists_pk', ['song_id', 'position'])
-    .execute();
-  await db.schema.createIndex('song_artists_artist_id').on('song_artists').column('artist_id').execute();
 
   await db.schema
     .createTable('related_artists')
@@ -99,7 +89,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['api_keys', 'related_artists', 'song_artists', 'songs', 'albums', 'artists', 'catalog_languages', 'settings']) {
+  for (const table of ['api_keys', 'related_artists', 'songs', 'albums', 'artists', 'catalog_languages', 'settings']) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }
