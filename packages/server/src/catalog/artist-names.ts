@@ -27,15 +27,23 @@ export class ArtistNames {
 
   /** The names of these artists; unknown ids are absent from the result. */
   async load(ids: Iterable<string>): Promise<ReadonlyMap<string, ArtistName>> {
+    const found = new Map<string, ArtistName>();
     const missing: string[] = [];
-    for (const id of ids) if (!this.#names.has(id)) missing.push(id);
+    for (const id of ids) {
+      const name = this.#names.get(id);
+      if (name !== undefined) found.set(id, name);
+      else missing.push(id);
+    }
     if (missing.length > 0) {
       const rows = await this.#repo.artistNames([...new Set(missing)]);
+      // Past the bound, start over rather than track recency: artists are few and cheap to reload.
       if (this.#names.size + rows.length > MAX_ARTISTS) this.#names = new Map();
       for (const row of rows) {
-        this.#names.set(row.id, { texts: JSON.parse(row.name_i18n) as Record<string, string>, originalLanguage: row.original_language });
+        const name = { texts: JSON.parse(row.name_i18n) as Record<string, string>, originalLanguage: row.original_language };
+        this.#names.set(row.id, name);
+        found.set(row.id, name);
       }
     }
-    return this.#names;
+    return found;
   }
 }

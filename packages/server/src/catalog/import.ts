@@ -98,13 +98,16 @@ function addReference(map: Map<string, number[]>, id: string, line: number): voi
   else map.set(id, [line]);
 }
 
+/** One bulk upsert (and its compiled statements) per database. */
+const upserts = new WeakMap<Storage, BulkUpsert>();
+
 /**
  * Writes one batch in one transaction: every record, or (on any bad
  * reference or database error) none. Upserts by id, so re-running an import
- * converges. Bumps the catalog version so servers drop stale renderings.
+ * converges. References must name records of this batch or of the database:
+ * a file lists what is referenced before what references it. Bumps the
+ * catalog version so servers drop stale renderings.
  */
-const upserts = new WeakMap<Storage, BulkUpsert>();
-
 export async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], now = Date.now()): Promise<ImportSummary> {
   let upsert = upserts.get(storage);
   if (upsert === undefined) upserts.set(storage, (upsert = createBulkUpsert(storage.db)));
