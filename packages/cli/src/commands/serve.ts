@@ -22,7 +22,7 @@ export async function serve(config: Config, out: Output, flags: { demo?: boolean
         `  Then:  curl -s ${server.url}/v1/music/songs:batchGet -H "x-api-key: <key>" \\`,
         `           -H 'content-type: application/json' -H 'accept-language: en' \\`,
         `           -d '{"songIdList":[{"value":"song-1"},{"value":"song-2"}]}'`,
-        `         curl -s ${server.url}/v1/music/artists/artist-1/related?page_size=5 -H "x-api-key: <key>"`,
+        `         curl -s '${server.url}/v1/music/artists/artist-1/related?page_size=5' -H "x-api-key: <key>"`,
         '',
       ].join('\n'),
     );
