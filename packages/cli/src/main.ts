@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '@maqam/server';
 import { importFile, migrate, seedDemo } from './commands/catalog.ts';
+import { clients, users } from './commands/accounts.ts';
 import { keys } from './commands/keys.ts';
 import { serve } from './commands/serve.ts';
 import { configFrom } from './context.ts';
@@ -19,6 +20,9 @@ Commands:
   keys list
   keys revoke KEY_ID
   keys rotate KEY_ID [--grace 24h]
+  users create --username U (--password P | --password-stdin)
+  clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream"]
+  clients list
 
 Options for every command:
   --json                 machine-readable output
@@ -44,6 +48,11 @@ async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       'expires-in': { type: 'string' },
       grace: { type: 'string' },
+      username: { type: 'string' },
+      password: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
+      'redirect-uri': { type: 'string', multiple: true },
+      scopes: { type: 'string' },
     },
   });
   const [command, ...rest] = positionals;
@@ -64,6 +73,10 @@ async function main(argv: string[]): Promise<number> {
       return importFile(config, out, rest[0], values);
     case 'keys':
       return keys(config, out, rest, values);
+    case 'users':
+      return users(config, out, rest, values);
+    case 'clients':
+      return clients(config, out, rest, values);
     default:
       throw new UsageError(`unknown command "${command}"; see maqam help`);
   }

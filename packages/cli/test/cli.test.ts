@@ -1,27 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
 import { fixtureRecords, writeNdjson } from '../../server/test/fixtures.ts';
-
-const BIN = resolve(import.meta.dirname, '../bin/maqam.js');
+import { BIN, dumpTable, runCli, runCliJson } from './run-cli.ts';
 
 let dir: string;
 let env: Record<string, string>;
 
-function maqam(args: string[], extraEnv: Record<string, string> = {}, input?: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, ...env, ...extraEnv }, encoding: 'utf8', input, timeout: 120_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function json(args: string[], extraEnv: Record<string, string> = {}) {
-  const result = maqam([...args, '--json'], extraEnv);
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout);
-}
+const maqam = (args: string[], extraEnv: Record<string, string> = {}, input?: string) => runCli({ ...env, ...extraEnv }, args, input);
+const json = (args: string[], extraEnv: Record<string, string> = {}) => runCliJson({ ...env, ...extraEnv }, args);
 
 function count(database: string, table: string): number {
   const db = new DatabaseSync(database);
@@ -40,7 +31,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('maqam migrate', () => {
   it('applies migrations once', () => {
-    expect(json(['migrate'])).toEqual({ applied: ['001-catalog-and-keys'] });
+    expect(json(['migrate'])).toEqual({ applied: ['001-catalog-and-keys', '002-users-and-clients'] });
     expect(json(['migrate'])).toEqual({ applied: [] });
   });
 });
@@ -132,10 +123,7 @@ describe('maqam keys', () => {
 
   it('stores no key secret in the database', () => {
     const { key } = json(['keys', 'create', '--name', 'secret-check']);
-    const db = new DatabaseSync(join(dir, 'cli.db'));
-    const rows = JSON.stringify(db.prepare('select * from api_keys').all());
-    db.close();
-    expect(rows).not.toContain(key.split('_').slice(2).join('_'));
+    expect(dumpTable(join(dir, 'cli.db'), 'api_keys')).not.toContain(key.split('_').slice(2).join('_'));
   });
 });
 

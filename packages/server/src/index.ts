@@ -8,3 +8,5 @@ export { seedDemoCatalog, generateDemoCatalog, demoCatalogSize } from './catalog
 export { createApiKeysService, ApiKeyNotFoundError, type ApiKeysService } from './keys/api-keys.service.ts';
 export { createApiKeysRepo } from './keys/api-keys.repo.ts';
 export { ERRORS, VIOLATIONS, STATUS_OF_CODE } from './errors.ts';
+export { createUsersService, UserInputError, type UsersService } from './oauth/users.service.ts';
+export { createClientsService, ClientInputError, SCOPES, type ClientsService } from './oauth/clients.service.ts';

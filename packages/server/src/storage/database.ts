@@ -17,6 +17,8 @@ export interface Database {
   songs: SongsTable;
   related_artists: RelatedArtistsTable;
   api_keys: ApiKeysTable;
+  users: UsersTable;
+  oauth_clients: OAuthClientsTable;
 }
 
 export interface SettingsTable {
@@ -95,6 +97,27 @@ export interface ApiKeysTable {
   created_at: number;
   expires_at: number | null;
   revoked_at: number | null;
+}
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  /** NFKC-normalized, lower-cased username: the unique sign-in key. */
+  username_key: string;
+  /** `scrypt$N$r$p$salt$hash` (base64url); never the password. */
+  password_hash: string;
+  created_at: number;
+}
+
+/** Public OAuth clients (no secret): they prove themselves with PKCE and exact redirect URIs. */
+export interface OAuthClientsTable {
+  id: string;
+  name: string;
+  /** JSON array of the exact redirect URIs registered for the client. */
+  redirect_uris: string;
+  /** Space-separated scopes the client may ask for. */
+  scopes: string;
+  created_at: number;
 }
 
 export type Db = Kysely<Database>;

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as catalogAndKeys from './001-catalog-and-keys.ts';
+import * as usersAndClients from './002-users-and-clients.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -9,6 +10,7 @@ export const migrations: MigrationProvider = {
   async getMigrations(): Promise<Record<string, Migration>> {
     return {
       '001-catalog-and-keys': catalogAndKeys,
+      '002-users-and-clients': usersAndClients,
     };
   },
 };

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createUsersService, migrateToLatest, openStorage } from '@maqam/server';
+import { dumpTable, runCli, runCliJson } from './run-cli.ts';
+
+let dir: string;
+let env: Record<string, string>;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'maqam-accounts-'));
+  env = { DATABASE_URL: `sqlite:${join(dir, 'accounts.db')}`, LOG_LEVEL: 'silent' };
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('maqam users create', () => {
+  it('creates a user from --password and prints { id, username }', () => {
+    expect(runCliJson(env, ['users', 'create', '--username', 'layla', '--password', 'correct horse'])).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      username: 'layla',
+    });
+  });
+
+  it('reads the password from stdin, without its trailing newline', async () => {
+    runCliJson(env, ['users', 'create', '--username', 'سلمى', '--password-stdin'], 'كلمة سر طويلة\n');
+    const storage = openStorage(env.DATABASE_URL!);
+    try {
+      await migrateToLatest(storage);
+      const users = createUsersService(storage.db);
+      expect(await users.authenticate('سلمى', 'كلمة سر طويلة')).toMatchObject({ username: 'سلمى' });
+      expect(await users.authenticate('سلمى', 'كلمة سر طويلة\n')).toBeNull();
+      expect(await users.authenticate('LAYLA', 'correct horse')).toMatchObject({ username: 'layla' });
+      expect(await users.authenticate('layla', 'wrong horse')).toBeNull();
+      expect(await users.authenticate('nobody', 'correct horse')).toBeNull();
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('refuses a taken username (whatever its case), a short password and bad usage', () => {
+    const taken = runCli(env, ['users', 'create', '--username', 'Layla', '--password', 'another one']);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('the username "Layla" is taken');
+    expect(runCli(env, ['users', 'create', '--username', 'omar', '--password', 'short']).stderr).toContain('8 to 1024 characters');
+    expect(runCli(env, ['users', 'create', '--username', 'a b', '--password', 'long enough']).code).toBe(1);
+    expect(runCli(env, ['users', 'create', '--username', 'omar']).code).toBe(2);
+    expect(runCli(env, ['users', 'create', '--username', 'omar', '--password', 'x'.repeat(9), '--password-stdin']).code).toBe(2);
+  });
+
+  it('stores only scrypt hashes, never the password', () => {
+    const rows = dumpTable(join(dir, 'accounts.db'), 'users');
+    expect(rows).toContain('scrypt$32768$8$1$');
+    expect(rows).not.toContain('correct horse');
+    expect(rows).not.toContain('كلمة سر طويلة');
+  });
+});
+
+describe('maqam clients', () => {
+  it('creates a public client with exact redirect URIs and scopes', () => {
+    const created = runCliJson(env, [
+      'clients', 'create', '--name', 'Maqam Web', '--redirect-uri', 'https://app.example/callback',
+      '--redirect-uri', 'http://127.0.0.1:5173/callback', '--redirect-uri', 'com.example.maqam:/oauth', '--scopes', 'read stream',
+    ]);
+    expect(created).toEqual({
+      clientId: expect.stringMatching(/^mc_[0-9a-f]{32}$/),
+      name: 'Maqam Web',
+      redirectUris: ['https://app.example/callback', 'http://127.0.0.1:5173/callback', 'com.example.maqam:/oauth'],
+      scopes: ['read', 'stream'],
+    });
+    const listed = runCliJson(env, ['clients', 'list']);
+    expect(listed).toContainEqual(created);
+  });
+
+  it('gives a client the read scope when none is named', () => {
+    expect(runCliJson(env, ['clients', 'create', '--name', 'Reader', '--redirect-uri', 'https://r.example/cb']).scopes).toEqual(['read']);
+  });
+
+  it.each([
+    [['--redirect-uri', 'https://a.example/cb#frag'], 'must not have a fragment'],
+    [['--redirect-uri', 'http://a.example/cb'], 'http on a loopback address'],
+    [['--redirect-uri', 'not a uri'], 'is not an absolute URI'],
+    [['--redirect-uri', 'javascript:alert(1)'], 'private-use scheme'],
+    [[], 'at least one redirect URI'],
+    [['--redirect-uri', 'https://a.example/cb', '--scopes', 'read admin'], 'unknown scope(s) admin'],
+  ])('refuses %j', (extra, message) => {
+    const result = runCli(env, ['clients', 'create', '--name', 'Bad', ...extra]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(message);
+  });
+});

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../storage/database.ts';
+
+export const SCOPES = ['read', 'stream'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface OAuthClient {
+  readonly clientId: string;
+  readonly name: string;
+  readonly redirectUris: readonly string[];
+  readonly scopes: readonly Scope[];
+}
+
+export class ClientInputError extends Error {
+  override name = 'ClientInputError';
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * A redirect URI a public client may register: absolute, without a fragment
+ * (RFC 6749 §3.1.2), and either https, http on a loopback address for native
+ * apps (RFC 8252 §7.3), or a private-use scheme with a dot (RFC 8252 §7.1).
+ */
+export function redirectUriProblem(uri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return 'is not an absolute URI';
+  }
+  if (url.hash !== '' || uri.includes('#')) return 'must not have a fragment';
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname) ? null : 'must be https, or http on a loopback address';
+  if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(url.protocol)) return null;
+  return 'must be https, http on a loopback address, or a private-use scheme such as com.example.app:';
+}
+
+function newClientId(): string {
+  return `mc_${randomBytes(16).toString('hex')}`;
+}
+
+export function createClientsService(db: Db, clock: () => number = Date.now) {
+  const toClient = (row: { id: string; name: string; redirect_uris: string; scopes: string }): OAuthClient => ({
+    clientId: row.id,
+    name: row.name,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    scopes: row.scopes.split(' ').filter(Boolean) as Scope[],
+  });
+
+  return {
+    async create(options: { name: string; redirectUris: readonly string[]; scopes?: readonly string[] }): Promise<OAuthClient> {
+      const name = options.name.trim();
+      if (name === '' || name.length > 200) throw new ClientInputError('a client name is 1 to 200 characters');
+      if (options.redirectUris.length === 0) throw new ClientInputError('a client needs at least one redirect URI');
+      for (const uri of options.redirectUris) {
+        const problem = redirectUriProblem(uri);
+        if (problem) throw new ClientInputError(`redirect URI "${uri}" ${problem}`);
+      }
+      const scopes = [...new Set(options.scopes ?? ['read'])];
+      const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+      if (unknown.length > 0) throw new ClientInputError(`unknown scope(s) ${unknown.join(', ')}; scopes are ${SCOPES.join(', ')}`);
+      if (scopes.length === 0) throw new ClientInputError(`a client needs at least one scope of ${SCOPES.join(', ')}`);
+      const row = {
+        id: newClientId(),
+        name,
+        redirect_uris: JSON.stringify([...new Set(options.redirectUris)]),
+        scopes: scopes.join(' '),
+        created_at: clock(),
+      };
+      await db.insertInto('oauth_clients').values(row).execute();
+      return toClient(row);
+    },
+
+    async list(): Promise<OAuthClient[]> {
+      return (await db.selectFrom('oauth_clients').selectAll().orderBy('created_at').orderBy('id').execute()).map(toClient);
+    },
+
+    async find(clientId: string): Promise<OAuthClient | undefined> {
+      const row = await db.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirst();
+      return row ? toClient(row) : undefined;
+    },
+  };
+}
+
+export type ClientsService = ReturnType<typeof createClientsService>;
