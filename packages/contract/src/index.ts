@@ -3,3 +3,4 @@ export * from './catalog.ts';
 export * from './import.ts';
 export * from './keys.ts';
 export * from './accounts.ts';
+export * from './auth.ts';

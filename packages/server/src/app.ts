@@ -22,6 +22,11 @@ import { validatorCompiler } from './http/validation.ts';
 import { createApiKeysRepo } from './keys/api-keys.repo.ts';
 import { createApiKeysService } from './keys/api-keys.service.ts';
 import { ensureServerSecret } from './storage/settings.repo.ts';
+import { authRoutes } from './oauth/auth.routes.ts';
+import { createCsrf } from './oauth/authorize-flow.ts';
+import { createClientsService } from './oauth/clients.service.ts';
+import { createTokensService } from './oauth/tokens.service.ts';
+import { createUsersService } from './oauth/users.service.ts';
 import type { Storage } from './storage/storage.ts';
 
 /** Contract section 8: bodies over 1 MiB are a 413. */
@@ -74,19 +79,23 @@ export async function buildApp({ config, storage, logger }: AppDeps): Promise<Fa
   app.addHook('onClose', async () => watcher.stop());
 
   const apiKeys = createApiKeysService(createApiKeysRepo(storage.db));
+  const tokens = createTokensService(storage.db, {
+    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+    codeTtlSeconds: config.codeTtlSeconds,
+  });
   const verifiers: CredentialVerifiers = {
     apiKey: (key) => apiKeys.verify(key),
-    // Until the OAuth server issues tokens, no bearer token is valid.
-    accessToken: async () => null,
+    accessToken: async (token) => {
+      const info = await tokens.verifyAccessToken(token);
+      return info && { kind: 'token', ...info };
+    },
   };
 
-  let limiter;
-  if (config.rateLimitPerMinute > 0) {
-    const store = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
-    app.addHook('onClose', async () => store.close());
-    await store.ready();
-    limiter = createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log });
-  }
+  // One store counts calls per credential and failed sign-ins: shared through Redis when there is one.
+  const store = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
+  app.addHook('onClose', async () => store.close());
+  await store.ready();
+  const limiter = config.rateLimitPerMinute > 0 ? createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log }) : undefined;
   const guard = createGuard(verifiers, limiter);
 
   app.decorateRequest('principal', null);
@@ -113,7 +122,10 @@ export async function buildApp({ config, storage, logger }: AppDeps): Promise<Fa
           apiKeyAuth: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Server-to-server API key, mk_<id>_<secret>.' },
         },
       },
-      tags: [{ name: 'MusicCatalogService', description: 'Songs and artists.' }],
+      tags: [
+        { name: 'MusicCatalogService', description: 'Songs and artists.' },
+        { name: 'AuthService', description: 'OAuth 2.0 authorization code with PKCE, refresh with rotation, revocation.' },
+      ],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
@@ -131,6 +143,16 @@ export async function buildApp({ config, storage, logger }: AppDeps): Promise<Fa
   songsRoutes(app, deps);
   artistsRoutes(app, deps);
   opsRoutes(app, storage);
+  await app.register(authRoutes, {
+    issuer: config.publicUrl,
+    clients: createClientsService(storage.db),
+    users: createUsersService(storage.db),
+    tokens,
+    csrf: createCsrf(subkey(secret, 'csrf')),
+    guard,
+    signInFailures: store,
+    secureCookies: config.publicUrl.startsWith('https:'),
+  });
 
   for (const [url, methods] of methodsByPath) {
     const others = ALL_METHODS.filter((m) => !methods.has(m));

@@ -82,6 +82,25 @@ export const ERRORS = {
     code: 'ERROR_CODE_NOT_FOUND',
     message: { en: 'No song with id "{id}".', ar: 'لا توجد أغنية بالمعرّف "{id}".' },
   },
+  grantInvalid: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    message: { en: 'The authorization grant is not valid: {detail}.', ar: 'منحة التفويض غير صالحة: {detail}.' },
+  },
+  grantExpired: {
+    code: 'ERROR_CODE_UNAUTHENTICATED',
+    message: { en: 'The refresh token cannot be used: {detail}.', ar: 'لا يمكن استخدام رمز التحديث: {detail}.' },
+  },
+  clientUnknown: {
+    code: 'ERROR_CODE_UNAUTHENTICATED',
+    message: { en: 'No client with client_id "{clientId}".', ar: 'لا يوجد عميل بالمعرّف "{clientId}".' },
+  },
+  tokenInfoNeedsToken: {
+    code: 'ERROR_CODE_PERMISSION_DENIED',
+    message: {
+      en: 'TokenInfo inspects OAuth access tokens; an API key is not one.',
+      ar: 'تفحص TokenInfo رموز وصول OAuth فقط، ومفتاح API ليس منها.',
+    },
+  },
   rateLimited: {
     code: 'ERROR_CODE_RATE_LIMITED',
     message: { en: 'Too many requests; retry after {retryAfter} s.', ar: 'طلبات كثيرة جدًا؛ أعد المحاولة بعد {retryAfter} ثانية.' },
@@ -124,6 +143,12 @@ export const VIOLATIONS = {
   acceptLanguage: { en: 'is not a valid Accept-Language value (RFC 9110)', ar: 'ليست قيمة Accept-Language صالحة (RFC 9110)' },
   aliasConflict: { en: 'conflicts with {other}, given with a different value', ar: 'يتعارض مع {other} الممرَّر بقيمة مختلفة' },
   duplicateField: { en: 'is given twice, as {other} too', ar: 'مُمرَّر مرتين، وأيضًا باسم {other}' },
+  grantType: { en: 'must be authorization_code or refresh_token', ar: 'يجب أن يكون authorization_code أو refresh_token' },
+  codeVerifier: {
+    en: 'must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~"',
+    ar: 'يجب أن يتكون من 43 إلى 128 حرفًا من A-Z وa-z و0-9 و"-" و"." و"_" و"~"',
+  },
+  grant: { en: 'is not valid: {detail}', ar: 'غير صالح: {detail}' },
   pageToken: {
     en: 'is not a page token this server issued for this artist, or it has expired',
     ar: 'ليس رمز صفحة أصدره هذا الخادم لهذا الفنان، أو انتهت صلاحيته',
@@ -160,10 +185,17 @@ export class ApiError extends Error {
   readonly params: Params;
   readonly violations: readonly Violation[];
   readonly headers: Readonly<Record<string, string>>;
+  /** RFC 6749 §5.2 members, answered beside code and message on the auth endpoints. */
+  readonly oauth: { readonly error: string; readonly description: string } | undefined;
 
   constructor(
     reason: ErrorReason,
-    options: { params?: Params; violations?: readonly Violation[]; headers?: Record<string, string> } = {},
+    options: {
+      params?: Params;
+      violations?: readonly Violation[];
+      headers?: Record<string, string>;
+      oauth?: { error: string; description: string };
+    } = {},
   ) {
     const entry: CatalogEntry = ERRORS[reason];
     super(formatMessage(entry.message.en, options.params));
@@ -174,6 +206,7 @@ export class ApiError extends Error {
     this.params = options.params ?? {};
     this.violations = options.violations ?? [];
     this.headers = options.headers ?? {};
+    this.oauth = options.oauth;
   }
 
   localizedMessage(locale: MessageLocale): string {

@@ -7,13 +7,19 @@ export interface TokenPrincipal {
   readonly kind: 'token';
   readonly userId: string;
   readonly clientId: string;
+  readonly scope: string;
   readonly scopes: ReadonlySet<string>;
+  readonly issuedAt: number;
+  readonly expiresAt: number;
 }
 
 export type Principal = ApiKeyPrincipal | TokenPrincipal;
 
-/** What an operation needs: catalog reads take an API key or `read`; Acquire*Stream takes `stream` and no key. */
-export type Requirement = 'catalog' | 'stream';
+/**
+ * What an operation needs: catalog reads take an API key or `read`;
+ * Acquire*Stream takes `stream` and no key; TokenInfo takes any live token and no key.
+ */
+export type Requirement = 'catalog' | 'stream' | 'tokeninfo';
 
 /** The ports credential checking uses; the OAuth server supplies `accessToken`. */
 export interface CredentialVerifiers {
@@ -31,7 +37,7 @@ declare module 'fastify' {
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 const REALM = 'Bearer realm="maqam"';
 
-const SCOPE_OF: Record<Requirement, string> = { catalog: 'read', stream: 'stream' };
+const SCOPE_OF: Record<Requirement, string | undefined> = { catalog: 'read', stream: 'stream', tokeninfo: undefined };
 
 /**
  * Checks credentials in the contract's order (section 2): header shape (400),
@@ -74,9 +80,10 @@ export function requireCredentials(verifiers: CredentialVerifiers, requirement: 
     // 3. Permission.
     if (principal.kind === 'apiKey') {
       if (requirement === 'stream') throw new ApiError('apiKeyNotAllowed');
+      if (requirement === 'tokeninfo') throw new ApiError('tokenInfoNeedsToken');
     } else {
       const scope = SCOPE_OF[requirement];
-      if (!principal.scopes.has(scope)) {
+      if (scope !== undefined && !principal.scopes.has(scope)) {
         throw new ApiError('scopeMissing', {
           params: { scope },
           headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },

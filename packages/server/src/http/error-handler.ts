@@ -27,6 +27,17 @@ function fromFastifyError(error: FastifyError, bodyLimit: number): ApiError | un
 }
 
 /**
+ * The token endpoints answer RFC 6749 §5.2 members on every error, including
+ * the ones raised before their handlers run (validation, body parsing).
+ */
+function oauthMembersFor(request: FastifyRequest, error: ApiError): { error: string; description: string } | undefined {
+  if (request.method !== 'POST' || !request.url.startsWith('/v1/auth/token')) return undefined;
+  const code = error.status >= 500 ? 'server_error' : error.status === 429 ? 'temporarily_unavailable' : 'invalid_request';
+  const description = error.violations.length > 0 ? error.violations.map((v) => `${v.field}: ${v.reason}`).join('; ') : error.message;
+  return { error: code, description };
+}
+
+/**
  * The one place errors become responses: every error body is `{ code,
  * message, requestId }` plus `violations` on a 400, with the message in the
  * request's language. Anything that is not an ApiError is logged and answered
@@ -48,6 +59,11 @@ export function createErrorHandler(negotiator: LocaleNegotiator, bodyLimit: numb
       requestId: request.id,
     };
     if (apiError.violations.length > 0) body.violations = apiError.violations.map((v) => localizeViolation(v, locale));
+    const oauth = apiError.oauth ?? oauthMembersFor(request, apiError);
+    if (oauth) {
+      body.error = oauth.error;
+      body.error_description = oauth.description;
+    }
     reply
       .code(apiError.status)
       .headers(apiError.headers)

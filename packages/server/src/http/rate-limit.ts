@@ -14,6 +14,8 @@ export interface RateLimitStore {
   /** Resolves when the store can count (or has given up trying for now). */
   ready(): Promise<void>;
   hit(key: string, windowMs: number, nowMs: number): Promise<WindowCount>;
+  /** The current count of a key without counting a call (0 when its window is over). */
+  peek(key: string, nowMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     window.count++;
     return window;
+  }
+
+  async peek(key: string, nowMs: number): Promise<number> {
+    const window = this.#windows.get(key);
+    return window === undefined || window.resetAtMs <= nowMs ? 0 : window.count;
   }
 
   async close(): Promise<void> {}
@@ -78,6 +85,10 @@ export class RedisRateLimitStore implements RateLimitStore {
       windowMs,
     ));
     return { count, resetAtMs: nowMs + ttl };
+  }
+
+  async peek(key: string): Promise<number> {
+    return Number((await this.#redis.get(`maqam:rate:${key}`)) ?? 0);
   }
 
   async close(): Promise<void> {

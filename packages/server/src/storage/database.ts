@@ -19,6 +19,10 @@ export interface Database {
   api_keys: ApiKeysTable;
   users: UsersTable;
   oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_refresh_tokens: OAuthRefreshTokensTable;
+  oauth_access_tokens: OAuthAccessTokensTable;
 }
 
 export interface SettingsTable {
@@ -118,6 +122,42 @@ export interface OAuthClientsTable {
   /** Space-separated scopes the client may ask for. */
   scopes: string;
   created_at: number;
+}
+
+/** One sign-in of a user to a client: the family of everything issued from its code. */
+export interface OAuthGrantsTable {
+  id: string;
+  client_id: string;
+  user_id: string;
+  scope: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface OAuthCodesTable {
+  code_hash: string;
+  grant_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  expires_at: number;
+  /** Set by the one exchange that wins; a second exchange is a replay. */
+  used_at: number | null;
+}
+
+export interface OAuthRefreshTokensTable {
+  token_hash: string;
+  grant_id: string;
+  issued_at: number;
+  /** Set by the one refresh that rotates it; presenting it again is reuse. */
+  spent_at: number | null;
+}
+
+export interface OAuthAccessTokensTable {
+  token_hash: string;
+  grant_id: string;
+  issued_at: number;
+  expires_at: number;
+  revoked_at: number | null;
 }
 
 export type Db = Kysely<Database>;

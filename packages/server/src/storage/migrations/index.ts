@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as catalogAndKeys from './001-catalog-and-keys.ts';
 import * as usersAndClients from './002-users-and-clients.ts';
+import * as oauthGrants from './003-oauth-grants.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -11,6 +12,7 @@ export const migrations: MigrationProvider = {
     return {
       '001-catalog-and-keys': catalogAndKeys,
       '002-users-and-clients': usersAndClients,
+      '003-oauth-grants': oauthGrants,
     };
   },
 };

@@ -1,0 +1,110 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ClientsService, OAuthClient } from './clients.service.ts';
+import { S256_CHALLENGE } from './pkce.ts';
+
+/** An authorization request that passed every check of contract section 5. */
+export interface AuthorizeFlow {
+  readonly client: OAuthClient;
+  readonly redirectUri: string;
+  readonly scopes: readonly string[];
+  readonly state: string | undefined;
+  readonly codeChallenge: string;
+}
+
+/** What to do with a request: show the page, redirect an error to the client, or refuse without redirecting. */
+export type FlowCheck =
+  | { kind: 'ok'; flow: AuthorizeFlow }
+  | { kind: 'redirect'; redirectUri: string; state: string | undefined; error: string; description: string }
+  | { kind: 'refuse'; problem: { ar: string; en: string } };
+
+/** The parameters of the flow, each at most once (RFC 6749 §3.1: none may be repeated). */
+export const FLOW_PARAMETERS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
+
+/**
+ * The checks of an authorization request, in order. Until client_id and
+ * redirect_uri are trusted, nothing may be redirected (an open redirector);
+ * after that, problems go back to the client as RFC 6749 errors.
+ */
+export async function checkAuthorizeRequest(params: URLSearchParams, clients: ClientsService): Promise<FlowCheck> {
+  const once = (name: string) => {
+    const values = params.getAll(name);
+    return { value: values[0], repeated: values.length > 1 };
+  };
+  const clientId = once('client_id');
+  if (clientId.repeated || !clientId.value) {
+    return { kind: 'refuse', problem: { ar: 'الطلب لا يحدد التطبيق (client_id) مرة واحدة بالضبط.', en: 'The request must name the app (client_id) exactly once.' } };
+  }
+  const client = await clients.find(clientId.value);
+  if (!client) return { kind: 'refuse', problem: { ar: 'هذا التطبيق غير مسجَّل لدى مقام.', en: 'This app is not registered with Maqam.' } };
+  const redirect = once('redirect_uri');
+  if (redirect.repeated || !redirect.value || !client.redirectUris.includes(redirect.value)) {
+    return {
+      kind: 'refuse',
+      problem: { ar: 'عنوان العودة (redirect_uri) غير مسجَّل لهذا التطبيق.', en: 'The return address (redirect_uri) is not registered for this app.' },
+    };
+  }
+  const state = once('state');
+  const fail = (error: string, description: string): FlowCheck => ({
+    kind: 'redirect',
+    redirectUri: redirect.value!,
+    state: state.value,
+    error,
+    description,
+  });
+
+  const repeated = FLOW_PARAMETERS.filter((name) => once(name).repeated);
+  if (repeated.length > 0) return fail('invalid_request', `parameter ${repeated.join(', ')} is given more than once`);
+  const responseType = once('response_type').value;
+  if (!responseType) return fail('invalid_request', 'response_type is required');
+  if (responseType !== 'code') return fail('unsupported_response_type', 'only response_type=code is supported');
+  const method = once('code_challenge_method').value;
+  if (!method) return fail('invalid_request', 'code_challenge_method is required and must be S256');
+  if (method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
+  const challenge = once('code_challenge').value;
+  if (!challenge) return fail('invalid_request', 'code_challenge is required (PKCE)');
+  if (!S256_CHALLENGE.test(challenge)) return fail('invalid_request', 'code_challenge must be 43 base64url characters');
+  const requested = (once('scope').value ?? '').split(' ').filter(Boolean);
+  const scopes = requested.length === 0 ? ['read'] : [...new Set(requested)];
+  const refused = scopes.filter((s) => !(client.scopes as readonly string[]).includes(s));
+  if (refused.length > 0) return fail('invalid_scope', `scope ${refused.join(' ')} is not available to this client`);
+  return { kind: 'ok', flow: { client, redirectUri: redirect.value, scopes, state: state.value, codeChallenge: challenge } };
+}
+
+/** The client's redirect URI with the response parameters added (its own query is kept). */
+export function redirectTo(redirectUri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+const CSRF_TTL_MS = 30 * 60_000;
+
+/**
+ * CSRF tokens for the sign-in form: an HMAC over a per-browser nonce (kept in
+ * an HttpOnly SameSite cookie), the whole flow, and an expiry. A form posted
+ * from elsewhere lacks the cookie; a form whose hidden flow was edited fails
+ * the MAC.
+ */
+export function createCsrf(key: Buffer, clock: () => number = Date.now) {
+  const flowText = (flow: AuthorizeFlow) =>
+    [flow.client.clientId, flow.redirectUri, flow.scopes.join(' '), flow.state ?? '', flow.codeChallenge].join('\n');
+  const mac = (nonce: string, flow: AuthorizeFlow, expires: number) =>
+    createHmac('sha256', key).update(`${nonce}\n${expires}\n${flowText(flow)}`).digest('base64url');
+  return {
+    newNonce: () => randomBytes(18).toString('base64url'),
+    issue(nonce: string, flow: AuthorizeFlow): string {
+      const expires = clock() + CSRF_TTL_MS;
+      return `${expires}.${mac(nonce, flow, expires)}`;
+    },
+    verify(token: string, nonce: string | undefined, flow: AuthorizeFlow): boolean {
+      const [expiresText, given] = token.split('.');
+      const expires = Number(expiresText);
+      if (!nonce || !given || !Number.isFinite(expires) || expires <= clock()) return false;
+      const expected = Buffer.from(mac(nonce, flow, expires));
+      const actual = Buffer.from(given);
+      return actual.length === expected.length && timingSafeEqual(actual, expected);
+    },
+  };
+}
+
+export type Csrf = ReturnType<typeof createCsrf>;

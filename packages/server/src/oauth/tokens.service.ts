@@ -1,0 +1,192 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Db } from '../storage/database.ts';
+import { verifierMatches } from './pkce.ts';
+
+/** The token response of seed section 2 (contract section 5: expires_in in seconds). */
+export interface TokenSet {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+}
+
+/** An OAuth grant failure: RFC 6749 `error`, the HTTP status, and the request field at fault. */
+export class GrantError extends Error {
+  override name = 'GrantError';
+  readonly error: 'invalid_grant' | 'invalid_client';
+  readonly status: 400 | 401;
+  readonly field: string;
+  constructor(error: GrantError['error'], status: GrantError['status'], field: string, description: string) {
+    super(description);
+    this.error = error;
+    this.status = status;
+    this.field = field;
+  }
+}
+
+export interface AccessTokenInfo {
+  readonly userId: string;
+  readonly clientId: string;
+  readonly scopes: ReadonlySet<string>;
+  readonly scope: string;
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+}
+
+const DAY_MS = 86_400_000;
+/** Contract section 5: refresh tokens expire after 30 days idle and 90 days absolute. */
+const REFRESH_IDLE_MS = 30 * DAY_MS;
+const REFRESH_ABSOLUTE_MS = 90 * DAY_MS;
+
+/** 256 random bits; only their SHA-256 is stored. The prefix tells secret scanners (and people) what it is. */
+function newSecret(prefix: string): string {
+  return `${prefix}${randomBytes(32).toString('base64url')}`;
+}
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export function createTokensService(db: Db, options: { accessTokenTtlSeconds: number; codeTtlSeconds: number; clock?: () => number }) {
+  const clock = options.clock ?? Date.now;
+
+  async function revokeGrant(grantId: string, now: number): Promise<void> {
+    await db.updateTable('oauth_grants').set({ revoked_at: now }).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
+  }
+
+  async function issueTokens(grant: { id: string; scope: string }, now: number): Promise<TokenSet> {
+    const accessToken = newSecret('mat_');
+    const refreshToken = newSecret('mrt_');
+    await db
+      .insertInto('oauth_access_tokens')
+      .values({ token_hash: hashSecret(accessToken), grant_id: grant.id, issued_at: now, expires_at: now + options.accessTokenTtlSeconds * 1000, revoked_at: null })
+      .execute();
+    await db.insertInto('oauth_refresh_tokens').values({ token_hash: hashSecret(refreshToken), grant_id: grant.id, issued_at: now, spent_at: null }).execute();
+    return { access_token: accessToken, refresh_token: refreshToken, token_type: 'Bearer', expires_in: options.accessTokenTtlSeconds, scope: grant.scope };
+  }
+
+  return {
+    /** Records a sign-in (a new grant) and returns its single-use authorization code. */
+    async issueCode(input: { clientId: string; userId: string; scope: string; redirectUri: string; codeChallenge: string }): Promise<string> {
+      const now = clock();
+      const grantId = randomUUID();
+      const code = randomBytes(32).toString('base64url');
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('oauth_grants').values({ id: grantId, client_id: input.clientId, user_id: input.userId, scope: input.scope, created_at: now, revoked_at: null }).execute();
+        await trx
+          .insertInto('oauth_codes')
+          .values({ code_hash: hashSecret(code), grant_id: grantId, redirect_uri: input.redirectUri, code_challenge: input.codeChallenge, expires_at: now + options.codeTtlSeconds * 1000, used_at: null })
+          .execute();
+      });
+      return code;
+    },
+
+    /**
+     * The authorization_code grant. The code is claimed by a conditional
+     * update, so of concurrent exchanges exactly one wins on any number of
+     * nodes; a later exchange is a replay and revokes the grant.
+     */
+    async exchangeCode(input: { code: string; clientId: string; redirectUri: string; codeVerifier: string }): Promise<TokenSet> {
+      const now = clock();
+      const row = await db
+        .selectFrom('oauth_codes as c')
+        .innerJoin('oauth_grants as g', 'g.id', 'c.grant_id')
+        .select(['c.grant_id', 'c.redirect_uri', 'c.code_challenge', 'c.expires_at', 'g.client_id', 'g.scope', 'g.revoked_at'])
+        .where('c.code_hash', '=', hashSecret(input.code))
+        .executeTakeFirst();
+      if (!row) throw new GrantError('invalid_grant', 400, 'code', 'the authorization code is unknown');
+      const claimed = await db
+        .updateTable('oauth_codes')
+        .set({ used_at: now })
+        .where('code_hash', '=', hashSecret(input.code))
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) {
+        await revokeGrant(row.grant_id, now);
+        throw new GrantError('invalid_grant', 400, 'code', 'the authorization code was already used; everything issued from it is revoked');
+      }
+      if (row.expires_at <= now) throw new GrantError('invalid_grant', 400, 'code', 'the authorization code has expired');
+      if (row.client_id !== input.clientId) throw new GrantError('invalid_grant', 400, 'client_id', 'the code was issued to another client');
+      if (row.redirect_uri !== input.redirectUri) throw new GrantError('invalid_grant', 400, 'redirect_uri', 'redirect_uri differs from the authorization request');
+      if (!verifierMatches(input.codeVerifier, row.code_challenge)) throw new GrantError('invalid_grant', 400, 'code_verifier', 'code_verifier does not match the code challenge');
+      if (row.revoked_at !== null) throw new GrantError('invalid_grant', 400, 'code', 'the sign-in was revoked');
+      return issueTokens({ id: row.grant_id, scope: row.scope }, now);
+    },
+
+    /**
+     * Rotation: every refresh spends the presented token (a conditional update,
+     * so one of concurrent refreshes wins) and issues a new pair. Presenting a
+     * spent token is reuse: the whole grant is revoked (RFC 9700 §4.14.2).
+     */
+    async refresh(input: { refreshToken: string; clientId: string }): Promise<TokenSet> {
+      const now = clock();
+      const hash = hashSecret(input.refreshToken);
+      const row = await db
+        .selectFrom('oauth_refresh_tokens as r')
+        .innerJoin('oauth_grants as g', 'g.id', 'r.grant_id')
+        .select(['r.grant_id', 'r.issued_at', 'g.client_id', 'g.scope', 'g.created_at', 'g.revoked_at'])
+        .where('r.token_hash', '=', hash)
+        .executeTakeFirst();
+      if (!row) throw new GrantError('invalid_grant', 401, 'refresh_token', 'the refresh token is unknown');
+      if (row.client_id !== input.clientId) throw new GrantError('invalid_grant', 400, 'client_id', 'the refresh token was issued to another client');
+      const claimed = await db
+        .updateTable('oauth_refresh_tokens')
+        .set({ spent_at: now })
+        .where('token_hash', '=', hash)
+        .where('spent_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) {
+        await revokeGrant(row.grant_id, now);
+        throw new GrantError('invalid_grant', 401, 'refresh_token', 'the refresh token was already used; sign in again');
+      }
+      if (row.revoked_at !== null) throw new GrantError('invalid_grant', 401, 'refresh_token', 'the sign-in was revoked; sign in again');
+      if (now - row.issued_at >= REFRESH_IDLE_MS || now - row.created_at >= REFRESH_ABSOLUTE_MS) {
+        throw new GrantError('invalid_grant', 401, 'refresh_token', 'the refresh token has expired; sign in again');
+      }
+      return issueTokens({ id: row.grant_id, scope: row.scope }, now);
+    },
+
+    /**
+     * RFC 7009: a refresh token revokes its grant (the family), an access
+     * token only itself. Unknown tokens are fine; the hint only orders lookups.
+     */
+    async revoke(token: string, hint?: string): Promise<void> {
+      const now = clock();
+      const hash = hashSecret(token);
+      const asAccess = async () =>
+        Number((await db.updateTable('oauth_access_tokens').set({ revoked_at: now }).where('token_hash', '=', hash).where('revoked_at', 'is', null).executeTakeFirst()).numUpdatedRows) > 0 ||
+        (await db.selectFrom('oauth_access_tokens').select('token_hash').where('token_hash', '=', hash).executeTakeFirst()) !== undefined;
+      const asRefresh = async () => {
+        const row = await db.selectFrom('oauth_refresh_tokens').select('grant_id').where('token_hash', '=', hash).executeTakeFirst();
+        if (row) await revokeGrant(row.grant_id, now);
+        return row !== undefined;
+      };
+      if (hint === 'refresh_token') {
+        if (!(await asRefresh())) await asAccess();
+      } else if (!(await asAccess())) {
+        await asRefresh();
+      }
+    },
+
+    /** The live access token's facts, or null if it is unknown, expired or revoked (itself or its grant). */
+    async verifyAccessToken(token: string): Promise<AccessTokenInfo | null> {
+      const row = await db
+        .selectFrom('oauth_access_tokens as a')
+        .innerJoin('oauth_grants as g', 'g.id', 'a.grant_id')
+        .select(['a.issued_at', 'a.expires_at', 'a.revoked_at', 'g.client_id', 'g.user_id', 'g.scope', 'g.revoked_at as grant_revoked_at'])
+        .where('a.token_hash', '=', hashSecret(token))
+        .executeTakeFirst();
+      if (!row || row.revoked_at !== null || row.grant_revoked_at !== null || row.expires_at <= clock()) return null;
+      return {
+        userId: row.user_id,
+        clientId: row.client_id,
+        scope: row.scope,
+        scopes: new Set(row.scope.split(' ')),
+        issuedAt: row.issued_at,
+        expiresAt: row.expires_at,
+      };
+    },
+  };
+}
+
+export type TokensService = ReturnType<typeof createTokensService>;
