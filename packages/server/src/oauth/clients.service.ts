@@ -49,7 +49,8 @@ export function createClientsService(db: Db, clock: () => number = Date.now) {
   });
 
   return {
-    async create(options: { name: string; redirectUris: readonly string[]; scopes?: readonly string[] }): Promise<OAuthClient> {
+    /** `clientId` is for well-known clients (the demo); others get a random id. */
+    async create(options: { name: string; redirectUris: readonly string[]; scopes?: readonly string[]; clientId?: string }): Promise<OAuthClient> {
       const name = options.name.trim();
       if (name === '' || name.length > 200) throw new ClientInputError('a client name is 1 to 200 characters');
       if (options.redirectUris.length === 0) throw new ClientInputError('a client needs at least one redirect URI');
@@ -61,8 +62,11 @@ export function createClientsService(db: Db, clock: () => number = Date.now) {
       const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
       if (unknown.length > 0) throw new ClientInputError(`unknown scope(s) ${unknown.join(', ')}; scopes are ${SCOPES.join(', ')}`);
       if (scopes.length === 0) throw new ClientInputError(`a client needs at least one scope of ${SCOPES.join(', ')}`);
+      if (options.clientId !== undefined && !/^[A-Za-z0-9._-]{3,64}$/.test(options.clientId)) {
+        throw new ClientInputError('a client id is 3 to 64 letters, digits, ".", "-" or "_"');
+      }
       const row = {
-        id: newClientId(),
+        id: options.clientId ?? newClientId(),
         name,
         redirect_uris: JSON.stringify([...new Set(options.redirectUris)]),
         scopes: scopes.join(' '),
