@@ -15,6 +15,7 @@ input[type=text],input[type=password]{width:100%;padding:.6rem;margin-top:.25rem
 input:focus,button:focus{outline:3px solid #0b5cad;outline-offset:2px}
 .alert{margin-top:1rem;padding:.75rem;border-radius:8px;background:#fde8e8;color:#7a1010;border:1px solid #7a1010}
 .scopes{padding-inline-start:1.25rem}
+.scopes .en{display:block}
 .actions{display:flex;gap:.75rem;margin-top:1.5rem}
 button{flex:1;padding:.7rem;font:inherit;font-weight:600;border-radius:8px;border:2px solid #0b5cad;cursor:pointer}
 .allow{background:#0b5cad;color:#fff}
@@ -64,7 +65,7 @@ export function renderSignInPage(page: SignInPage): string {
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');
   const scopes = page.scopes
-    .map((s) => `<li>${escapeHtml(SCOPE_TEXT[s]?.ar ?? s)} <span class="en" lang="en" dir="ltr">(${escapeHtml(SCOPE_TEXT[s]?.en ?? s)})</span></li>`)
+    .map((s) => `<li>${escapeHtml(SCOPE_TEXT[s]?.ar ?? s)} <span class="en" lang="en" dir="ltr">${escapeHtml(SCOPE_TEXT[s]?.en ?? s)}</span></li>`)
     .join('');
   const alert = page.error
     ? `<div class="alert" role="alert"><p>${escapeHtml(page.error.ar)}</p><p class="en" lang="en" dir="ltr">${escapeHtml(page.error.en)}</p></div>`

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { createClientsService } from '@maqam/server';
+import { dialects } from '../dialects.ts';
+import { startTestServer, type TestServer } from '../harness.ts';
+import { authorizeUrl, PASSWORD, pkce, seedAccounts } from './oauth-helpers.ts';
+
+const CHROMIUM = process.env.MAQAM_CHROMIUM ?? '/usr/bin/chromium';
+const OUTPUT = resolve(import.meta.dirname, '../../../../test-results');
+const haveBrowser = existsSync(CHROMIUM);
+if (!haveBrowser) {
+  if (process.env.MAQAM_REQUIRE_BROWSER === '1') throw new Error(`MAQAM_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM}`);
+  process.stderr.write(`\n*** No Chromium at ${CHROMIUM} (apt-get install chromium): SKIPPING the browser sign-in test ***\n\n`);
+}
+
+async function listen(server: Server): Promise<number> {
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done((server.address() as { port: number }).port)));
+}
+
+/** A real Chromium signs in through the page: wrong password, deny, then allow. */
+describe.skipIf(!haveBrowser)('the sign-in page in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let callbackServer: Server;
+  let callback: string;
+  let base: string;
+  let clientId: string;
+  let username: string;
+
+  beforeAll(async () => {
+    // The app the user returns to: any page will do.
+    callbackServer = createServer((_req, res) => res.end('back in the app'));
+    callback = `http://127.0.0.1:${await listen(callbackServer)}/callback`;
+    const probe = createServer();
+    const port = await listen(probe);
+    await new Promise((done) => probe.close(done));
+    base = `http://127.0.0.1:${port}`;
+    server = await startTestServer(dialects[0]!, { MAQAM_PUBLIC_URL: base });
+    await server.app.listen({ port, host: '127.0.0.1' });
+    const accounts = await seedAccounts(server);
+    username = accounts.user.username;
+    clientId = (await createClientsService(server.storage.db).create({ name: 'تطبيق التجربة', redirectUris: [callback], scopes: ['read', 'stream'] })).clientId;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    callbackServer?.close();
+  });
+
+  const start = (state: string) =>
+    base + authorizeUrl({ response_type: 'code', client_id: clientId, redirect_uri: callback, scope: 'read stream', state, code_challenge: pkce().challenge, code_challenge_method: 'S256' });
+
+  it('renders Arabic right to left, refuses a wrong password, denies once, allows once', async () => {
+    const page = await browser.newPage({ locale: 'ar-EG', viewport: { width: 800, height: 900 } });
+    await page.goto(start('first'));
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: resolve(OUTPUT, 'sign-in-page.png'), fullPage: true });
+
+    // Right to left: the document says so, the layout does it (the Arabic heading hugs the right edge).
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('rtl');
+    const heading = (await page.locator('h1').boundingBox())!;
+    const main = (await page.locator('main').boundingBox())!;
+    expect(main.x + main.width - (heading.x + heading.width)).toBeLessThan(40);
+    await expect(page.locator('h1').textContent()).resolves.toBe('تسجيل الدخول إلى مقام');
+    await expect(page.getByLabel('اسم المستخدم Username').isVisible()).resolves.toBe(true);
+
+    await page.getByLabel('اسم المستخدم Username').fill(username);
+    await page.getByLabel('كلمة المرور Password').fill('not the password');
+    await page.getByRole('button', { name: 'سماح · Allow' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('The username or password is not correct.');
+
+    await page.getByRole('button', { name: 'رفض · Deny' }).click();
+    await page.waitForURL((url) => url.href.startsWith(callback));
+    const denied = new URL(page.url());
+    expect(denied.searchParams.get('error')).toBe('access_denied');
+    expect(denied.searchParams.get('state')).toBe('first');
+
+    await page.goto(start('second'));
+    await page.getByLabel('اسم المستخدم Username').fill(username);
+    await page.getByLabel('كلمة المرور Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'سماح · Allow' }).click();
+    await page.waitForURL((url) => url.href.startsWith(callback));
+    const allowed = new URL(page.url());
+    expect(allowed.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(allowed.searchParams.get('state')).toBe('second');
+    expect(allowed.searchParams.get('iss')).toBe(base);
+    await expect(page.textContent('body')).resolves.toBe('back in the app');
+  });
+});
