@@ -6,8 +6,14 @@ local index = 0
 
 function init(args)
   local path = os.getenv("BODIES_FILE")
-  local key = os.getenv("API_KEY") or ""
-  local headers = { ["Content-Type"] = "application/json", ["x-api-key"] = key, ["Accept-Language"] = "en" }
+  local headers = { ["Content-Type"] = "application/json", ["Accept-Language"] = "en" }
+  -- AUTHORIZATION ("Bearer ...") replaces the API key, to compare the two credentials.
+  local authorization = os.getenv("AUTHORIZATION")
+  if authorization and authorization ~= "" then
+    headers["Authorization"] = authorization
+  else
+    headers["x-api-key"] = os.getenv("API_KEY") or ""
+  end
   for line in io.lines(path) do
     requests[#requests + 1] = wrk.format("POST", "/v1/music/songs:batchGet", headers, line)
   end

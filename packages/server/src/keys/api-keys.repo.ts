@@ -1,15 +1,17 @@
 import type { Selectable } from 'kysely';
 import type { ApiKeysTable, Db } from '../storage/database.ts';
+import { precompiledLookup } from '../storage/storage.ts';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 export function createApiKeysRepo(db: Db) {
+  const byId = precompiledLookup(db, (id) => db.selectFrom('api_keys').selectAll().where('id', '=', id));
   return {
     async insert(row: ApiKeyRow): Promise<void> {
       await db.insertInto('api_keys').values(row).execute();
     },
     async find(id: string): Promise<ApiKeyRow | undefined> {
-      return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+      return (await byId(id))[0];
     },
     async list(): Promise<ApiKeyRow[]> {
       return db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../storage/database.ts';
+import { precompiledLookup } from '../storage/storage.ts';
 import { verifierMatches } from './pkce.ts';
 
 /** The token response of seed section 2 (contract section 5: expires_in in seconds). */
@@ -49,6 +50,13 @@ export function hashSecret(secret: string): string {
 
 export function createTokensService(db: Db, options: { accessTokenTtlSeconds: number; codeTtlSeconds: number; clock?: () => number }) {
   const clock = options.clock ?? Date.now;
+  const accessTokenByHash = precompiledLookup(db, (hash) =>
+    db
+      .selectFrom('oauth_access_tokens as a')
+      .innerJoin('oauth_grants as g', 'g.id', 'a.grant_id')
+      .select(['a.issued_at', 'a.expires_at', 'a.revoked_at', 'g.client_id', 'g.user_id', 'g.scope', 'g.revoked_at as grant_revoked_at'])
+      .where('a.token_hash', '=', hash),
+  );
 
   async function revokeGrant(grantId: string, now: number): Promise<void> {
     await db.updateTable('oauth_grants').set({ revoked_at: now }).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
@@ -170,12 +178,7 @@ export function createTokensService(db: Db, options: { accessTokenTtlSeconds: nu
 
     /** The live access token's facts, or null if it is unknown, expired or revoked (itself or its grant). */
     async verifyAccessToken(token: string): Promise<AccessTokenInfo | null> {
-      const row = await db
-        .selectFrom('oauth_access_tokens as a')
-        .innerJoin('oauth_grants as g', 'g.id', 'a.grant_id')
-        .select(['a.issued_at', 'a.expires_at', 'a.revoked_at', 'g.client_id', 'g.user_id', 'g.scope', 'g.revoked_at as grant_revoked_at'])
-        .where('a.token_hash', '=', hashSecret(token))
-        .executeTakeFirst();
+      const [row] = await accessTokenByHash(hashSecret(token));
       if (!row || row.revoked_at !== null || row.grant_revoked_at !== null || row.expires_at <= clock()) return null;
       return {
         userId: row.user_id,

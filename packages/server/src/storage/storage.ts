@@ -1,4 +1,4 @@
-import { Kysely, Migrator, sql, type RawBuilder } from 'kysely';
+import { Kysely, Migrator, sql, type Compilable, type RawBuilder } from 'kysely';
 import type { Database } from './database.ts';
 import { migrations } from './migrations/index.ts';
 import { createPostgresDialect } from './postgres.ts';
@@ -51,4 +51,21 @@ export async function migrateToLatest(storage: Storage): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * A query with one string parameter, compiled once: Kysely would otherwise
+ * rebuild and recompile it on every call, which costs more than the indexed
+ * lookup itself on per-request paths (credential checks).
+ */
+export function precompiledLookup<Row>(db: Kysely<Database>, build: (value: string) => Compilable<Row>): (value: string) => Promise<Row[]> {
+  const marker = '\u0000precompiled-lookup\u0000';
+  const compiled = build(marker).compile();
+  const slot = compiled.parameters.indexOf(marker);
+  if (slot < 0 || compiled.parameters.lastIndexOf(marker) !== slot) throw new Error('precompiledLookup: the query must use its value once');
+  return async (value) => {
+    const parameters = [...compiled.parameters];
+    parameters[slot] = value;
+    return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
+  };
 }
