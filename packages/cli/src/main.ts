@@ -3,6 +3,7 @@ import { ConfigError } from '@maqam/server';
 import { importFile, migrate, seedDemo } from './commands/catalog.ts';
 import { clients, users } from './commands/accounts.ts';
 import { keys } from './commands/keys.ts';
+import { media } from './commands/media.ts';
 import { serve } from './commands/serve.ts';
 import { configFrom } from './context.ts';
 import { createOutput, UsageError } from './output.ts';
@@ -23,6 +24,7 @@ Commands:
   users create --username U (--password P | --password-stdin)
   clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream"]
   clients list
+  media add SONG_ID AUDIO_FILE        package audio as HLS at every quality (needs ffmpeg)
 
 Options for every command:
   --json                 machine-readable output
@@ -77,6 +79,8 @@ async function main(argv: string[]): Promise<number> {
       return users(config, out, rest, values);
     case 'clients':
       return clients(config, out, rest, values);
+    case 'media':
+      return media(config, out, rest);
     default:
       throw new UsageError(`unknown command "${command}"; see maqam help`);
   }

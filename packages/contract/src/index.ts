@@ -4,3 +4,4 @@ export * from './import.ts';
 export * from './keys.ts';
 export * from './accounts.ts';
 export * from './auth.ts';
+export * from './streaming.ts';

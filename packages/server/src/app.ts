@@ -27,6 +27,9 @@ import { createCsrf } from './oauth/authorize-flow.ts';
 import { createClientsService } from './oauth/clients.service.ts';
 import { createTokensService } from './oauth/tokens.service.ts';
 import { createUsersService } from './oauth/users.service.ts';
+import { createStreamUrlSigner } from './streaming/stream-urls.ts';
+import { createStreamingService } from './streaming/streaming.service.ts';
+import { streamingRoutes } from './streaming/streaming.routes.ts';
 import type { Storage } from './storage/storage.ts';
 
 /** Contract section 8: bodies over 1 MiB are a 413. */
@@ -125,6 +128,7 @@ export async function buildApp({ config, storage, logger }: AppDeps): Promise<Fa
       tags: [
         { name: 'MusicCatalogService', description: 'Songs and artists.' },
         { name: 'AuthService', description: 'OAuth 2.0 authorization code with PKCE, refresh with rotation, revocation.' },
+        { name: 'StreamingService', description: 'Signed HLS streams for signed-in users.' },
       ],
     },
   });
@@ -143,6 +147,15 @@ export async function buildApp({ config, storage, logger }: AppDeps): Promise<Fa
   songsRoutes(app, deps);
   artistsRoutes(app, deps);
   opsRoutes(app, storage);
+  const signer = createStreamUrlSigner(subkey(secret, 'stream-url'));
+  streamingRoutes(app, {
+    streaming: createStreamingService(storage.db, { publicUrl: config.publicUrl, urlTtlSeconds: config.streamUrlTtlSeconds, signer }),
+    signer,
+    guard,
+    db: storage.db,
+    mediaRoot: config.mediaDirectory,
+    publicUrl: config.publicUrl,
+  });
   await app.register(authRoutes, {
     issuer: config.publicUrl,
     clients: createClientsService(storage.db),

@@ -18,6 +18,8 @@ export interface Config {
   rateLimitPerMinute: number;
   songCacheMegabytes: number;
   pageTokenTtlSeconds: number;
+  mediaDirectory: string;
+  streamUrlTtlSeconds: number;
 }
 
 interface Setting<K extends keyof Config> {
@@ -155,6 +157,20 @@ export const SETTINGS = [
     description: 'How long a nextPageToken stays valid, in seconds.',
     parse: integer('MAQAM_PAGE_TOKEN_TTL', 86400, 1, 31_536_000),
   } satisfies Setting<'pageTokenTtlSeconds'>,
+  {
+    key: 'mediaDirectory',
+    env: 'MAQAM_MEDIA_DIR',
+    shownDefault: './data/media',
+    description: 'Where `maqam media add` writes HLS audio and the server reads it.',
+    parse: (raw) => raw || './data/media',
+  } satisfies Setting<'mediaDirectory'>,
+  {
+    key: 'streamUrlTtlSeconds',
+    env: 'MAQAM_STREAM_URL_TTL',
+    shownDefault: '300',
+    description: 'How long a signed stream URL (playlist and segments) stays valid, in seconds.',
+    parse: integer('MAQAM_STREAM_URL_TTL', 300, 1, 86400),
+  } satisfies Setting<'streamUrlTtlSeconds'>,
 ] as const;
 
 /** Reads every setting from `env`; `overrides` (CLI flags) win over the environment. */

@@ -101,6 +101,19 @@ export const ERRORS = {
       ar: 'تفحص TokenInfo رموز وصول OAuth فقط، ومفتاح API ليس منها.',
     },
   },
+  mediaNotFound: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: 'Song "{id}" has no playable media{detail} yet.', ar: 'الأغنية "{id}" ليس لها وسائط قابلة للتشغيل{detail} بعد.' },
+  },
+  streamUrlInvalid: {
+    code: 'ERROR_CODE_PERMISSION_DENIED',
+    message: { en: 'This stream URL has expired or is not valid; acquire the stream again.', ar: 'انتهت صلاحية رابط البث هذا أو أنه غير صالح؛ اطلب البث من جديد.' },
+  },
+  rangeNotSatisfiable: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    status: 416,
+    message: { en: 'The requested byte range is outside the file.', ar: 'نطاق البايتات المطلوب خارج الملف.' },
+  },
   rateLimited: {
     code: 'ERROR_CODE_RATE_LIMITED',
     message: { en: 'Too many requests; retry after {retryAfter} s.', ar: 'طلبات كثيرة جدًا؛ أعد المحاولة بعد {retryAfter} ثانية.' },

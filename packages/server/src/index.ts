@@ -10,3 +10,4 @@ export { createApiKeysRepo } from './keys/api-keys.repo.ts';
 export { ERRORS, VIOLATIONS, STATUS_OF_CODE } from './errors.ts';
 export { createUsersService, UserInputError, type UsersService } from './oauth/users.service.ts';
 export { createClientsService, ClientInputError, SCOPES, type ClientsService } from './oauth/clients.service.ts';
+export { addMedia, MediaError } from './streaming/media.ts';

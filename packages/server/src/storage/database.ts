@@ -23,6 +23,9 @@ export interface Database {
   oauth_codes: OAuthCodesTable;
   oauth_refresh_tokens: OAuthRefreshTokensTable;
   oauth_access_tokens: OAuthAccessTokensTable;
+  song_media: SongMediaTable;
+  stream_ledger: StreamLedgerTable;
+  stream_entitlements: StreamEntitlementsTable;
 }
 
 export interface SettingsTable {
@@ -158,6 +161,34 @@ export interface OAuthAccessTokensTable {
   issued_at: number;
   expires_at: number;
   revoked_at: number | null;
+}
+
+export interface SongMediaTable {
+  song_id: string;
+  /** AUDIO_QUALITY_LOW, _STANDARD or _HIGH. */
+  quality: string;
+  codec: string;
+  bitrate_kbps: number;
+  /** The HLS directory (index.m3u8 and segments), relative to MAQAM_MEDIA_DIR. */
+  directory: string;
+  created_at: number;
+}
+
+export interface StreamLedgerTable {
+  id: string;
+  user_id: string;
+  client_id: string;
+  song_id: string;
+  quality: string;
+  acquired_at: number;
+}
+
+export interface StreamEntitlementsTable {
+  user_id: string;
+  song_id: string;
+  quality: string;
+  ledger_id: string;
+  expires_at: number;
 }
 
 export type Db = Kysely<Database>;

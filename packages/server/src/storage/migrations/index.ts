@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as catalogAndKeys from './001-catalog-and-keys.ts';
 import * as usersAndClients from './002-users-and-clients.ts';
 import * as oauthGrants from './003-oauth-grants.ts';
+import * as streaming from './004-streaming.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -13,6 +14,7 @@ export const migrations: MigrationProvider = {
       '001-catalog-and-keys': catalogAndKeys,
       '002-users-and-clients': usersAndClients,
       '003-oauth-grants': oauthGrants,
+      '004-streaming': streaming,
     };
   },
 };

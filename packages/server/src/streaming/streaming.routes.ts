@@ -1,0 +1,122 @@
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AcquireMusicStreamRequest, AcquireMusicStreamResponse, ErrorBody, ValidationErrorBody } from '@maqam/contract';
+import { ApiError } from '../errors.ts';
+import type { Guard } from '../http/credentials.ts';
+import { normalizeProtoJsonNames } from '../http/proto-json.ts';
+import type { Db } from '../storage/database.ts';
+import type { StreamUrlSigner } from './stream-urls.ts';
+import { NoMediaError, NoSuchSongError, type StreamingService } from './streaming.service.ts';
+
+export interface StreamingRouteDeps {
+  streaming: StreamingService;
+  signer: StreamUrlSigner;
+  guard: Guard;
+  db: Db;
+  mediaRoot: string;
+  publicUrl: string;
+}
+
+const SEGMENT = /^seg\d{3,6}\.ts$/;
+
+/** RFC 9110 §14.1.2 single byte range: bytes=a-b, bytes=a-, bytes=-n. null when absent or not a single range. */
+function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const match = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  return start > end || start >= size ? 'unsatisfiable' : { start, end };
+}
+
+export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps): void {
+  const { streaming, signer, guard, db, mediaRoot, publicUrl } = deps;
+
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    '/v1/streaming/music',
+    {
+      schema: {
+        operationId: 'AcquireMusicStream',
+        tags: ['StreamingService'],
+        summary: 'Acquires a signed HLS stream of a song for the signed-in user (OAuth scope `stream`; API keys are refused).',
+        security: [{ bearerAuth: ['stream'] }],
+        body: AcquireMusicStreamRequest,
+        response: { 200: AcquireMusicStreamResponse, 400: ValidationErrorBody, '4xx': ErrorBody, '5xx': ErrorBody },
+      },
+      onRequest: guard('stream'),
+      preValidation: async (request) => normalizeProtoJsonNames(request.body),
+    },
+    async (request, reply) => {
+      const principal = request.principal;
+      if (principal?.kind !== 'token') throw new ApiError('apiKeyNotAllowed');
+      const songId = request.body.songId.value;
+      try {
+        const { stream } = await streaming.acquire(principal, songId, request.body.maxQuality);
+        reply.header('cache-control', 'no-store');
+        return { stream };
+      } catch (error) {
+        if (error instanceof NoSuchSongError) throw new ApiError('songNotFound', { params: { id: songId } });
+        if (error instanceof NoMediaError) {
+          throw new ApiError('mediaNotFound', { params: { id: songId, detail: error.maxQuality ? ` at or below ${error.maxQuality}` : '' } });
+        }
+        throw error;
+      }
+    },
+  );
+
+  /** The media directory a valid token opens, or a 403. */
+  async function directoryOf(token: string): Promise<{ directory: string; expiresAt: number }> {
+    const claims = signer.verify(token);
+    if (!claims) throw new ApiError('streamUrlInvalid');
+    const media = await db.selectFrom('song_media').select('directory').where('song_id', '=', claims.songId).where('quality', '=', claims.quality).executeTakeFirst();
+    if (!media) throw new ApiError('streamUrlInvalid');
+    return { directory: join(mediaRoot, media.directory), expiresAt: claims.expiresAt };
+  }
+
+  const privateUntil = (reply: FastifyReply, expiresAt: number) =>
+    reply.header('cache-control', `private, max-age=${Math.max(0, Math.floor((expiresAt - Date.now()) / 1000))}`);
+
+  app.get<{ Params: { token: string } }>('/v1/streaming/hls/:token/index.m3u8', { schema: { hide: true } }, async (request, reply) => {
+    const { directory, expiresAt } = await directoryOf(request.params.token);
+    const playlist = await readFile(join(directory, 'index.m3u8'), 'utf8');
+    const base = `${publicUrl}/v1/streaming/hls/${request.params.token}/`;
+    // Segment lines become absolute URLs carrying the same signed token.
+    const signed = playlist.split('\n').map((line) => (SEGMENT.test(line.trim()) ? base + line.trim() : line)).join('\n');
+    privateUntil(reply, expiresAt);
+    return reply.type('application/vnd.apple.mpegurl').send(signed);
+  });
+
+  app.get<{ Params: { token: string; segment: string } }>('/v1/streaming/hls/:token/:segment', { schema: { hide: true } }, async (request, reply) => {
+    const { directory, expiresAt } = await directoryOf(request.params.token);
+    if (!SEGMENT.test(request.params.segment)) throw new ApiError('streamUrlInvalid');
+    const path = join(directory, request.params.segment);
+    const info = await stat(path).catch(() => null);
+    if (!info) throw new ApiError('streamUrlInvalid');
+    const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    privateUntil(reply, expiresAt);
+    reply.header('accept-ranges', 'bytes').header('etag', etag).type('video/mp2t');
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    const range = parseRange(request.headers.range, info.size);
+    if (range === 'unsatisfiable') {
+      reply.header('content-range', `bytes */${info.size}`);
+      throw new ApiError('rangeNotSatisfiable', { headers: { 'content-range': `bytes */${info.size}` } });
+    }
+    if (range) {
+      return reply
+        .code(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${info.size}`)
+        .header('content-length', range.end - range.start + 1)
+        .send(createReadStream(path, { start: range.start, end: range.end }));
+    }
+    return reply.header('content-length', info.size).send(createReadStream(path));
+  });
+}

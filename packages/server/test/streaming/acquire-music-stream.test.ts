@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addMedia } from '@maqam/server';
+import { dialects } from '../dialects.ts';
+import { startTestServer, type TestServer } from '../harness.ts';
+import { seedAccounts, tokensFor } from '../oauth/oauth-helpers.ts';
+
+const haveFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
+if (!haveFfmpeg) {
+  if (process.env.MAQAM_REQUIRE_FFMPEG === '1') throw new Error('MAQAM_REQUIRE_FFMPEG=1 but ffmpeg is not installed');
+  process.stderr.write('\n*** ffmpeg is not installed (apt-get install ffmpeg): SKIPPING the streaming tests ***\n\n');
+}
+
+/** A 13-second stereo tone: three 6 s HLS segments per quality. */
+function tone(dir: string): string {
+  const file = join(dir, 'tone.wav');
+  const made = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=13', '-ac', '2', file]);
+  if (made.status !== 0) throw new Error(made.stderr.toString());
+  return file;
+}
+
+describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('AcquireMusicStream on %s', (_name, dialect) => {
+  let server: TestServer;
+  let dir: string;
+  let accounts: Awaited<ReturnType<typeof seedAccounts>>;
+  let streamToken: string;
+  let readToken: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'maqam-media-'));
+    server = await startTestServer(dialect, { MAQAM_MEDIA_DIR: join(dir, 'media') });
+    accounts = await seedAccounts(server);
+    await addMedia(server.storage.db, join(dir, 'media'), 'song-ar', tone(dir));
+    streamToken = (await tokensFor(server, accounts.client.clientId, accounts.user.username, 'read stream')).access_token;
+    readToken = (await tokensFor(server, accounts.readOnly.clientId, accounts.user.username, 'read')).access_token;
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const acquire = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${streamToken}` }) =>
+    server.app.inject({ method: 'POST', url: '/v1/streaming/music', headers: { 'content-type': 'application/json', 'accept-language': 'en', ...headers }, payload: JSON.stringify(body) });
+  const ledgerRows = async () => Number((await server.storage.db.selectFrom('stream_ledger').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const pathOf = (url: string) => new URL(url).pathname;
+
+  it('refuses API keys and tokens without the stream scope with 403', async () => {
+    const key = await acquire({ songId: { value: 'song-ar' } }, { 'x-api-key': server.apiKey });
+    expect(key.statusCode).toBe(403);
+    expect(key.json().code).toBe('ERROR_CODE_PERMISSION_DENIED');
+    const read = await acquire({ songId: { value: 'song-ar' } }, { authorization: `Bearer ${readToken}` });
+    expect(read.statusCode).toBe(403);
+    expect(read.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="stream"');
+    expect((await acquire({ songId: { value: 'song-ar' } }, {})).statusCode).toBe(401);
+  });
+
+  it('answers an unknown song, and a song without media, with 404', async () => {
+    const unknown = await acquire({ songId: { value: 'no-such-song' } });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().code).toBe('ERROR_CODE_NOT_FOUND');
+    const silent = await acquire({ songId: { value: 'song-en' } });
+    expect(silent.statusCode).toBe(404);
+    expect(silent.json().message).toBe('Song "song-en" has no playable media yet.');
+  });
+
+  it('validates the body', async () => {
+    const res = await acquire({ songId: { value: 'song-ar' }, maxQuality: 'AUDIO_QUALITY_ULTRA' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().violations[0].field).toBe('maxQuality');
+  });
+
+  it('answers the best quality with a signed playlist, bills once per window, and bills another quality', async () => {
+    const before = await ledgerRows();
+    const first = await acquire({ songId: { value: 'song-ar' } });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({
+      stream: {
+        manifestUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:8080\/v1\/streaming\/hls\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\/index\.m3u8$/),
+        expiresInSeconds: 300,
+        drmScheme: 'DRM_SCHEME_UNSPECIFIED',
+        licenseUrl: '',
+        drmParams: {},
+        availableQualities: [
+          { label: 'AUDIO_QUALITY_LOW', bitrateKbps: 64, codec: 'aac' },
+          { label: 'AUDIO_QUALITY_STANDARD', bitrateKbps: 128, codec: 'aac' },
+          { label: 'AUDIO_QUALITY_HIGH', bitrateKbps: 256, codec: 'aac' },
+        ],
+      },
+    });
+    expect(await ledgerRows()).toBe(before + 1); // written before the answer
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const again = await acquire({ song_id: { value: 'song-ar' } }); // proto3 snake_case too
+    expect(again.statusCode).toBe(200);
+    expect(again.json().stream.manifestUrl).not.toBe(first.json().stream.manifestUrl);
+    expect(await ledgerRows()).toBe(before + 1);
+    const low = await acquire({ songId: { value: 'song-ar' }, maxQuality: 'AUDIO_QUALITY_LOW' });
+    expect(low.statusCode).toBe(200);
+    expect(await ledgerRows()).toBe(before + 2);
+    const ledger = await server.storage.db.selectFrom('stream_ledger').selectAll().orderBy('acquired_at').execute();
+    expect(ledger.at(-1)).toMatchObject({ user_id: accounts.user.id, client_id: accounts.client.clientId, song_id: 'song-ar', quality: 'AUDIO_QUALITY_LOW' });
+  });
+
+  it('bills once for 10 concurrent acquisitions of the same stream', async () => {
+    const { access_token } = await tokensFor(server, accounts.client.clientId, (await seedAccounts(server)).user.username);
+    const before = await ledgerRows();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => acquire({ songId: { value: 'song-ar' }, maxQuality: 'AUDIO_QUALITY_STANDARD' }, { authorization: `Bearer ${access_token}` })),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
+    expect(await ledgerRows()).toBe(before + 1);
+  });
+
+  it('serves the playlist with signed segment URLs, and segments with Range, ETag and 206', async () => {
+    const manifest = (await acquire({ songId: { value: 'song-ar' } })).json().stream.manifestUrl as string;
+    const playlist = await server.app.inject(pathOf(manifest));
+    expect(playlist.statusCode).toBe(200);
+    expect(playlist.headers['content-type']).toMatch(/^application\/vnd\.apple\.mpegurl/);
+    expect(playlist.body).toMatch(/^#EXTM3U/);
+    const segments = playlist.body.split('\n').filter((line) => line.startsWith('http'));
+    expect(segments.length).toBeGreaterThanOrEqual(3);
+    expect(segments[0]).toBe(manifest.replace('index.m3u8', 'seg000.ts'));
+
+    const whole = await server.app.inject(pathOf(segments[0]!));
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    expect(whole.headers.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    const size = whole.rawPayload.length;
+    expect(whole.rawPayload[0]).toBe(0x47); // MPEG-TS sync byte
+
+    const part = await server.app.inject({ url: pathOf(segments[0]!), headers: { range: 'bytes=0-99' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 0-99/${size}`);
+    expect(part.rawPayload.equals(whole.rawPayload.subarray(0, 100))).toBe(true);
+    const tail = await server.app.inject({ url: pathOf(segments[0]!), headers: { range: 'bytes=-10' } });
+    expect(tail.rawPayload.equals(whole.rawPayload.subarray(size - 10))).toBe(true);
+    expect((await server.app.inject({ url: pathOf(segments[0]!), headers: { range: `bytes=${size}-` } })).statusCode).toBe(416);
+    expect((await server.app.inject({ url: pathOf(segments[0]!), headers: { 'if-none-match': String(whole.headers.etag) } })).statusCode).toBe(304);
+  });
+
+  it('refuses tampered URLs and other names with 403', async () => {
+    const manifest = pathOf((await acquire({ songId: { value: 'song-ar' } })).json().stream.manifestUrl);
+    const [, , , , token] = manifest.split('/');
+    const [payload, signature] = token!.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    claims[1] = 'song-fr';
+    const forged = `${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
+    expect((await server.app.inject(manifest.replace(token!, forged))).statusCode).toBe(403);
+    expect((await server.app.inject(manifest.replace(token!, `${payload}.${'A'.repeat(43)}`))).statusCode).toBe(403);
+    expect((await server.app.inject(manifest.replace('index.m3u8', '..%2Findex.m3u8'))).statusCode).toBe(403);
+    expect((await server.app.inject(manifest.replace('index.m3u8', 'seg999.ts'))).statusCode).toBe(403);
+  });
+});
+
+describe.skipIf(!haveFfmpeg)('stream URLs expire (MAQAM_STREAM_URL_TTL=1)', () => {
+  let server: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'maqam-media-'));
+    server = await startTestServer(dialects[0]!, { MAQAM_MEDIA_DIR: join(dir, 'media'), MAQAM_STREAM_URL_TTL: '1' });
+    await addMedia(server.storage.db, join(dir, 'media'), 'song-ar', tone(dir));
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses an expired playlist URL with 403', async () => {
+    const accounts = await seedAccounts(server);
+    const { access_token } = await tokensFor(server, accounts.client.clientId, accounts.user.username);
+    const res = await server.app.inject({
+      method: 'POST', url: '/v1/streaming/music', headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
+      payload: JSON.stringify({ songId: { value: 'song-ar' } }),
+    });
+    const manifest = new URL(res.json().stream.manifestUrl).pathname;
+    expect((await server.app.inject(manifest)).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const expired = await server.app.inject(manifest);
+    expect(expired.statusCode).toBe(403);
+    expect(expired.json().code).toBe('ERROR_CODE_PERMISSION_DENIED');
+  });
+});
