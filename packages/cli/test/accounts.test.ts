@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createUsersService, migrateToLatest, openStorage } from '@maqam/server';
+import { fixtureRecords, writeNdjson } from '../../server/test/fixtures.ts';
 import { dumpTable, runCli, runCliJson } from './run-cli.ts';
 
 let dir: string;
@@ -86,5 +89,36 @@ describe('maqam clients', () => {
     const result = runCli(env, ['clients', 'create', '--name', 'Bad', ...extra]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(message);
+  });
+});
+
+describe.skipIf(spawnSync('ffmpeg', ['-version']).status !== 0)('maqam media add', () => {
+  it('packages an audio file as HLS at every quality', () => {
+    runCliJson(env, ['import', writeNdjson(dir, 'catalog.ndjson', fixtureRecords())]);
+    const wav = join(dir, 'tone.wav');
+    spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=3', wav]);
+    const mediaEnv = { ...env, MAQAM_MEDIA_DIR: join(dir, 'media') };
+    expect(runCliJson(mediaEnv, ['media', 'add', 'song-ar', wav])).toEqual({
+      songId: 'song-ar',
+      qualities: [
+        { label: 'AUDIO_QUALITY_LOW', bitrateKbps: 64, codec: 'aac' },
+        { label: 'AUDIO_QUALITY_STANDARD', bitrateKbps: 128, codec: 'aac' },
+        { label: 'AUDIO_QUALITY_HIGH', bitrateKbps: 256, codec: 'aac' },
+      ],
+    });
+  });
+
+  it('refuses an unknown song and a file that is not audio, leaving nothing behind', () => {
+    const wav = join(dir, 'tone.wav');
+    const mediaEnv = { ...env, MAQAM_MEDIA_DIR: join(dir, 'media') };
+    const unknown = runCli(mediaEnv, ['media', 'add', 'no-such-song', wav]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no song with id "no-such-song"');
+    const text = join(dir, 'not-audio.txt');
+    writeFileSync(text, 'this is not audio');
+    const bad = runCli(mediaEnv, ['media', 'add', 'song-en', text]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('ffmpeg could not read or encode the file');
+    expect(runCli(mediaEnv, ['media', 'add', 'song-en']).code).toBe(2);
   });
 });

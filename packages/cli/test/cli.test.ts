@@ -31,7 +31,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('maqam migrate', () => {
   it('applies migrations once', () => {
-    expect(json(['migrate'])).toEqual({ applied: ['001-catalog-and-keys', '002-users-and-clients', '003-oauth-grants'] });
+    expect(json(['migrate'])).toEqual({ applied: ['001-catalog-and-keys', '002-users-and-clients', '003-oauth-grants', '004-streaming'] });
     expect(json(['migrate'])).toEqual({ applied: [] });
   });
 });
