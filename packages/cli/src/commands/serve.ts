@@ -1,10 +1,41 @@
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { closeOnSignals, createClientsService, createUsersService, seedDemoCatalog, startServer, type Config, type Storage } from '@maqam/server';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addMedia, closeOnSignals, createClientsService, createUsersService, seedDemoCatalog, startServer, type Config, type Storage } from '@maqam/server';
 import type { Output } from '../output.ts';
 
 /** The demo's sign-in: printed at start, meant for a machine of one's own. */
 export const DEMO_USER = { username: 'demo', password: 'maqam-demo' };
 export const DEMO_CLIENT_ID = 'maqam-demo';
+
+/** Demo songs given playable media, when ffmpeg is there to make it. */
+export const DEMO_MEDIA_SONGS = ['song-1', 'song-2', 'song-3'];
+
+/** A few seconds of synthesized audio per demo song (a rising phrase on a different tonic each). */
+async function seedDemoMedia(storage: Storage, config: Config, out: Output): Promise<boolean> {
+  if (spawnSync('ffmpeg', ['-version']).status !== 0) return false;
+  const done = await storage.db.selectFrom('song_media').select('song_id').where('song_id', 'in', DEMO_MEDIA_SONGS).execute();
+  const pending = DEMO_MEDIA_SONGS.filter((id) => !done.some((row) => row.song_id === id));
+  if (pending.length === 0) return true;
+  out.info(`packaging demo media for ${pending.join(', ')} with ffmpeg...`);
+  const dir = mkdtempSync(join(tmpdir(), 'maqam-demo-media-'));
+  try {
+    for (const [index, songId] of pending.entries()) {
+      const tonic = 220 * 2 ** ((index * 3) / 12);
+      const file = join(dir, `${songId}.wav`);
+      // Commas inside a filtergraph expression must be escaped, or they split the filter.
+      const expression = `0.25*sin(2*PI*t*${tonic.toFixed(2)}*pow(2\\,mod(floor(t*2)\\,8)/12))*(1-mod(t*2\\,1)*0.6)`;
+      const made = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `aevalsrc=${expression}:s=44100:d=24`, '-ac', '2', file]);
+      if (made.status !== 0) throw new Error(`ffmpeg could not synthesize demo audio: ${made.stderr.toString().trim()}`);
+      await addMedia(storage.db, config.mediaDirectory, songId, file);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return true;
+}
 
 /** On an empty database: the demo catalog, a demo user and a public demo client. */
 async function seedDemo(storage: Storage, config: Config, out: Output): Promise<void> {
@@ -24,7 +55,15 @@ async function seedDemo(storage: Storage, config: Config, out: Output): Promise<
       scopes: ['read', 'stream'],
     });
   }
+  try {
+    hasDemoMedia = await seedDemoMedia(storage, config, out);
+  } catch (error) {
+    // Demo media is a nicety: the server starts without it.
+    out.info(`demo media skipped: ${(error as Error).message}`);
+  }
 }
+
+let hasDemoMedia = false;
 
 export async function serve(config: Config, out: Output, flags: { demo?: boolean }): Promise<number> {
   const server = await startServer(config, { beforeListen: flags.demo ? (storage) => seedDemo(storage, config, out) : undefined });
@@ -56,6 +95,12 @@ export async function serve(config: Config, out: Output, flags: { demo?: boolean
         `  2. sign in; the browser lands on ${redirect}?code=...`,
         `  3. curl -s ${base}/v1/auth/token -H 'content-type: application/json' -d '{"grant_type":"authorization_code",` +
           `"client_id":"${DEMO_CLIENT_ID}","redirect_uri":"${redirect}","code_verifier":"${verifier}","code":"<code>"}'`,
+        '',
+        hasDemoMedia
+          ? `Streams: ${DEMO_MEDIA_SONGS.join(', ')} have media. With the access token:\n` +
+            `  curl -s ${base}/v1/streaming/music -H "authorization: Bearer <access_token>" -H 'content-type: application/json' -d '{"songId":{"value":"song-1"}}'\n` +
+            '  and play the manifestUrl it answers (ffplay, VLC, Safari).'
+          : 'Streams: no demo media, because ffmpeg is not installed (Debian: apt-get install ffmpeg), then restart.',
         '',
       ].join('\n'),
     );
