@@ -1,0 +1,200 @@
+import { MaqamError, SignInRequiredError, type FieldViolation } from '../errors.ts';
+import { send, type HttpOptions } from '../http.ts';
+import { randomToken, s256 } from './pkce.ts';
+import type { TokenStorage } from './storage.ts';
+
+/** The tokens of a signed-in user, as the SDK stores them. */
+export interface Tokens {
+  readonly accessToken: string;
+  readonly refreshToken: string;
+  /** Unix milliseconds. */
+  readonly expiresAt: number;
+  readonly scope: string;
+}
+
+export interface OAuthOptions {
+  clientId: string;
+  redirectUri: string;
+  storage: TokenStorage;
+  /** The server's issuer (its MAQAM_PUBLIC_URL); default: the client's baseUrl. Checked against `iss` on the redirect. */
+  issuer?: string;
+  /** Called whenever the stored tokens change: sign-in, every rotation, sign-out (null). */
+  onTokens?: (tokens: Tokens | null) => void;
+  /** Called once when a refresh is refused and the user must sign in again. */
+  onSignedOut?: (error: SignInRequiredError) => void;
+  /** Refresh this long before expiry (default 30 s). */
+  refreshAheadMs?: number;
+  /** Prefix of the storage keys (default "maqam"). */
+  storageKey?: string;
+}
+
+interface TokenResponse {
+  access_token: string;
+  refresh_token?: string;
+  expires_in: number;
+  scope: string;
+}
+
+interface LockManagerLike {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * An OAuth 2.0 sign-in (authorization code + PKCE S256) and its tokens.
+ * Refreshes are single-flight: however many calls need a fresh token at once,
+ * one refresh request is made; across browser tabs, Web Locks make sure two
+ * tabs never spend the same refresh token.
+ */
+export class OAuthSession {
+  readonly #http: HttpOptions;
+  readonly #options: Required<Pick<OAuthOptions, 'refreshAheadMs' | 'storageKey'>> & OAuthOptions;
+  #refreshing: Promise<Tokens> | undefined;
+
+  constructor(http: HttpOptions, options: OAuthOptions) {
+    this.#http = http;
+    this.#options = { refreshAheadMs: 30_000, storageKey: 'maqam', ...options };
+  }
+
+  get #tokensKey() {
+    return `${this.#options.storageKey}:tokens:${this.#options.clientId}`;
+  }
+  get #pendingKey() {
+    return `${this.#options.storageKey}:pending:${this.#options.clientId}`;
+  }
+
+  async tokens(): Promise<Tokens | null> {
+    const raw = await this.#options.storage.get(this.#tokensKey);
+    return raw ? (JSON.parse(raw) as Tokens) : null;
+  }
+
+  async #store(tokens: Tokens | null): Promise<void> {
+    if (tokens) await this.#options.storage.set(this.#tokensKey, JSON.stringify(tokens));
+    else await this.#options.storage.remove(this.#tokensKey);
+    this.#options.onTokens?.(tokens);
+  }
+
+  async #fromResponse(response: Response, previous?: Tokens): Promise<Tokens> {
+    const body = (await response.json()) as TokenResponse;
+    return {
+      accessToken: body.access_token,
+      // A response without a refresh token keeps the one we had.
+      refreshToken: body.refresh_token ?? previous?.refreshToken ?? '',
+      expiresAt: Date.now() + body.expires_in * 1000,
+      scope: body.scope,
+    };
+  }
+
+  /** Starts a sign-in: keeps the verifier and state, returns the URL to send the user to. */
+  async createAuthorizationUrl(options: { scope?: string; state?: string } = {}): Promise<string> {
+    const verifier = randomToken();
+    const state = options.state ?? randomToken();
+    await this.#options.storage.set(this.#pendingKey, JSON.stringify({ verifier, state }));
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: this.#options.clientId,
+      redirect_uri: this.#options.redirectUri,
+      scope: options.scope ?? 'read stream',
+      state,
+      code_challenge: await s256(verifier),
+      code_challenge_method: 'S256',
+    });
+    return `${this.#http.baseUrl}/v1/auth/authorize?${query}`;
+  }
+
+  /** Finishes a sign-in from the redirect URL: checks state and iss, exchanges the code, stores the tokens. */
+  async handleRedirect(url: string | URL): Promise<Tokens> {
+    const params = new URL(url).searchParams;
+    const pendingRaw = await this.#options.storage.get(this.#pendingKey);
+    await this.#options.storage.remove(this.#pendingKey);
+    const fail = (message: string, code = 'ERROR_CODE_INVALID_REQUEST') => new SignInRequiredError(message, { code, status: 0 });
+    if (!pendingRaw) throw fail('no sign-in was started here (or it was already finished)');
+    const pending = JSON.parse(pendingRaw) as { verifier: string; state: string };
+    if (params.get('state') !== pending.state) throw fail('the redirect does not belong to the sign-in started here (state mismatch)');
+    const issuer = this.#options.issuer ?? this.#http.baseUrl;
+    if (params.get('iss') !== issuer) throw fail(`the redirect comes from "${params.get('iss')}", not from ${issuer} (RFC 9207)`);
+    const error = params.get('error');
+    if (error) throw fail(`sign-in ended with ${error}: ${params.get('error_description') ?? ''}`.trim(), error === 'access_denied' ? 'ERROR_CODE_PERMISSION_DENIED' : 'ERROR_CODE_INVALID_REQUEST');
+    const code = params.get('code');
+    if (!code) throw fail('the redirect carries no code');
+    const response = await send(this.#http, {
+      method: 'POST',
+      path: '/v1/auth/token',
+      body: { grant_type: 'authorization_code', code, redirect_uri: this.#options.redirectUri, client_id: this.#options.clientId, code_verifier: pending.verifier },
+      idempotent: false,
+    });
+    const tokens = await this.#fromResponse(response);
+    await this.#store(tokens);
+    return tokens;
+  }
+
+  /** A live access token, refreshed ahead of expiry; throws SignInRequiredError when there is no session. */
+  async accessToken(): Promise<string> {
+    const tokens = await this.tokens();
+    if (!tokens) throw new SignInRequiredError('sign in first', { code: 'ERROR_CODE_UNAUTHENTICATED', status: 401 });
+    if (tokens.expiresAt - this.#options.refreshAheadMs > Date.now()) return tokens.accessToken;
+    return (await this.refresh(tokens.accessToken)).accessToken;
+  }
+
+  /**
+   * Refreshes once for every caller that saw `staleAccessToken` rejected or
+   * expiring. If the stored token already changed (another call or tab
+   * refreshed), that one is used and no request is made.
+   */
+  refresh(staleAccessToken: string): Promise<Tokens> {
+    this.#refreshing ??= this.#exclusively(async () => {
+      const current = await this.tokens();
+      if (!current) throw new SignInRequiredError('sign in first', { code: 'ERROR_CODE_UNAUTHENTICATED', status: 401 });
+      if (current.accessToken !== staleAccessToken && current.expiresAt - this.#options.refreshAheadMs > Date.now()) return current;
+      return this.#rotate(current);
+    }).finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  async #rotate(current: Tokens): Promise<Tokens> {
+    let response: Response;
+    try {
+      response = await send(this.#http, {
+        method: 'POST',
+        path: '/v1/auth/token/refresh',
+        body: { refresh_token: current.refreshToken, client_id: this.#options.clientId },
+        idempotent: false, // a refresh spends its token: never replayed blindly
+      });
+    } catch (error) {
+      if (error instanceof MaqamError && (error.status === 401 || error.status === 400)) {
+        // Refused for good (spent, revoked, expired): the session is over. Never loop.
+        const signedOut = new SignInRequiredError('the session ended; sign in again', {
+          code: error.code,
+          status: error.status,
+          violations: error.violations as FieldViolation[],
+          requestId: error.requestId,
+        });
+        await this.#store(null);
+        this.#options.onSignedOut?.(signedOut);
+        throw signedOut;
+      }
+      throw error;
+    }
+    const tokens = await this.#fromResponse(response, current);
+    // Stored before any waiter resumes, so nobody can present the spent token again.
+    await this.#store(tokens);
+    return tokens;
+  }
+
+  /** Runs `work` holding a Web Lock shared by the tabs of this origin, where there are Web Locks. */
+  #exclusively<T>(work: () => Promise<T>): Promise<T> {
+    const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+    return locks ? locks.request(`${this.#options.storageKey}:refresh:${this.#options.clientId}`, work) : work();
+  }
+
+  /** Revokes the session's refresh token (and with it every token of the sign-in) and forgets the tokens. */
+  async signOut(): Promise<void> {
+    const tokens = await this.tokens();
+    await this.#store(null);
+    if (!tokens) return;
+    await send(this.#http, { method: 'POST', path: '/v1/auth/token/revoke', body: { token: tokens.refreshToken, token_type_hint: 'refresh_token' }, idempotent: true }).catch(() => {
+      // Revocation is best effort: the tokens are already forgotten here.
+    });
+  }
+}

@@ -1,0 +1,204 @@
+import type { AcquireMusicStreamResponse, Artist, GetRelatedArtistsResponse, Song, TokenInfoResponse } from '@maqam/contract';
+import { AuthenticationError, MaqamError } from './errors.ts';
+import { send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
+import { OAuthSession, type OAuthOptions } from './auth/session.ts';
+
+/** One entry of a batch: the song, or why it could not be had. */
+export type SongResult = { readonly song: Song; readonly error?: undefined } | { readonly song?: undefined; readonly error: { readonly code: string; readonly message: string } };
+
+export type AudioQuality = 'AUDIO_QUALITY_LOW' | 'AUDIO_QUALITY_STANDARD' | 'AUDIO_QUALITY_HIGH' | 'AUDIO_QUALITY_LOSSLESS';
+
+export interface MaqamClientOptions {
+  /** The API's base URL, e.g. "https://api.maqam.example". */
+  baseUrl: string;
+  /** An API key (mk_...), for servers: catalog calls only. */
+  apiKey?: string;
+  /** OAuth sign-in for apps acting for a user. */
+  auth?: OAuthOptions;
+  /** BCP 47 locale(s) for LocalizedString values; per call too. */
+  locale?: string;
+  /** A fetch of your own (tests, proxies, instrumentation). */
+  fetch?: FetchLike;
+  /** Per attempt; default 15 s. */
+  timeoutMs?: number;
+  /** Retries per call for 429, 503 and (reads only) network failures; default 3. */
+  maxRetries?: number;
+  /** The longest server-asked wait the client sits out before giving up with RateLimitError; default 30 s. */
+  maxRetryDelayMs?: number;
+  /** Parallel requests of one batchGet; default 4. */
+  batchConcurrency?: number;
+}
+
+export interface CallContext {
+  locale?: string;
+  signal?: AbortSignal;
+}
+
+const BATCH_SIZE = 100;
+
+function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new TypeError(`MaqamClient: ${message}`);
+}
+
+/**
+ * The Maqam API client.
+ *
+ * @example
+ * // A server with an API key:
+ * const maqam = new MaqamClient({ baseUrl: 'https://api.maqam.example', apiKey: process.env.MAQAM_KEY });
+ * const songs = await maqam.songs.batchGet(['song-1', 'song-2'], { locale: 'en' });
+ *
+ * @example
+ * // An app acting for a signed-in user:
+ * const maqam = new MaqamClient({ baseUrl, auth: { clientId: 'maqam-demo', redirectUri, storage: localStorageTokens() } });
+ * location.href = await maqam.auth.createAuthorizationUrl();
+ */
+export class MaqamClient {
+  readonly #http: HttpOptions;
+  readonly #options: MaqamClientOptions;
+  readonly #session: OAuthSession | undefined;
+
+  constructor(options: MaqamClientOptions) {
+    assert(options && typeof options.baseUrl === 'string' && /^https?:\/\//.test(options.baseUrl), 'baseUrl must be an http(s) URL');
+    assert(!(options.apiKey && options.auth), 'give apiKey or auth, not both (the API refuses requests carrying both)');
+    this.#options = options;
+    this.#http = {
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      timeoutMs: options.timeoutMs ?? 15_000,
+      maxRetries: options.maxRetries ?? 3,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
+    };
+    this.#session = options.auth ? new OAuthSession(this.#http, options.auth) : undefined;
+  }
+
+  /** Sends a call with the configured credential; with OAuth, a 401 refreshes and retries once. */
+  async #call(call: Omit<CallOptions, 'headers'>, context: CallContext = {}): Promise<Response> {
+    const locale = context.locale ?? this.#options.locale;
+    const headers: Record<string, string> = locale ? { 'accept-language': locale } : {};
+    const withSignal = { ...call, signal: context.signal };
+    if (!this.#session) {
+      if (this.#options.apiKey) headers['x-api-key'] = this.#options.apiKey;
+      return send(this.#http, { ...withSignal, headers });
+    }
+    const token = await this.#session.accessToken();
+    try {
+      return await send(this.#http, { ...withSignal, headers: { ...headers, authorization: `Bearer ${token}` } });
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      const fresh = await this.#session.refresh(token); // throws SignInRequiredError if the session is over
+      return send(this.#http, { ...withSignal, headers: { ...headers, authorization: `Bearer ${fresh.accessToken}` } });
+    }
+  }
+
+  readonly songs = {
+    /**
+     * Any number of songs by id: sent in chunks of 100 with bounded
+     * concurrency, answered as one Map in the order the ids were given
+     * (duplicates once). Each entry has `song` or `error`.
+     *
+     * @example
+     * const results = await maqam.songs.batchGet(ids, { locale: 'ar' });
+     * for (const [id, result] of results) console.log(id, result.song?.title?.value ?? result.error?.code);
+     */
+    batchGet: async (ids: readonly string[], context: CallContext = {}): Promise<Map<string, SongResult>> => {
+      assert(Array.isArray(ids) && ids.every((id) => typeof id === 'string' && id !== ''), 'ids must be non-empty strings');
+      const unique = [...new Set(ids)];
+      const chunks: string[][] = [];
+      for (let i = 0; i < unique.length; i += BATCH_SIZE) chunks.push(unique.slice(i, i + BATCH_SIZE));
+      const answers: Record<string, SongResult>[] = new Array(chunks.length);
+      let next = 0;
+      const worker = async () => {
+        while (next < chunks.length) {
+          const index = next++;
+          const response = await this.#call(
+            // A batch read changes nothing on the server: safe to repeat after a network failure.
+            { method: 'POST', path: '/v1/music/songs:batchGet', body: { songIdList: chunks[index]!.map((value) => ({ value })) }, idempotent: true },
+            context,
+          );
+          answers[index] = ((await response.json()) as { results: Record<string, SongResult> }).results;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(this.#options.batchConcurrency ?? 4, chunks.length) }, worker));
+      const merged = new Map<string, SongResult>();
+      chunks.forEach((chunk, index) => {
+        for (const id of chunk) merged.set(id, answers[index]![id]!);
+      });
+      return merged;
+    },
+  };
+
+  readonly artists = {
+    /**
+     * One page of artists related to an artist.
+     *
+     * @example
+     * const { artists, nextPageToken } = await maqam.artists.listRelated('artist-1', { pageSize: 10 });
+     */
+    listRelated: async (artistId: string, options: CallContext & { pageSize?: number; pageToken?: string } = {}): Promise<GetRelatedArtistsResponse> => {
+      assert(typeof artistId === 'string' && artistId !== '', 'artistId must be a non-empty string');
+      const query = new URLSearchParams();
+      if (options.pageSize !== undefined) query.set('page_size', String(options.pageSize));
+      if (options.pageToken) query.set('page_token', options.pageToken);
+      const path = `/v1/music/artists/${encodeURIComponent(artistId)}/related${query.size > 0 ? `?${query}` : ''}`;
+      return (await (await this.#call({ method: 'GET', path, idempotent: true }, options)).json()) as GetRelatedArtistsResponse;
+    },
+
+    /**
+     * Every related artist, fetching pages as the loop asks for them.
+     *
+     * @example
+     * for await (const artist of maqam.artists.related('artist-1')) console.log(artist.name.value);
+     */
+    related: (artistId: string, options: CallContext & { pageSize?: number } = {}): AsyncIterable<Artist> => {
+      const list = this.artists.listRelated;
+      return {
+        async *[Symbol.asyncIterator]() {
+          let pageToken: string | undefined;
+          do {
+            const page = await list(artistId, { ...options, ...(pageToken ? { pageToken } : {}) });
+            yield* page.artists;
+            pageToken = page.nextPageToken || undefined;
+          } while (pageToken);
+        },
+      };
+    },
+  };
+
+  readonly streaming = {
+    /**
+     * A signed HLS stream of a song for the signed-in user (scope `stream`).
+     *
+     * @example
+     * const { stream } = await maqam.streaming.acquireMusic('song-1', { maxQuality: 'AUDIO_QUALITY_STANDARD' });
+     * audio.src = stream.manifestUrl; // Safari; elsewhere an HLS player library
+     */
+    acquireMusic: async (songId: string, options: CallContext & { maxQuality?: AudioQuality } = {}): Promise<AcquireMusicStreamResponse> => {
+      assert(typeof songId === 'string' && songId !== '', 'songId must be a non-empty string');
+      const body = { songId: { value: songId }, ...(options.maxQuality ? { maxQuality: options.maxQuality } : {}) };
+      // Acquisition is billable: not repeated after a network failure.
+      return (await (await this.#call({ method: 'POST', path: '/v1/streaming/music', body, idempotent: false }, options)).json()) as AcquireMusicStreamResponse;
+    },
+  };
+
+  /** OAuth sign-in; present when the client was made with `auth`. */
+  get auth() {
+    const session = this.#session;
+    assert(session, 'this client was made without `auth`');
+    return {
+      /** @example location.href = await maqam.auth.createAuthorizationUrl({ scope: 'read stream' }); */
+      createAuthorizationUrl: (options?: { scope?: string; state?: string }) => session.createAuthorizationUrl(options),
+      /** @example await maqam.auth.handleRedirect(location.href); */
+      handleRedirect: (url: string | URL) => session.handleRedirect(url),
+      /** @example await maqam.auth.signOut(); */
+      signOut: () => session.signOut(),
+      /** @example const signedIn = (await maqam.auth.tokens()) !== null; */
+      tokens: () => session.tokens(),
+      /** @example const { scope, exp } = await maqam.auth.tokenInfo(); */
+      tokenInfo: async (context: CallContext = {}): Promise<TokenInfoResponse> =>
+        (await (await this.#call({ method: 'GET', path: '/v1/auth/tokeninfo', idempotent: true }, context)).json()) as TokenInfoResponse,
+    };
+  }
+}
+
+export { MaqamError };

@@ -1,0 +1,106 @@
+import { errorFromResponse, MaqamError, NetworkError, RateLimitError } from './errors.ts';
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface HttpOptions {
+  baseUrl: string;
+  fetch: FetchLike;
+  /** Per attempt, in milliseconds. */
+  timeoutMs: number;
+  /** Retries of one call at most. */
+  maxRetries: number;
+  /** Longest wait before a retry that the client accepts, in milliseconds. */
+  maxRetryDelayMs: number;
+}
+
+export interface CallOptions {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal | undefined;
+  /**
+   * Whether repeating the call cannot change anything (reads). Only such calls
+   * are retried after a network failure: a write may have reached the server.
+   */
+  idempotent: boolean;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+
+/** Seconds to wait from Retry-After (seconds or an HTTP date), else X-RateLimit-Reset (Unix seconds). */
+export function retryDelaySeconds(response: Response, now = Date.now()): number | undefined {
+  const retryAfter = response.headers.get('retry-after');
+  if (retryAfter !== null) {
+    const seconds = Number(retryAfter);
+    if (Number.isFinite(seconds)) return Math.max(0, seconds);
+    const date = Date.parse(retryAfter);
+    if (!Number.isNaN(date)) return Math.max(0, (date - now) / 1000);
+  }
+  const reset = Number(response.headers.get('x-ratelimit-reset'));
+  return reset > 0 ? Math.max(0, reset - now / 1000) : undefined;
+}
+
+/**
+ * Sends one API call with timeouts, cancellation and retries, and returns the
+ * successful Response or throws a typed MaqamError.
+ *
+ * Retry rules, and why:
+ * - 429 and 503 are retried: the server says "later", and how much later
+ *   (Retry-After, X-RateLimit-Reset) is honoured, not guessed; a wait longer
+ *   than `maxRetryDelayMs` gives up at once with the error (RateLimitError
+ *   carries retryAfter) rather than hanging the caller.
+ * - Without a server hint, waits grow exponentially with full jitter (AWS
+ *   architecture blog, "Exponential Backoff And Jitter"), so many clients
+ *   failing together do not retry together.
+ * - Network failures are retried only for idempotent calls.
+ * - Other statuses are never retried: the same request would fail the same way.
+ */
+export async function send(http: HttpOptions, call: CallOptions): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const signals = [AbortSignal.timeout(http.timeoutMs), ...(call.signal ? [call.signal] : [])];
+    let response: Response;
+    try {
+      response = await http.fetch(http.baseUrl + call.path, {
+        method: call.method,
+        headers: { accept: 'application/json', ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
+        ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+        signal: AbortSignal.any(signals),
+      });
+    } catch (error) {
+      if (call.signal?.aborted) throw call.signal.reason;
+      if (call.idempotent && attempt < http.maxRetries) {
+        await sleep(backoff(attempt), call.signal);
+        continue;
+      }
+      throw new NetworkError(`no answer from ${http.baseUrl}: ${(error as Error).message}`, { code: 'ERROR_CODE_UNAVAILABLE', status: 0 });
+    }
+    if (response.ok) return response;
+    if (response.status === 429 || response.status === 503) {
+      const hinted = retryDelaySeconds(response);
+      const delayMs = hinted === undefined ? backoff(attempt) : hinted * 1000;
+      if (attempt < http.maxRetries && delayMs <= http.maxRetryDelayMs) {
+        await response.body?.cancel();
+        await sleep(delayMs, call.signal);
+        continue;
+      }
+      throw await errorFromResponse(response, { retryAfter: hinted });
+    }
+    throw await errorFromResponse(response);
+  }
+}
+
+/** Full jitter: a uniform wait between 0 and 250 ms x 2^attempt, capped at 8 s. */
+function backoff(attempt: number): number {
+  return Math.random() * Math.min(8000, 250 * 2 ** attempt);
+}
+
+export { MaqamError, RateLimitError };
