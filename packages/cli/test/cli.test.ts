@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
 import { fixtureRecords, writeNdjson } from '../../server/test/fixtures.ts';
+import { freePort } from '../../server/test/harness.ts';
 import { BIN, dumpTable, runCli, runCliJson } from './run-cli.ts';
 
 let dir: string;
@@ -152,15 +152,6 @@ describe('maqam seed-demo', () => {
     expect(first.some((r) => r.original_language === 'en' || r.original_language === 'fr')).toBe(true);
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
 
 describe('maqam serve', () => {
   it('serves the API and shuts down gracefully on SIGTERM', async () => {

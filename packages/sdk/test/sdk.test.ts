@@ -4,18 +4,12 @@ import { createClientsService, createUsersService } from '@maqam/server';
 import { AuthenticationError, MaqamClient, memoryTokens, NotFoundError, RateLimitError, SignInRequiredError, type Tokens } from '@maqam/sdk';
 import { dialects } from '../../server/test/dialects.ts';
 import { RELATED_COUNT } from '../../server/test/fixtures.ts';
-import { startTestServer, type TestServer } from '../../server/test/harness.ts';
+import { freePort, listenOnFreePort, startTestServer, type TestServer } from '../../server/test/harness.ts';
 import { readForm } from '../../server/test/oauth/oauth-helpers.ts';
-
-async function listen(server: Server): Promise<number> {
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done((server.address() as { port: number }).port)));
-}
 
 /** The real server, listening, with a user and a client whose redirect URI is a page that answers. */
 async function realServer(env: Record<string, string> = {}) {
-  const probe = createServer();
-  const port = await listen(probe);
-  await new Promise((done) => probe.close(done));
+  const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const server = await startTestServer(dialects[0]!, { MAQAM_PUBLIC_URL: baseUrl, ...env });
   await server.app.listen({ port, host: '127.0.0.1' });
@@ -205,7 +199,7 @@ describe('retries', () => {
       }
       req.resume();
     });
-    base = `http://127.0.0.1:${await listen(server)}`;
+    base = `http://127.0.0.1:${await listenOnFreePort(server)}`;
   });
   afterAll(() => server?.close());
 

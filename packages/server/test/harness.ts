@@ -66,3 +66,17 @@ export function batchGet(server: TestServer, body: unknown, headers: Record<stri
 }
 
 export const ids = (...values: string[]) => ({ songIdList: values.map((value) => ({ value })) });
+
+/** Starts a node:http (or net) server on a free loopback port and returns the port. */
+export async function listenOnFreePort(server: { listen(port: number, host: string, callback: () => void): unknown; address(): unknown }): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+}
+
+/** A loopback port that was free a moment ago, for servers that must know their URL before they listen. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  const port = await listenOnFreePort(probe);
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

@@ -1,18 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { dialects } from '../dialects.ts';
-import { startTestServer, type TestServer } from '../harness.ts';
+import { freePort, startTestServer, type TestServer } from '../harness.ts';
 import { PASSWORD, readForm, REDIRECT, seedAccounts } from './oauth-helpers.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 // Plain http on loopback is what a test has; oauth4webapi otherwise insists on https.
 const insecure = { [oauth.allowInsecureRequests]: true };

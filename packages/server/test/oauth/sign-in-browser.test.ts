@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { createClientsService } from '@maqam/server';
 import { dialects } from '../dialects.ts';
-import { startTestServer, type TestServer } from '../harness.ts';
+import { freePort, listenOnFreePort, startTestServer, type TestServer } from '../harness.ts';
 import { authorizeUrl, PASSWORD, pkce, seedAccounts } from './oauth-helpers.ts';
 
 const CHROMIUM = process.env.MAQAM_CHROMIUM ?? '/usr/bin/chromium';
@@ -14,10 +14,6 @@ const haveBrowser = existsSync(CHROMIUM);
 if (!haveBrowser) {
   if (process.env.MAQAM_REQUIRE_BROWSER === '1') throw new Error(`MAQAM_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM}`);
   process.stderr.write(`\n*** No Chromium at ${CHROMIUM} (apt-get install chromium): SKIPPING the browser sign-in test ***\n\n`);
-}
-
-async function listen(server: Server): Promise<number> {
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done((server.address() as { port: number }).port)));
 }
 
 /** A real Chromium signs in through the page: wrong password, deny, then allow. */
@@ -33,10 +29,8 @@ describe.skipIf(!haveBrowser)('the sign-in page in Chromium', () => {
   beforeAll(async () => {
     // The app the user returns to: any page will do.
     callbackServer = createServer((_req, res) => res.end('back in the app'));
-    callback = `http://127.0.0.1:${await listen(callbackServer)}/callback`;
-    const probe = createServer();
-    const port = await listen(probe);
-    await new Promise((done) => probe.close(done));
+    callback = `http://127.0.0.1:${await listenOnFreePort(callbackServer)}/callback`;
+    const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     server = await startTestServer(dialects[0]!, { MAQAM_PUBLIC_URL: base });
     await server.app.listen({ port, host: '127.0.0.1' });
