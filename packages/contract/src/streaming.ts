@@ -3,6 +3,7 @@ import { SongID } from './catalog.ts';
 
 export const AUDIO_QUALITIES = ['AUDIO_QUALITY_LOW', 'AUDIO_QUALITY_STANDARD', 'AUDIO_QUALITY_HIGH', 'AUDIO_QUALITY_LOSSLESS'] as const;
 export const AudioQuality = Type.Unsafe<(typeof AUDIO_QUALITIES)[number]>({ type: 'string', enum: [...AUDIO_QUALITIES], title: 'AudioQuality' });
+export type AudioQuality = Static<typeof AudioQuality>;
 
 /** AcquireMusicStream request (contract section 7); also accepted as song_id / max_quality. */
 export const AcquireMusicStreamRequest = Type.Object(

@@ -1,12 +1,12 @@
-import type { AcquireMusicStreamResponse, Artist, GetRelatedArtistsResponse, Song, TokenInfoResponse } from '@maqam/contract';
+import type { AcquireMusicStreamResponse, Artist, AudioQuality, GetRelatedArtistsResponse, Song, TokenInfoResponse } from '@maqam/contract';
 import { AuthenticationError, MaqamError } from './errors.ts';
-import { send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
+import { RetryBudget, send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
 import { OAuthSession, type OAuthOptions } from './auth/session.ts';
 
 /** One entry of a batch: the song, or why it could not be had. */
 export type SongResult = { readonly song: Song; readonly error?: undefined } | { readonly song?: undefined; readonly error: { readonly code: string; readonly message: string } };
 
-export type AudioQuality = 'AUDIO_QUALITY_LOW' | 'AUDIO_QUALITY_STANDARD' | 'AUDIO_QUALITY_HIGH' | 'AUDIO_QUALITY_LOSSLESS';
+export type { AcquireMusicStreamResponse, Artist, AudioQuality, GetRelatedArtistsResponse, Song, TokenInfoResponse };
 
 export interface MaqamClientOptions {
   /** The API's base URL, e.g. "https://api.maqam.example". */
@@ -25,6 +25,12 @@ export interface MaqamClientOptions {
   maxRetries?: number;
   /** The longest server-asked wait the client sits out before giving up with RateLimitError; default 30 s. */
   maxRetryDelayMs?: number;
+  /**
+   * Retries across all calls of this client: each failed attempt costs a
+   * token, each success earns `tokenRatio` back, and no retry is made while
+   * half or fewer of `maxTokens` are left. Default 10 and 0.1.
+   */
+  retryBudget?: { maxTokens?: number; tokenRatio?: number };
   /** Parallel requests of one batchGet; default 4. */
   batchConcurrency?: number;
 }
@@ -68,6 +74,7 @@ export class MaqamClient {
       timeoutMs: options.timeoutMs ?? 15_000,
       maxRetries: options.maxRetries ?? 3,
       maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
+      retryBudget: new RetryBudget(options.retryBudget?.maxTokens, options.retryBudget?.tokenRatio),
     };
     this.#session = options.auth ? new OAuthSession(this.#http, options.auth) : undefined;
   }
@@ -186,6 +193,8 @@ export class MaqamClient {
     const session = this.#session;
     assert(session, 'this client was made without `auth`');
     return {
+      /** The redirect URI this client signs in with. */
+      redirectUri: session.redirectUri,
       /** @example location.href = await maqam.auth.createAuthorizationUrl({ scope: 'read stream' }); */
       createAuthorizationUrl: (options?: { scope?: string; state?: string }) => session.createAuthorizationUrl(options),
       /** @example await maqam.auth.handleRedirect(location.href); */

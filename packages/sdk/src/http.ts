@@ -11,6 +11,38 @@ export interface HttpOptions {
   maxRetries: number;
   /** Longest wait before a retry that the client accepts, in milliseconds. */
   maxRetryDelayMs: number;
+  /** Shared by every call of one client; see RetryBudget. */
+  retryBudget: RetryBudget;
+}
+
+/**
+ * A client-wide allowance of retries (the token bucket of gRPC's retry
+ * throttling): each failed attempt costs a token, each success earns back a
+ * fraction of one, and retries stop while the bucket is at half or less. A
+ * per-call limit alone lets a thousand failing calls make four thousand
+ * requests to a server that is already struggling; the budget caps retries
+ * at about one per ten successful calls once things go wrong.
+ */
+export class RetryBudget {
+  #tokens: number;
+  readonly #maxTokens: number;
+  readonly #tokenRatio: number;
+
+  constructor(maxTokens = 10, tokenRatio = 0.1) {
+    this.#maxTokens = maxTokens;
+    this.#tokenRatio = tokenRatio;
+    this.#tokens = maxTokens;
+  }
+
+  succeeded(): void {
+    this.#tokens = Math.min(this.#maxTokens, this.#tokens + this.#tokenRatio);
+  }
+
+  /** Records a failed attempt; whether a retry may follow it. */
+  failed(): boolean {
+    this.#tokens = Math.max(0, this.#tokens - 1);
+    return this.#tokens > this.#maxTokens / 2;
+  }
 }
 
 export interface CallOptions {
@@ -62,6 +94,7 @@ export function retryDelaySeconds(response: Response, now = Date.now()): number 
  *   architecture blog, "Exponential Backoff And Jitter"), so many clients
  *   failing together do not retry together.
  * - Network failures are retried only for idempotent calls.
+ * - Every retry also needs the client's RetryBudget to allow it.
  * - Other statuses are never retried: the same request would fail the same way.
  */
 export async function send(http: HttpOptions, call: CallOptions): Promise<Response> {
@@ -77,17 +110,20 @@ export async function send(http: HttpOptions, call: CallOptions): Promise<Respon
       });
     } catch (error) {
       if (call.signal?.aborted) throw call.signal.reason;
-      if (call.idempotent && attempt < http.maxRetries) {
+      if (http.retryBudget.failed() && call.idempotent && attempt < http.maxRetries) {
         await sleep(backoff(attempt), call.signal);
         continue;
       }
       throw new NetworkError(`no answer from ${http.baseUrl}: ${(error as Error).message}`, { code: 'ERROR_CODE_UNAVAILABLE', status: 0 });
     }
-    if (response.ok) return response;
+    if (response.ok) {
+      http.retryBudget.succeeded();
+      return response;
+    }
     if (response.status === 429 || response.status === 503) {
       const hinted = retryDelaySeconds(response);
       const delayMs = hinted === undefined ? backoff(attempt) : hinted * 1000;
-      if (attempt < http.maxRetries && delayMs <= http.maxRetryDelayMs) {
+      if (http.retryBudget.failed() && attempt < http.maxRetries && delayMs <= http.maxRetryDelayMs) {
         await response.body?.cancel();
         await sleep(delayMs, call.signal);
         continue;

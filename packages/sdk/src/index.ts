@@ -1,7 +1,11 @@
-export { MaqamClient, type MaqamClientOptions, type SongResult, type AudioQuality, type CallContext } from './client.ts';
+// @maqam/sdk: the Maqam API client for browsers, Node >= 20, Deno and Bun.
+// Runtime-neutral: nothing here imports a Node built-in (see ./node.ts).
+export { MaqamClient, type MaqamClientOptions, type SongResult, type CallContext } from './client.ts';
+export type { AcquireMusicStreamResponse, Artist, AudioQuality, GetRelatedArtistsResponse, Song, TokenInfoResponse } from './client.ts';
 export {
   MaqamError, InvalidRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, RateLimitError,
   ServiceUnavailableError, SignInRequiredError, NetworkError, type FieldViolation,
 } from './errors.ts';
-export { memoryTokens, localStorageTokens, type TokenStorage } from './auth/storage.ts';
+export { memoryTokens, localStorageTokens, type TokenStorage, type WebStorageLike } from './auth/storage.ts';
 export type { Tokens, OAuthOptions } from './auth/session.ts';
+export type { FetchLike } from './http.ts';

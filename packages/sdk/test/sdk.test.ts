@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { createClientsService, createUsersService } from '@maqam/server';
-import { AuthenticationError, MaqamClient, memoryTokens, NotFoundError, RateLimitError, SignInRequiredError, type Tokens } from '@maqam/sdk';
+import { AuthenticationError, MaqamClient, memoryTokens, NetworkError, NotFoundError, RateLimitError, ServiceUnavailableError, SignInRequiredError, type Tokens } from '@maqam/sdk';
+import { signInWithLoopback } from '@maqam/sdk/node';
 import { dialects } from '../../server/test/dialects.ts';
 import { RELATED_COUNT } from '../../server/test/fixtures.ts';
 import { freePort, listenOnFreePort, startTestServer, type TestServer } from '../../server/test/harness.ts';
@@ -14,9 +15,10 @@ async function realServer(env: Record<string, string> = {}) {
   const server = await startTestServer(dialects[0]!, { MAQAM_PUBLIC_URL: baseUrl, ...env });
   await server.app.listen({ port, host: '127.0.0.1' });
   const redirectUri = 'http://127.0.0.1:9/callback';
+  const loopbackRedirectUri = `http://127.0.0.1:${await freePort()}/callback`;
   await createUsersService(server.storage.db).create('layla', 'sdk password 1');
-  const client = await createClientsService(server.storage.db).create({ name: 'SDK tests', redirectUris: [redirectUri], scopes: ['read', 'stream'] });
-  return { server, baseUrl, redirectUri, clientId: client.clientId };
+  const client = await createClientsService(server.storage.db).create({ name: 'SDK tests', redirectUris: [redirectUri, loopbackRedirectUri], scopes: ['read', 'stream'] });
+  return { server, baseUrl, redirectUri, loopbackRedirectUri, clientId: client.clientId };
 }
 
 /** A fetch that counts requests by path, around the global fetch. */
@@ -32,7 +34,11 @@ function countingFetch() {
 
 /** Signs in as a browser would: follows the authorization URL, posts the form, returns the redirect. */
 async function signInThroughPage(maqam: MaqamClient): Promise<string> {
-  const page = await fetch(await maqam.auth.createAuthorizationUrl());
+  return signInAt(await maqam.auth.createAuthorizationUrl());
+}
+
+async function signInAt(authorizationUrl: string): Promise<string> {
+  const page = await fetch(authorizationUrl);
   const { hidden, cookie } = readForm(await page.text(), page.headers.get('set-cookie') ?? undefined);
   const consent = await fetch(page.url.split('?')[0]!, {
     method: 'POST',
@@ -171,6 +177,48 @@ describe('the SDK signed in with OAuth (MAQAM_ACCESS_TOKEN_TTL=1)', () => {
     expect(count('/v1/auth/token/refresh')).toBe(1);
   });
 
+  it('shares tokens with the other tabs over BroadcastChannel, whatever their storage', async () => {
+    const options = (storage: ReturnType<typeof memoryTokens>, seen: (Tokens | null)[]) => ({
+      baseUrl: env.baseUrl,
+      auth: { clientId: env.clientId, redirectUri: env.redirectUri, storage, shareAcrossTabs: true, storageKey: 'tabs', onTokens: (t: Tokens | null) => seen.push(t) },
+    });
+    const seenA: (Tokens | null)[] = [];
+    const seenB: (Tokens | null)[] = [];
+    const tabA = new MaqamClient(options(memoryTokens(), seenA));
+    const tabB = new MaqamClient(options(memoryTokens(), seenB));
+    const tokens = await tabA.auth.handleRedirect(await signInThroughPage(tabA));
+    await expect.poll(() => tabB.auth.tokens()).toEqual(tokens);
+    expect((await tabB.auth.tokenInfo()).client_id).toBe(env.clientId);
+    await tabB.auth.signOut();
+    await expect.poll(() => tabA.auth.tokens()).toBeNull();
+    expect(seenA.at(-1)).toBeNull();
+    expect(seenB[0]).toEqual(tokens);
+  });
+
+  it('signs a command-line user in through a loopback redirect (RFC 8252)', async () => {
+    const storage = memoryTokens();
+    const maqam = new MaqamClient({ baseUrl: env.baseUrl, auth: { clientId: env.clientId, redirectUri: env.loopbackRedirectUri, storage } });
+    let pageAnswer = '';
+    const tokens = await signInWithLoopback(maqam, {
+      // The "browser": sign in on the page, then follow the redirect to the helper's listener.
+      open: async (url) => {
+        const redirect = await signInAt(url);
+        expect(redirect.startsWith(env.loopbackRedirectUri)).toBe(true);
+        void fetch(redirect).then(async (r) => (pageAnswer = `${r.status} ${await r.text()}`));
+      },
+    });
+    expect(tokens.accessToken).toMatch(/^mat_/);
+    expect((await maqam.auth.tokenInfo()).client_id).toBe(env.clientId);
+    await expect.poll(() => pageAnswer).toMatch(/^200 .*Signed in/s);
+    // The listener is gone once it has done its work.
+    await expect(fetch(env.loopbackRedirectUri)).rejects.toThrow();
+  });
+
+  it('refuses a loopback sign-in whose redirect URI is not a loopback address with a port', async () => {
+    const maqam = new MaqamClient({ baseUrl: env.baseUrl, auth: { clientId: env.clientId, redirectUri: 'https://app.example/cb', storage: memoryTokens() } });
+    await expect(signInWithLoopback(maqam)).rejects.toThrow(/loopback/);
+  });
+
   it('signs out by revoking the session on the server', async () => {
     const { maqam } = client();
     const tokens = await maqam.auth.handleRedirect(await signInThroughPage(maqam));
@@ -211,6 +259,54 @@ describe('retries', () => {
     expect(calls).toHaveLength(2);
     expect(calls[1]! - calls[0]!).toBeGreaterThanOrEqual(950);
     expect(calls[1]! - calls[0]!).toBeLessThan(3000);
+  });
+
+  it('stops retrying when the client-wide retry budget is spent', async () => {
+    // A server that is down for good: every call answers 503 at once.
+    const down = createServer((req, res) => {
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
+      res.end(JSON.stringify({ code: 'ERROR_CODE_UNAVAILABLE', message: 'down' }));
+    });
+    let requests = 0;
+    down.on('request', () => requests++);
+    const url = `http://127.0.0.1:${await listenOnFreePort(down)}`;
+    try {
+      const maqam = new MaqamClient({ baseUrl: url, apiKey: 'mk_x', maxRetries: 3, retryBudget: { maxTokens: 10, tokenRatio: 0.1 } });
+      for (let call = 0; call < 20; call++) await expect(maqam.artists.listRelated('a')).rejects.toBeInstanceOf(ServiceUnavailableError);
+      // Without a budget: 20 calls x 4 attempts = 80 requests. With it (every failure costs a token,
+      // retries only above 5 of 10): the first call's 3 retries, then none.
+      expect(requests).toBe(23);
+    } finally {
+      down.close();
+    }
+  });
+
+  it('retries network failures of reads but never of a stream acquisition (billable)', async () => {
+    let attempts = 0;
+    const failing = async () => {
+      attempts++;
+      throw new TypeError('fetch failed');
+    };
+    const maqam = new MaqamClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'mk_x', fetch: failing, maxRetries: 2 });
+    await expect(maqam.artists.listRelated('a')).rejects.toBeInstanceOf(NetworkError);
+    expect(attempts).toBe(3);
+    attempts = 0;
+    const signedIn = new MaqamClient({ baseUrl: 'http://127.0.0.1:9', fetch: failing, auth: { clientId: 'c', redirectUri: 'http://127.0.0.1:9/cb', storage: memoryTokens() } });
+    await signedIn.auth.tokens(); // no session: acquisition asks for sign-in before any request
+    await expect(signedIn.streaming.acquireMusic('song-1')).rejects.toBeInstanceOf(SignInRequiredError);
+    expect(attempts).toBe(0);
+  });
+
+  it('cancels a call, waits included, with an AbortSignal', async () => {
+    calls = [];
+    retryAfter = '5';
+    const maqam = new MaqamClient({ baseUrl: base, apiKey: 'mk_x' });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('user left')), 200);
+    const started = Date.now();
+    await expect(maqam.artists.listRelated('a', { signal: controller.signal })).rejects.toThrow('user left');
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('gives up with RateLimitError and retryAfter when the wait is longer than allowed', async () => {

@@ -26,6 +26,13 @@ export interface OAuthOptions {
   refreshAheadMs?: number;
   /** Prefix of the storage keys (default "maqam"). */
   storageKey?: string;
+  /**
+   * Share token changes with the other tabs of this origin over a
+   * BroadcastChannel, so every tab holds the newest tokens and hears of
+   * sign-outs (whatever the storage). Default: on in browsers, off elsewhere,
+   * where one process may hold sessions of several users.
+   */
+  shareAcrossTabs?: boolean;
 }
 
 interface TokenResponse {
@@ -39,6 +46,12 @@ interface LockManagerLike {
   request<T>(name: string, callback: () => Promise<T>): Promise<T>;
 }
 
+interface ChannelLike {
+  postMessage(message: unknown): void;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  unref?: () => void;
+}
+
 /**
  * An OAuth 2.0 sign-in (authorization code + PKCE S256) and its tokens.
  * Refreshes are single-flight: however many calls need a fresh token at once,
@@ -49,10 +62,30 @@ export class OAuthSession {
   readonly #http: HttpOptions;
   readonly #options: Required<Pick<OAuthOptions, 'refreshAheadMs' | 'storageKey'>> & OAuthOptions;
   #refreshing: Promise<Tokens> | undefined;
+  readonly #channel: ChannelLike | undefined;
 
   constructor(http: HttpOptions, options: OAuthOptions) {
     this.#http = http;
     this.#options = { refreshAheadMs: 30_000, storageKey: 'maqam', ...options };
+    const Channel = (globalThis as { BroadcastChannel?: new (name: string) => ChannelLike }).BroadcastChannel;
+    const share = options.shareAcrossTabs ?? typeof (globalThis as { document?: unknown }).document !== 'undefined';
+    if (share && Channel) {
+      this.#channel = new Channel(this.#tokensKey);
+      this.#channel.onmessage = (event) => void this.#adopt(event.data as { tokens: Tokens | null });
+      this.#channel.unref?.(); // Node, Deno: an open channel must not keep the process alive
+    }
+  }
+
+  /** Takes in the tokens another tab stored, without sending them back. */
+  async #adopt(message: { tokens: Tokens | null }): Promise<void> {
+    if (!message || typeof message !== 'object' || !('tokens' in message)) return;
+    const current = await this.tokens();
+    if (JSON.stringify(current) === JSON.stringify(message.tokens)) return;
+    await this.#store(message.tokens, false);
+  }
+
+  get redirectUri(): string {
+    return this.#options.redirectUri;
   }
 
   get #tokensKey() {
@@ -67,9 +100,10 @@ export class OAuthSession {
     return raw ? (JSON.parse(raw) as Tokens) : null;
   }
 
-  async #store(tokens: Tokens | null): Promise<void> {
+  async #store(tokens: Tokens | null, broadcast = true): Promise<void> {
     if (tokens) await this.#options.storage.set(this.#tokensKey, JSON.stringify(tokens));
     else await this.#options.storage.remove(this.#tokensKey);
+    if (broadcast) this.#channel?.postMessage({ tokens });
     this.#options.onTokens?.(tokens);
   }
 

@@ -26,13 +26,20 @@ export function memoryTokens(): TokenStorage {
   };
 }
 
+/** The part of the Web Storage API the SDK uses (localStorage, sessionStorage). */
+export interface WebStorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
 /**
  * Tokens kept in `localStorage`, shared by the tabs of one origin.
  *
  * @example
  * const storage = localStorageTokens();
  */
-export function localStorageTokens(storage: Storage = globalThis.localStorage): TokenStorage {
+export function localStorageTokens(storage: WebStorageLike = (globalThis as unknown as { localStorage: WebStorageLike }).localStorage): TokenStorage {
   return {
     get: (key) => storage.getItem(key),
     set: (key, value) => storage.setItem(key, value),

@@ -1,0 +1,1 @@
+export { signInWithLoopback, type LoopbackSignInOptions } from './node/loopback.js';
