@@ -292,10 +292,12 @@ describe('retries', () => {
     await expect(maqam.artists.listRelated('a')).rejects.toBeInstanceOf(NetworkError);
     expect(attempts).toBe(3);
     attempts = 0;
-    const signedIn = new MaqamClient({ baseUrl: 'http://127.0.0.1:9', fetch: failing, auth: { clientId: 'c', redirectUri: 'http://127.0.0.1:9/cb', storage: memoryTokens() } });
-    await signedIn.auth.tokens(); // no session: acquisition asks for sign-in before any request
-    await expect(signedIn.streaming.acquireMusic('song-1')).rejects.toBeInstanceOf(SignInRequiredError);
-    expect(attempts).toBe(0);
+    const storage = memoryTokens();
+    const now = Date.now();
+    storage.set('maqam:tokens:c', JSON.stringify({ accessToken: 'mat_x', refreshToken: 'mrt_x', issuedAt: now, expiresAt: now + 3_600_000, scope: 'read stream' }));
+    const signedIn = new MaqamClient({ baseUrl: 'http://127.0.0.1:9', fetch: failing, maxRetries: 2, auth: { clientId: 'c', redirectUri: 'http://127.0.0.1:9/cb', storage } });
+    await expect(signedIn.streaming.acquireMusic('song-1')).rejects.toBeInstanceOf(NetworkError);
+    expect(attempts).toBe(1);
   });
 
   it('cancels a call, waits included, with an AbortSignal', async () => {

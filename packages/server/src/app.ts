@@ -31,6 +31,7 @@ import { createStreamUrlSigner } from './streaming/stream-urls.ts';
 import { createStreamingService } from './streaming/streaming.service.ts';
 import { streamingRoutes } from './streaming/streaming.routes.ts';
 import type { Storage } from './storage/storage.ts';
+import { demoRoutes, type DemoApp } from './demo/demo.routes.ts';
 
 /** Contract section 8: bodies over 1 MiB are a 413. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -42,6 +43,8 @@ export interface AppDeps {
   storage: Storage;
   /** pino options or `false`; tests pass false. */
   logger?: FastifyServerOptions['logger'];
+  /** The demo web app to serve at /demo (`maqam serve --demo`). */
+  demo?: DemoApp;
 }
 
 /** Derives a purpose-bound key from the server secret, so no two uses share one. */
@@ -53,7 +56,7 @@ function subkey(secret: string, purpose: string): Buffer {
  * Builds the whole API on a migrated database. It never listens: main.ts does,
  * and tests call `inject` or listen on a port of their own.
  */
-export async function buildApp({ config, storage, logger }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, storage, logger, demo }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
@@ -166,6 +169,7 @@ export async function buildApp({ config, storage, logger }: AppDeps): Promise<Fa
     signInFailures: store,
     secureCookies: config.publicUrl.startsWith('https:'),
   });
+  if (demo) await demoRoutes(app, demo);
 
   for (const [url, methods] of methodsByPath) {
     const others = ALL_METHODS.filter((m) => !methods.has(m));

@@ -1,5 +1,6 @@
 /** The server package's public surface, used by the CLI, tests and benchmarks. */
 export { buildApp, BODY_LIMIT } from './app.ts';
+export type { DemoApp } from './demo/demo.routes.ts';
 export { loadConfig, SETTINGS, ConfigError, configTableMarkdown, type Config } from './config.ts';
 export { startServer, closeOnSignals, type RunningServer } from './serve.ts';
 export { openStorage, migrateToLatest, type Storage } from './storage/storage.ts';

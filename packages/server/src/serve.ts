@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import type { DemoApp } from './demo/demo.routes.ts';
 import { migrateToLatest, openStorage, type Storage } from './storage/storage.ts';
 
 export interface RunningServer {
@@ -13,13 +14,13 @@ export interface RunningServer {
 /** config -> database (migrated) -> app -> listen. The caller decides about signals. */
 export async function startServer(
   config: Config,
-  options: { beforeListen?: (storage: Storage) => Promise<void> } = {},
+  options: { beforeListen?: (storage: Storage) => Promise<void>; demo?: DemoApp | undefined } = {},
 ): Promise<RunningServer> {
   const storage = openStorage(config.databaseUrl);
   try {
     await migrateToLatest(storage);
     await options.beforeListen?.(storage);
-    const app = await buildApp({ config, storage });
+    const app = await buildApp({ config, storage, ...(options.demo ? { demo: options.demo } : {}) });
     const url = await app.listen({ port: config.port, host: config.host });
     let closing: Promise<void> | undefined;
     return {

@@ -2,13 +2,17 @@ import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { addMedia, closeOnSignals, createClientsService, createUsersService, seedDemoCatalog, startServer, type Config, type Storage } from '@maqam/server';
 import type { Output } from '../output.ts';
 
 /** The demo's sign-in: printed at start, meant for a machine of one's own. */
 export const DEMO_USER = { username: 'demo', password: 'maqam-demo' };
 export const DEMO_CLIENT_ID = 'maqam-demo';
+
+/** Songs of the demo catalog (song-1 ... song-50000). */
+const DEMO_SONG_COUNT = 50_000;
 
 /** Demo songs given playable media, when ffmpeg is there to make it. */
 export const DEMO_MEDIA_SONGS = ['song-1', 'song-2', 'song-3'];
@@ -42,7 +46,7 @@ async function seedDemo(storage: Storage, config: Config, out: Output): Promise<
   const anyArtist = await storage.db.selectFrom('artists').select('id').limit(1).executeTakeFirst();
   if (!anyArtist) {
     out.info('empty database: seeding the demo catalog (50,000 songs)...');
-    await seedDemoCatalog(storage, {});
+    await seedDemoCatalog(storage, { songs: DEMO_SONG_COUNT });
   }
   const anyUser = await storage.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (!anyUser) await createUsersService(storage.db).create(DEMO_USER.username, DEMO_USER.password);
@@ -65,8 +69,19 @@ async function seedDemo(storage: Storage, config: Config, out: Output): Promise<
 
 let hasDemoMedia = false;
 
+/** The built demo web app (npm run build:demo), served at /demo. */
+const DEMO_APP_DIR = join(dirname(fileURLToPath(import.meta.resolve('@maqam/demo-app/package.json'))), 'dist');
+
 export async function serve(config: Config, out: Output, flags: { demo?: boolean }): Promise<number> {
-  const server = await startServer(config, { beforeListen: flags.demo ? (storage) => seedDemo(storage, config, out) : undefined });
+  const server = await startServer(config, {
+    beforeListen: flags.demo ? (storage) => seedDemo(storage, config, out) : undefined,
+    demo: flags.demo
+      ? {
+          dir: DEMO_APP_DIR,
+          settings: () => ({ issuer: config.publicUrl, clientId: DEMO_CLIENT_ID, songCount: DEMO_SONG_COUNT, mediaSongs: hasDemoMedia ? DEMO_MEDIA_SONGS : [] }),
+        }
+      : undefined,
+  });
   closeOnSignals(server);
   if (flags.demo) {
     const base = config.publicUrl;
@@ -81,6 +96,7 @@ export async function serve(config: Config, out: Output, flags: { demo?: boolean
       [
         '',
         `Maqam is serving the demo catalog at ${base}`,
+        `  Demo web app:   ${base}/demo   (sign in as "${DEMO_USER.username}" / "${DEMO_USER.password}")`,
         `  API reference:  ${base}/docs`,
         '',
         'With an API key:',

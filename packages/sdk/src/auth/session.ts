@@ -7,7 +7,9 @@ import type { TokenStorage } from './storage.ts';
 export interface Tokens {
   readonly accessToken: string;
   readonly refreshToken: string;
-  /** Unix milliseconds. */
+  /** When the access token was issued, Unix milliseconds (as this client saw it). */
+  readonly issuedAt?: number;
+  /** When the access token expires, Unix milliseconds. */
   readonly expiresAt: number;
   readonly scope: string;
 }
@@ -22,7 +24,7 @@ export interface OAuthOptions {
   onTokens?: (tokens: Tokens | null) => void;
   /** Called once when a refresh is refused and the user must sign in again. */
   onSignedOut?: (error: SignInRequiredError) => void;
-  /** Refresh this long before expiry (default 30 s). */
+  /** Refresh this long before expiry (default 30 s; at most half the token's lifetime). */
   refreshAheadMs?: number;
   /** Prefix of the storage keys (default "maqam"). */
   storageKey?: string;
@@ -109,11 +111,13 @@ export class OAuthSession {
 
   async #fromResponse(response: Response, previous?: Tokens): Promise<Tokens> {
     const body = (await response.json()) as TokenResponse;
+    const now = Date.now();
     return {
       accessToken: body.access_token,
       // A response without a refresh token keeps the one we had.
       refreshToken: body.refresh_token ?? previous?.refreshToken ?? '',
-      expiresAt: Date.now() + body.expires_in * 1000,
+      issuedAt: now,
+      expiresAt: now + body.expires_in * 1000,
       scope: body.scope,
     };
   }
@@ -165,8 +169,15 @@ export class OAuthSession {
   async accessToken(): Promise<string> {
     const tokens = await this.tokens();
     if (!tokens) throw new SignInRequiredError('sign in first', { code: 'ERROR_CODE_UNAUTHENTICATED', status: 401 });
-    if (tokens.expiresAt - this.#options.refreshAheadMs > Date.now()) return tokens.accessToken;
+    if (this.#fresh(tokens)) return tokens.accessToken;
     return (await this.refresh(tokens.accessToken)).accessToken;
+  }
+
+  /** Whether the access token is good for longer than the refresh margin. */
+  #fresh(tokens: Tokens): boolean {
+    // Short-lived tokens get a margin of half their life, or every call would refresh.
+    const lifetime = tokens.issuedAt === undefined ? Infinity : tokens.expiresAt - tokens.issuedAt;
+    return tokens.expiresAt - Math.min(this.#options.refreshAheadMs, lifetime / 2) > Date.now();
   }
 
   /**
@@ -178,7 +189,7 @@ export class OAuthSession {
     this.#refreshing ??= this.#exclusively(async () => {
       const current = await this.tokens();
       if (!current) throw new SignInRequiredError('sign in first', { code: 'ERROR_CODE_UNAUTHENTICATED', status: 401 });
-      if (current.accessToken !== staleAccessToken && current.expiresAt - this.#options.refreshAheadMs > Date.now()) return current;
+      if (current.accessToken !== staleAccessToken && this.#fresh(current)) return current;
       return this.#rotate(current);
     }).finally(() => {
       this.#refreshing = undefined;

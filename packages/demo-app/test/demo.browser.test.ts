@@ -1,0 +1,208 @@
+// The demo web app end to end, as a newcomer meets it: the real `maqam serve
+// --demo` on a SQLite file, the built app, and Debian's Chromium.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { freePort } from '../../server/test/harness.ts';
+
+const REPO = resolve(import.meta.dirname, '../../..');
+const BIN = join(REPO, 'packages/cli/bin/maqam.js');
+const CHROMIUM = process.env.MAQAM_CHROMIUM ?? '/usr/bin/chromium';
+const OUTPUT = join(REPO, 'test-results');
+const haveBrowser = existsSync(CHROMIUM);
+const haveFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
+if (!haveBrowser) {
+  if (process.env.MAQAM_REQUIRE_BROWSER === '1') throw new Error(`MAQAM_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM}`);
+  process.stderr.write(`\n*** No Chromium at ${CHROMIUM} (apt-get install chromium): SKIPPING the demo app browser tests ***\n\n`);
+}
+
+interface DemoServer {
+  base: string;
+  database: string;
+  close(): Promise<void>;
+}
+
+/** `maqam serve --demo` on a free port and a fresh SQLite file, ready when /readyz answers. */
+async function serveDemo(env: Record<string, string> = {}): Promise<DemoServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'maqam-demo-app-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const database = join(dir, 'maqam.db');
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--demo'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MAQAM_PUBLIC_URL: base, DATABASE_URL: `sqlite:${database}`, MAQAM_MEDIA_DIR: join(dir, 'media'), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  child.stderr!.on('data', (chunk) => (errors += chunk));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`maqam serve --demo exited: ${errors}`);
+    const ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error(`maqam serve --demo did not start: ${errors}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    base,
+    database,
+    async close() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const launch = () =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
+  });
+
+/** Signs in through the app: its button, the server's sign-in page, back to the app. */
+async function signIn(page: Page, base: string) {
+  await page.goto(`${base}/demo`);
+  await page.getByTestId('sign-in').click();
+  await page.waitForURL((url) => url.pathname === '/v1/auth/authorize');
+  await page.getByLabel('اسم المستخدم Username').fill('demo');
+  await page.getByLabel('كلمة المرور Password').fill('maqam-demo');
+  await page.getByRole('button', { name: 'سماح · Allow' }).click();
+  await page.waitForURL(`${base}/demo`);
+  await page.getByTestId('songs').locator('li').first().waitFor();
+}
+
+describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    const built = spawnSync(process.execPath, [join(REPO, 'packages/demo-app/scripts/build.ts')], { encoding: 'utf8' });
+    expect(built.status, built.stderr).toBe(0);
+    browser = await launch();
+  });
+  afterAll(async () => browser?.close());
+
+  describe('with the demo defaults', () => {
+    let server: DemoServer;
+    let context: BrowserContext;
+    beforeAll(async () => {
+      server = await serveDemo();
+      context = await browser.newContext({ locale: 'ar-EG', viewport: { width: 1100, height: 900 } });
+    });
+    afterAll(async () => {
+      await context?.close();
+      await server?.close();
+    });
+
+    it('signs in with PKCE, lists songs in Arabic right to left, pages related artists, switches to English, plays, signs out', async () => {
+      const page = await context.newPage();
+      const failures: string[] = [];
+      page.on('pageerror', (error) => failures.push(error.message));
+      await signIn(page, server.base);
+
+      // Arabic first, right to left, with the songs of the first page.
+      expect(await page.evaluate(() => [document.documentElement.lang, getComputedStyle(document.body).direction])).toEqual(['ar', 'rtl']);
+      const songs = page.getByTestId('songs').locator('li');
+      expect(await songs.count()).toBe(10);
+      expect(await songs.first().getAttribute('data-song')).toBe('song-1');
+      expect(await songs.first().locator('strong').textContent()).toMatch(/[\u0600-\u06FF]/);
+      await expect(page.getByTestId('user').textContent()).resolves.toMatch(/\S/);
+
+      await page.getByTestId('next').click();
+      await expect.poll(() => songs.first().getAttribute('data-song')).toBe('song-11');
+
+      // Related artists, page after page, until the last.
+      await page.getByTestId('artist').first().click();
+      const related = page.getByTestId('related').locator('li');
+      await related.first().waitFor();
+      expect(await related.count()).toBe(5);
+      let pages = 1;
+      while (await page.getByTestId('more').isVisible()) {
+        const before = await related.count();
+        await page.getByTestId('more').click();
+        await expect.poll(() => related.count()).toBeGreaterThan(before);
+        pages++;
+      }
+      expect(pages).toBeGreaterThan(1);
+      await expect(page.getByTestId('no-more').isVisible()).resolves.toBe(true);
+      const names = await related.allTextContents();
+      expect(new Set(names).size).toBe(names.length);
+
+      // English, left to right, names asked again in English.
+      await page.getByTestId('lang').click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('ltr');
+      await expect.poll(() => page.getByTestId('sign-out').textContent()).toBe('Sign out');
+      expect(await related.count()).toBe(names.length);
+      mkdirSync(OUTPUT, { recursive: true });
+      await page.screenshot({ path: join(OUTPUT, 'demo-app.png'), fullPage: true });
+
+      if (haveFfmpeg) {
+        // song-1 has demo media: acquire a stream and hear it play.
+        await page.getByTestId('previous').click();
+        await expect.poll(() => songs.first().getAttribute('data-song')).toBe('song-1');
+        await songs.first().getByTestId('play').click();
+        await page.getByTestId('now-playing').waitFor();
+        await expect.poll(() => page.evaluate(() => document.querySelector('audio')!.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.2);
+      } else if (process.env.MAQAM_REQUIRE_FFMPEG === '1') {
+        throw new Error('MAQAM_REQUIRE_FFMPEG=1 but there is no ffmpeg');
+      }
+
+      // Sign out: the page says so, and the token is revoked on the server.
+      const accessToken = await page.evaluate(() => JSON.parse(Object.entries(localStorage).find(([key]) => key.startsWith('maqam:tokens:'))![1]).accessToken as string);
+      await page.getByTestId('sign-out').click();
+      await page.getByTestId('sign-in').waitFor();
+      expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('maqam:tokens:')))).toEqual([]);
+      const info = await fetch(`${server.base}/v1/auth/tokeninfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+      expect(info.status).toBe(401);
+      expect(failures).toEqual([]);
+    });
+  });
+
+  describe('with access tokens that live 2 seconds', () => {
+    let server: DemoServer;
+    beforeAll(async () => {
+      server = await serveDemo({ MAQAM_ACCESS_TOKEN_TTL: '2' });
+    });
+    afterAll(async () => server?.close());
+
+    it('two tabs refreshing at the same moment both keep working, with one refresh and no reuse', async () => {
+      const context = await browser.newContext();
+      try {
+        const tabA = await context.newPage();
+        await signIn(tabA, server.base);
+        const tabB = await context.newPage();
+        await tabB.goto(`${server.base}/demo`);
+        await tabB.getByTestId('songs').locator('li').first().waitFor();
+
+        const refreshes: string[] = [];
+        context.on('request', (request) => {
+          if (new URL(request.url()).pathname === '/v1/auth/token/refresh') refreshes.push(request.url());
+        });
+        const call = (tab: Page) =>
+          tab.evaluate(async () => {
+            const { maqam } = globalThis as unknown as { maqam: { songs: { batchGet(ids: string[]): Promise<Map<string, { song?: { id?: { value: string } } }>> } } };
+            return (await maqam.songs.batchGet(['song-7'])).get('song-7')?.song?.id?.value;
+          });
+
+        for (let round = 1; round <= 3; round++) {
+          await new Promise((r) => setTimeout(r, 2100)); // both tabs now hold an expired access token
+          await expect(Promise.all([call(tabA), call(tabB)])).resolves.toEqual(['song-7', 'song-7']);
+          expect(refreshes).toHaveLength(round);
+        }
+
+        // The server saw no reuse: the sign-in's grant stands, and every refresh token but the newest was spent once.
+        const db = new DatabaseSync(server.database, { readOnly: true });
+        try {
+          expect(db.prepare('select count(*) as n from oauth_grants where revoked_at is not null').get()).toEqual({ n: 0 });
+          expect(db.prepare('select count(*) as n from oauth_refresh_tokens where spent_at is null').get()).toEqual({ n: 1 });
+        } finally {
+          db.close();
+        }
+      } finally {
+        await context.close();
+      }
+    });
+  });
+});
