@@ -58,12 +58,18 @@ if (problems.length > 0) {
   throw new Error(ts.formatDiagnostics(problems, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
 }
 
+// The contract's names the declarations use, imported by name or through a namespace.
 const usedWireTypes = new Set<string>();
 for (const text of declarations.values()) {
-  for (const match of text.matchAll(/import(?:\(| type )?\{?([^}]*)\}? from ["']@maqam\/contract["']/g)) {
+  for (const match of text.matchAll(/import(?: type)? \{([^}]*)\} from ["']@maqam\/contract["']/g)) {
     for (const name of match[1]!.split(',')) if (name.trim()) usedWireTypes.add(name.trim().replace(/^type /, ''));
   }
+  for (const match of text.matchAll(/import(?: type)? \* as (\w+) from ["']@maqam\/contract["']/g)) {
+    for (const use of text.matchAll(new RegExp(`\\b${match[1]}\\.(\\w+)`, 'g'))) usedWireTypes.add(use[1]!);
+  }
 }
+const unknown = [...usedWireTypes].filter((name) => !(name in contract));
+if (unknown.length > 0) throw new Error(`the SDK uses types the contract does not export: ${unknown.join(', ')}`);
 const schemas = Object.fromEntries([...usedWireTypes].sort().map((name) => [name, (contract as Record<string, unknown>)[name]]));
 const wire = wireTypes(schemas as Parameters<typeof wireTypes>[0]);
 

@@ -1,13 +1,33 @@
-import type { AcquireMusicStreamResponse, Artist, AudioQuality, GetRelatedArtistsResponse, Song, TokenInfoResponse } from '@maqam/contract';
+import type { AcquireMusicStreamResponse, Artist, AudioQuality, GetRelatedArtistsResponse, Song, TokenInfoResponse } from './types.ts';
 import { AuthenticationError, MaqamError } from './errors.ts';
 import { RetryBudget, send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
 import { OAuthSession, type OAuthOptions } from './auth/session.ts';
 
-/** One entry of a batch: the song, or why it could not be had. */
+/**
+ * One entry of a batch: the song, or why it could not be had (its `code` is
+ * `ERROR_CODE_NOT_FOUND` for unknown and withdrawn songs).
+ *
+ * @example
+ * const result: SongResult = (await maqam.songs.batchGet(['song-1'])).get('song-1')!;
+ * if (result.song) play(result.song);
+ * else console.warn(result.error.code);
+ */
 export type SongResult = { readonly song: Song; readonly error?: undefined } | { readonly song?: undefined; readonly error: { readonly code: string; readonly message: string } };
 
-export type { AcquireMusicStreamResponse, Artist, AudioQuality, GetRelatedArtistsResponse, Song, TokenInfoResponse };
 
+/**
+ * How a MaqamClient talks to the API. Give `apiKey` (servers) or `auth`
+ * (apps acting for a user), not both.
+ *
+ * @example
+ * const options: MaqamClientOptions = {
+ *   baseUrl: 'https://api.maqam.example',
+ *   apiKey: process.env.MAQAM_API_KEY,
+ *   locale: 'ar',
+ *   timeoutMs: 5_000,
+ *   maxRetries: 2,
+ * };
+ */
 export interface MaqamClientOptions {
   /** The API's base URL, e.g. "https://api.maqam.example". */
   baseUrl: string;
@@ -35,7 +55,16 @@ export interface MaqamClientOptions {
   batchConcurrency?: number;
 }
 
+/**
+ * Per-call settings: the locale (Accept-Language) and an AbortSignal that
+ * cancels the call, retries and waits included.
+ *
+ * @example
+ * const controller = new AbortController();
+ * const page = await maqam.artists.listRelated('artist-1', { locale: 'en', signal: controller.signal });
+ */
 export interface CallContext {
+  /** BCP 47 language tag(s), e.g. "ar", "en", "fr;q=0.8, ar". */
   locale?: string;
   signal?: AbortSignal;
 }

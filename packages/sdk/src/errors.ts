@@ -1,4 +1,9 @@
-/** A field the server refused, as in the API's ValidationError. */
+/**
+ * A field the server refused, as in the API's ValidationError.
+ *
+ * @example
+ * if (error instanceof InvalidRequestError) for (const { field, description } of error.violations) form.mark(field, description);
+ */
 export interface FieldViolation {
   readonly field: string;
   readonly description: string;
@@ -36,23 +41,57 @@ export class MaqamError extends Error {
   }
 }
 
-/** 400: the request was refused; `violations` says which fields. */
+/**
+ * 400: the request was refused; `violations` says which fields.
+ *
+ * @example
+ * await maqam.artists.listRelated('artist-1', { pageSize: 5000 }).catch((error) => {
+ *   if (error instanceof InvalidRequestError) console.log(error.violations); // [{ field: 'page_size', ... }]
+ * });
+ */
 export class InvalidRequestError extends MaqamError {
   override name = 'InvalidRequestError';
 }
-/** 401: the credential is missing, unknown, expired or revoked. */
+/**
+ * 401: the credential is missing, unknown, expired or revoked. (Signed-in
+ * clients refresh and retry first; they throw SignInRequiredError instead
+ * when the session is over.)
+ *
+ * @example
+ * if (error instanceof AuthenticationError) console.error('check MAQAM_API_KEY');
+ */
 export class AuthenticationError extends MaqamError {
   override name = 'AuthenticationError';
 }
-/** 403: the credential is valid but may not do this (API key on streams, missing scope). */
+/**
+ * 403: the credential is valid but may not do this (an API key asking for a
+ * stream, a token without the scope).
+ *
+ * @example
+ * if (error instanceof PermissionDeniedError) location.href = await maqam.auth.createAuthorizationUrl({ scope: 'read stream' });
+ */
 export class PermissionDeniedError extends MaqamError {
   override name = 'PermissionDeniedError';
 }
-/** 404: no such artist, song or media. */
+/**
+ * 404: no such artist, song or media.
+ *
+ * @example
+ * const page = await maqam.artists.listRelated(id).catch((error) => {
+ *   if (error instanceof NotFoundError) return { artists: [], nextPageToken: '' };
+ *   throw error;
+ * });
+ */
 export class NotFoundError extends MaqamError {
   override name = 'NotFoundError';
 }
-/** 429 after the retries the client allows; `retryAfter` is in seconds. */
+/**
+ * 429 after the retries the client allows (or a wait longer than
+ * `maxRetryDelayMs`); `retryAfter` is the server's wait in seconds.
+ *
+ * @example
+ * if (error instanceof RateLimitError) setTimeout(tryAgain, (error.retryAfter ?? 1) * 1000);
+ */
 export class RateLimitError extends MaqamError {
   override name = 'RateLimitError';
   readonly retryAfter: number | undefined;
@@ -61,15 +100,33 @@ export class RateLimitError extends MaqamError {
     this.retryAfter = details.retryAfter;
   }
 }
-/** 503 or a 5xx after retries. */
+/**
+ * 503 (or another 5xx) after the retries the client allows.
+ *
+ * @example
+ * if (error instanceof ServiceUnavailableError) showBanner('Maqam is busy; try again in a minute');
+ */
 export class ServiceUnavailableError extends MaqamError {
   override name = 'ServiceUnavailableError';
 }
-/** The user must sign in again: no session, or its refresh token was refused. */
+/**
+ * The user must sign in again: there is no session, or its refresh token was
+ * refused (expired, revoked, or reused elsewhere). Thrown once per call;
+ * the client never loops on it.
+ *
+ * @example
+ * if (error instanceof SignInRequiredError) location.href = await maqam.auth.createAuthorizationUrl();
+ */
 export class SignInRequiredError extends MaqamError {
   override name = 'SignInRequiredError';
 }
-/** The request never got an answer (network failure, or the timeout passed). */
+/**
+ * The request never got an answer (a network failure, or the timeout
+ * passed), after the retries allowed for the call; `status` is 0.
+ *
+ * @example
+ * if (error instanceof NetworkError) showOfflineNotice();
+ */
 export class NetworkError extends MaqamError {
   override name = 'NetworkError';
 }

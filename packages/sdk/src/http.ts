@@ -1,5 +1,15 @@
 import { errorFromResponse, MaqamError, NetworkError, RateLimitError } from './errors.ts';
 
+/**
+ * A fetch of your own: a proxy, instrumentation, a test double.
+ *
+ * @example
+ * const timed: FetchLike = async (input, init) => {
+ *   const started = performance.now();
+ *   try { return await fetch(input, init); } finally { metrics.observe(performance.now() - started); }
+ * };
+ * const maqam = new MaqamClient({ baseUrl, apiKey, fetch: timed });
+ */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface HttpOptions {

@@ -1,7 +1,7 @@
 // @maqam/sdk: the Maqam API client for browsers, Node >= 20, Deno and Bun.
 // Runtime-neutral: nothing here imports a Node built-in (see ./node.ts).
 export { MaqamClient, type MaqamClientOptions, type SongResult, type CallContext } from './client.ts';
-export type { AcquireMusicStreamResponse, Artist, AudioQuality, GetRelatedArtistsResponse, Song, TokenInfoResponse } from './client.ts';
+export type { AcquireMusicStreamResponse, Artist, AudioQuality, GetRelatedArtistsResponse, Song, TokenInfoResponse } from './types.ts';
 export {
   MaqamError, InvalidRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, RateLimitError,
   ServiceUnavailableError, SignInRequiredError, NetworkError, type FieldViolation,

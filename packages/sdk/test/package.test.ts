@@ -6,6 +6,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import ts from 'typescript';
 import { dialects } from '../../server/test/dialects.ts';
 import { freePort, startTestServer, type TestServer } from '../../server/test/harness.ts';
 
@@ -118,5 +119,25 @@ export const wrong: AudioQuality = 'AUDIO_QUALITY_ULTRA';
       }
       expect(readFileSync(join(dist, format, 'index.js'), 'utf8')).not.toMatch(/node:|require\(["']/);
     }
+  });
+
+  it('documents every export with TSDoc and an @example', () => {
+    const entries = ['index.d.ts', 'node.d.ts'].map((file) => join(dist, 'esm', file));
+    const program = ts.createProgram(entries, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: ['node'], typeRoots: [join(REPO, 'node_modules/@types')] });
+    const checker = program.getTypeChecker();
+    const undocumented: string[] = [];
+    let exported = 0;
+    for (const entry of entries) {
+      const module = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
+      for (const symbol of checker.getExportsOfModule(module)) {
+        exported++;
+        const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+        const documented = ts.displayPartsToString(target.getDocumentationComment(checker)).trim() !== '';
+        const example = target.getJsDocTags(checker).some((tag) => tag.name === 'example');
+        if (!documented || !example) undocumented.push(symbol.name);
+      }
+    }
+    expect(exported).toBeGreaterThan(25);
+    expect(undocumented).toEqual([]);
   });
 });

@@ -3,7 +3,14 @@ import { send, type HttpOptions } from '../http.ts';
 import { randomToken, s256 } from './pkce.ts';
 import type { TokenStorage } from './storage.ts';
 
-/** The tokens of a signed-in user, as the SDK stores them. */
+/**
+ * The tokens of a signed-in user, as the SDK stores them and reports them
+ * to `onTokens`.
+ *
+ * @example
+ * const tokens: Tokens | null = await maqam.auth.tokens();
+ * const minutesLeft = tokens ? (tokens.expiresAt - Date.now()) / 60_000 : 0;
+ */
 export interface Tokens {
   readonly accessToken: string;
   readonly refreshToken: string;
@@ -14,6 +21,18 @@ export interface Tokens {
   readonly scope: string;
 }
 
+/**
+ * OAuth sign-in settings of a MaqamClient (authorization code + PKCE S256).
+ *
+ * @example
+ * const auth: OAuthOptions = {
+ *   clientId: 'maqam-demo',
+ *   redirectUri: `${location.origin}/callback`,
+ *   storage: localStorageTokens(),
+ *   onTokens: (tokens) => renderAccountMenu(tokens !== null),
+ *   onSignedOut: () => router.push('/sign-in'),
+ * };
+ */
 export interface OAuthOptions {
   clientId: string;
   redirectUri: string;

@@ -26,7 +26,12 @@ export function memoryTokens(): TokenStorage {
   };
 }
 
-/** The part of the Web Storage API the SDK uses (localStorage, sessionStorage). */
+/**
+ * The part of the Web Storage API the SDK uses (localStorage, sessionStorage).
+ *
+ * @example
+ * const storage = localStorageTokens(sessionStorage satisfies WebStorageLike); // tokens die with the tab
+ */
 export interface WebStorageLike {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;

@@ -2,6 +2,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { MaqamClient } from '../client.ts';
 import type { Tokens } from '../auth/session.ts';
 
+/**
+ * Settings of signInWithLoopback.
+ *
+ * @example
+ * const options: LoopbackSignInOptions = { scope: 'read', timeoutMs: 120_000, open: (url) => execFile('xdg-open', [url]) };
+ */
 export interface LoopbackSignInOptions {
   /** Scopes to ask for; default "read stream". */
   scope?: string;

@@ -1,0 +1,59 @@
+// The API's wire shapes, as the SDK hands them out. They come from
+// @maqam/contract at build time; the published package carries them as plain
+// declarations (scripts/wire-types.ts).
+import type * as wire from '@maqam/contract';
+
+/**
+ * A song of the catalog. Every field may be absent (the API marks none
+ * required); names and titles are LocalizedStrings: `value` in the language
+ * asked for, `originalValue` as the artist wrote it.
+ *
+ * @example
+ * const song: Song | undefined = (await maqam.songs.batchGet(['song-1'])).get('song-1')?.song;
+ * console.log(song?.title?.value, song?.artists?.map((a) => a.name?.value).join(', '));
+ */
+export type Song = wire.Song;
+
+/**
+ * An artist, as GetRelatedArtists lists them.
+ *
+ * @example
+ * const { artists: [first] } = await maqam.artists.listRelated('artist-1', { pageSize: 1 });
+ * console.log(first?.name.value, first?.nationality, Number(first?.monthlyListeners));
+ */
+export type Artist = wire.Artist;
+
+/**
+ * One page of related artists; `nextPageToken` is empty on the last page.
+ *
+ * @example
+ * const page: GetRelatedArtistsResponse = await maqam.artists.listRelated('artist-1');
+ * if (page.nextPageToken) await maqam.artists.listRelated('artist-1', { pageToken: page.nextPageToken });
+ */
+export type GetRelatedArtistsResponse = wire.GetRelatedArtistsResponse;
+
+/**
+ * A stream the signed-in user may play: a signed HLS playlist URL that
+ * expires after `expiresInSeconds`.
+ *
+ * @example
+ * const { stream }: AcquireMusicStreamResponse = await maqam.streaming.acquireMusic('song-1');
+ * audio.src = stream.manifestUrl;
+ */
+export type AcquireMusicStreamResponse = wire.AcquireMusicStreamResponse;
+
+/**
+ * The quality tiers of a stream, lowest to best.
+ *
+ * @example
+ * const maxQuality: AudioQuality = onMeteredConnection ? 'AUDIO_QUALITY_LOW' : 'AUDIO_QUALITY_HIGH';
+ */
+export type AudioQuality = wire.AudioQuality;
+
+/**
+ * What the server knows of the signed-in user's access token.
+ *
+ * @example
+ * const { sub, scope, expires_in }: TokenInfoResponse = await maqam.auth.tokenInfo();
+ */
+export type TokenInfoResponse = wire.TokenInfoResponse;
