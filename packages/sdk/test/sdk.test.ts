@@ -195,6 +195,19 @@ describe('the SDK signed in with OAuth (MAQAM_ACCESS_TOKEN_TTL=1)', () => {
     expect(seenB[0]).toEqual(tokens);
   });
 
+  it('tells every tab of a change even when they share one storage', async () => {
+    const shared = memoryTokens();
+    const seen: (Tokens | null)[] = [];
+    const auth = { clientId: env.clientId, redirectUri: env.redirectUri, storage: shared, shareAcrossTabs: true, storageKey: 'shared' };
+    const tabA = new MaqamClient({ baseUrl: env.baseUrl, auth });
+    const tabB = new MaqamClient({ baseUrl: env.baseUrl, auth: { ...auth, onTokens: (t: Tokens | null) => seen.push(t) } });
+    const tokens = await tabA.auth.handleRedirect(await signInThroughPage(tabA));
+    await expect.poll(() => seen).toEqual([tokens]);
+    await tabA.auth.signOut();
+    await expect.poll(() => seen).toEqual([tokens, null]);
+    expect(await tabB.auth.tokens()).toBeNull();
+  });
+
   it('signs a command-line user in through a loopback redirect (RFC 8252)', async () => {
     const storage = memoryTokens();
     const maqam = new MaqamClient({ baseUrl: env.baseUrl, auth: { clientId: env.clientId, redirectUri: env.loopbackRedirectUri, storage } });

@@ -97,12 +97,19 @@ export class OAuthSession {
     }
   }
 
-  /** Takes in the tokens another tab stored, without sending them back. */
+  /**
+   * Takes in the tokens another tab stored, without sending them back. With
+   * shared storage (localStorage) they are already there, but this tab's
+   * `onTokens` still hears of the change (a sign-out elsewhere, say).
+   */
   async #adopt(message: { tokens: Tokens | null }): Promise<void> {
     if (!message || typeof message !== 'object' || !('tokens' in message)) return;
     const current = await this.tokens();
-    if (JSON.stringify(current) === JSON.stringify(message.tokens)) return;
-    await this.#store(message.tokens, false);
+    if (JSON.stringify(current) !== JSON.stringify(message.tokens)) {
+      await this.#store(message.tokens, false);
+    } else {
+      this.#options.onTokens?.(message.tokens);
+    }
   }
 
   get redirectUri(): string {
