@@ -21,9 +21,9 @@ function run(command: string, args: string[], cwd = consumer) {
 }
 
 /** Runs a program that calls the server this process hosts: asynchronously, so the server can answer. */
-function runAgainstServer(command: string, file: string) {
+function runAgainstServer(command: string, file: string, runtimeArgs: string[] = []) {
   return new Promise<{ code: number; output: string }>((done) => {
-    execFile(command, [file, baseUrl, server.apiKey], { cwd: consumer, encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(command, [...runtimeArgs, file, baseUrl, server.apiKey], { cwd: consumer, encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
       done({ code: error ? Number(error.code ?? 1) || 1 : 0, output: `${stdout}${stderr}` });
     });
   });
@@ -52,33 +52,60 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+// The same program for every runtime: the catalog with an API key, a typed error, and a PKCE start (Web Crypto).
 const program = (importLine: string) => `${importLine}
-const maqam = new MaqamClient({ baseUrl: process.argv[2], apiKey: process.argv[3], locale: 'en' });
-maqam.songs.batchGet(['song-ar', 'nope']).then(async (results) => {
-  const missing = await maqam.artists.listRelated('nobody').catch((error) => error);
-  console.log(JSON.stringify({ title: results.get('song-ar').song.title.value, nope: results.get('nope').error.code, notFound: missing instanceof NotFoundError && missing instanceof MaqamError }));
-});
+const [baseUrl, apiKey] = typeof Deno === 'undefined' ? process.argv.slice(2) : Deno.args;
+const maqam = new MaqamClient({ baseUrl, apiKey, locale: 'en' });
+const results = await maqam.songs.batchGet(['song-ar', 'nope']);
+const missing = await maqam.artists.listRelated('nobody').catch((error) => error);
+const user = new MaqamClient({ baseUrl, auth: { clientId: 'c', redirectUri: 'http://127.0.0.1:1/cb', storage: memoryTokens() } });
+const start = new URL(await user.auth.createAuthorizationUrl());
+console.log(JSON.stringify({
+  title: results.get('song-ar').song.title.value,
+  nope: results.get('nope').error.code,
+  notFound: missing instanceof NotFoundError && missing instanceof MaqamError,
+  pkce: /^[A-Za-z0-9_-]{43}$/.test(start.searchParams.get('code_challenge')),
+}));
 `;
-const expected = { title: 'Tamally Maak', nope: 'ERROR_CODE_NOT_FOUND', notFound: true };
+const expected = { title: 'Tamally Maak', nope: 'ERROR_CODE_NOT_FOUND', notFound: true, pkce: true };
+const ESM_IMPORT = "import { MaqamClient, MaqamError, NotFoundError, memoryTokens } from '@maqam/sdk';";
 
 describe('the built @maqam/sdk package', () => {
   it('works through import (ESM)', async () => {
-    writeFileSync(join(consumer, 'esm.mjs'), program("import { MaqamClient, MaqamError, NotFoundError } from '@maqam/sdk';"));
+    writeFileSync(join(consumer, 'esm.mjs'), program(ESM_IMPORT));
     const result = await runAgainstServer(process.execPath, 'esm.mjs');
     expect(result.code, result.output).toBe(0);
     expect(JSON.parse(result.output)).toEqual(expected);
   });
 
   it('works through require (CommonJS)', async () => {
-    writeFileSync(join(consumer, 'cjs.cjs'), program("const { MaqamClient, MaqamError, NotFoundError } = require('@maqam/sdk');"));
+    // CommonJS has no top-level await: the same program inside an async function.
+    const body = program("const { MaqamClient, MaqamError, NotFoundError, memoryTokens } = require('@maqam/sdk');").split('\n');
+    writeFileSync(join(consumer, 'cjs.cjs'), `${body[0]}\n(async () => {\n${body.slice(1).join('\n')}\n})();\n`);
     const result = await runAgainstServer(process.execPath, 'cjs.cjs');
     expect(result.code, result.output).toBe(0);
     expect(JSON.parse(result.output)).toEqual(expected);
   });
 
   it.runIf(existsSync('/usr/bin/node') && /^v2[0-3]\./.test(run('/usr/bin/node', ['--version'], REPO).output))('works on the Node 20 of this machine', async () => {
-    writeFileSync(join(consumer, 'node20.mjs'), program("import { MaqamClient, MaqamError, NotFoundError } from '@maqam/sdk';"));
+    writeFileSync(join(consumer, 'node20.mjs'), program(ESM_IMPORT));
     const result = await runAgainstServer('/usr/bin/node', 'node20.mjs');
+    expect(result.code, result.output).toBe(0);
+    expect(JSON.parse(result.output)).toEqual(expected);
+  });
+
+  // Bun and Deno come from the npm registry (devDependencies), so they are on every machine that ran npm ci.
+  it('works on Bun', async () => {
+    writeFileSync(join(consumer, 'bun.mjs'), program(ESM_IMPORT));
+    const result = await runAgainstServer(join(REPO, 'node_modules/.bin/bun'), 'bun.mjs');
+    expect(result.code, result.output).toBe(0);
+    expect(JSON.parse(result.output)).toEqual(expected);
+  });
+
+  it('works on Deno, with network access only', async () => {
+    // Deno imports the ES module files by path (or from a CDN); it does not resolve bare names from node_modules by default.
+    writeFileSync(join(consumer, 'deno.mjs'), program(ESM_IMPORT.replace("'@maqam/sdk'", "'./node_modules/@maqam/sdk/esm/index.js'")));
+    const result = await runAgainstServer(join(REPO, 'node_modules/.bin/deno'), 'deno.mjs', ['run', '--quiet', '--no-config', '--allow-net=127.0.0.1', '--allow-read=.']);
     expect(result.code, result.output).toBe(0);
     expect(JSON.parse(result.output)).toEqual(expected);
   });
