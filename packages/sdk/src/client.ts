@@ -143,19 +143,27 @@ export class MaqamClient {
       const chunks: string[][] = [];
       for (let i = 0; i < unique.length; i += BATCH_SIZE) chunks.push(unique.slice(i, i + BATCH_SIZE));
       const answers: Record<string, SongResult>[] = new Array(chunks.length);
+      // The first chunk that fails fails the batch: the chunks still in flight are cancelled, none more is sent.
+      const failed = new AbortController();
+      const signal = context.signal ? AbortSignal.any([context.signal, failed.signal]) : failed.signal;
       let next = 0;
       const worker = async () => {
-        while (next < chunks.length) {
+        while (next < chunks.length && !signal.aborted) {
           const index = next++;
           const response = await this.#call(
             // A batch read changes nothing on the server: safe to repeat after a network failure.
             { method: 'POST', path: '/v1/music/songs:batchGet', body: { songIdList: chunks[index]!.map((value) => ({ value })) }, idempotent: true },
-            context,
+            { ...context, signal },
           );
           answers[index] = ((await response.json()) as { results: Record<string, SongResult> }).results;
         }
       };
-      await Promise.all(Array.from({ length: Math.min(this.#options.batchConcurrency ?? 4, chunks.length) }, worker));
+      const workers = Array.from({ length: Math.min(this.#options.batchConcurrency ?? 4, chunks.length) }, () =>
+        worker().catch((error: unknown) => {
+          failed.abort(error);
+          throw error;
+        }));
+      await Promise.all(workers);
       const merged = new Map<string, SongResult>();
       chunks.forEach((chunk, index) => {
         for (const id of chunk) merged.set(id, answers[index]![id]!);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { createClientsService, createUsersService } from '@maqam/server';
-import { AuthenticationError, MaqamClient, memoryTokens, NetworkError, NotFoundError, RateLimitError, ServiceUnavailableError, SignInRequiredError, type Tokens } from '@maqam/sdk';
+import { AuthenticationError, InvalidRequestError, MaqamClient, memoryTokens, NetworkError, NotFoundError, RateLimitError, ServiceUnavailableError, SignInRequiredError, type Tokens } from '@maqam/sdk';
 import { signInWithLoopback } from '@maqam/sdk/node';
 import { dialects } from '../../server/test/dialects.ts';
 import { RELATED_COUNT } from '../../server/test/fixtures.ts';
@@ -88,6 +88,23 @@ describe('the SDK with an API key', () => {
     expect((error as NotFoundError).response?.status).toBe(404);
     const anonymous = new MaqamClient({ baseUrl });
     await expect(anonymous.songs.batchGet(['song-ar'])).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  it('fails a batch at its first failed chunk, cancelling the chunks in flight and sending no more', async () => {
+    let sent = 0;
+    const inFlightSawAbort: boolean[] = [];
+    const failSecond = async (input: string, init?: RequestInit) => {
+      if (++sent === 2) return new Response(JSON.stringify({ code: 'ERROR_CODE_INVALID_REQUEST', message: 'refused' }), { status: 400 });
+      await new Promise((r) => setTimeout(r, 100)); // still in flight when the second chunk fails
+      inFlightSawAbort.push(init?.signal?.aborted === true);
+      return fetch(input, init);
+    };
+    const maqam = new MaqamClient({ baseUrl, apiKey: server.apiKey, fetch: failSecond, batchConcurrency: 2 });
+    const ids = Array.from({ length: 1000 }, (_, i) => `song-${i}`);
+    await expect(maqam.songs.batchGet(ids)).rejects.toBeInstanceOf(InvalidRequestError);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sent).toBe(2); // of 10 chunks
+    expect(inFlightSawAbort).toEqual([true]);
   });
 
   it('asserts its arguments', async () => {

@@ -125,7 +125,13 @@ export class OAuthSession {
 
   async tokens(): Promise<Tokens | null> {
     const raw = await this.#options.storage.get(this.#tokensKey);
-    return raw ? (JSON.parse(raw) as Tokens) : null;
+    if (!raw) return null;
+    try {
+      const tokens = JSON.parse(raw) as Tokens;
+      return typeof tokens?.accessToken === 'string' && typeof tokens.refreshToken === 'string' ? tokens : null;
+    } catch {
+      return null; // unreadable (edited by hand, another app's key): as good as signed out
+    }
   }
 
   async #store(tokens: Tokens | null, broadcast = true): Promise<void> {
