@@ -1,1 +1,0 @@
-export { signInWithLoopback, type LoopbackSignInOptions } from './node/loopback.js';
