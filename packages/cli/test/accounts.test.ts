@@ -104,6 +104,7 @@ describe.skipIf(spawnSync('ffmpeg', ['-version']).status !== 0)('maqam media add
         { label: 'AUDIO_QUALITY_LOW', bitrateKbps: 64, codec: 'aac' },
         { label: 'AUDIO_QUALITY_STANDARD', bitrateKbps: 128, codec: 'aac' },
         { label: 'AUDIO_QUALITY_HIGH', bitrateKbps: 256, codec: 'aac' },
+        { label: 'AUDIO_QUALITY_LOSSLESS', bitrateKbps: 1411, codec: 'flac' },
       ],
     });
   });

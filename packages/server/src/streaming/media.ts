@@ -26,9 +26,23 @@ function ffmpeg(args: string[]): Promise<void> {
   });
 }
 
+/** ffmpeg's encoder and HLS muxer settings of a tier, writing into `directory`. */
+function encoderArgs(tier: Tier, directory: string): string[] {
+  const hls = ['-f', 'hls', '-hls_time', '6', '-hls_playlist_type', 'vod'];
+  if (tier.container === 'mpegts') {
+    return ['-c:a', tier.codec, '-b:a', `${tier.bitrateKbps}k`, ...hls, '-hls_segment_type', 'mpegts', '-hls_segment_filename', join(directory, 'seg%03d.ts')];
+  }
+  // FLAC at CD resolution. ffmpeg 5 still calls FLAC in MP4 experimental
+  // (6.0 dropped the flag); the format is specified and browsers play it.
+  return [
+    '-c:a', tier.codec, '-sample_fmt', 's16', '-ar', '44100', '-strict', '-2',
+    ...hls, '-hls_segment_type', 'fmp4', '-hls_fmp4_init_filename', 'init.mp4', '-hls_segment_filename', join(directory, 'seg%03d.m4s'),
+  ];
+}
+
 /**
- * Packages any audio file ffmpeg can read into HLS (6 s MPEG-TS segments) at
- * every tier, writes it under the media directory and records it. Each tier
+ * Packages any audio file ffmpeg can read into HLS (6 s segments) at every
+ * tier: AAC in MPEG-TS at 64, 128 and 256 kbps, FLAC in fragmented MP4, writes it under the media directory and records it. Each tier
  * is encoded into a fresh directory and renamed into place, so a failure
  * leaves the previous media untouched.
  */
@@ -43,11 +57,7 @@ export async function addMedia(db: Db, mediaRoot: string, songId: string, file: 
       const temp = join(mediaRoot, songDirectory, `.${tier.quality}-${randomUUID()}`);
       await mkdir(temp);
       staged.push({ tier, temp, final: join(mediaRoot, songDirectory, tier.quality) });
-      await ffmpeg([
-        '-i', file, '-vn', '-ac', '2', '-c:a', 'aac', '-b:a', `${tier.bitrateKbps}k`,
-        '-f', 'hls', '-hls_time', '6', '-hls_playlist_type', 'vod', '-hls_segment_type', 'mpegts',
-        '-hls_segment_filename', join(temp, 'seg%03d.ts'), join(temp, 'index.m3u8'),
-      ]);
+      await ffmpeg(['-i', file, '-vn', '-ac', '2', ...encoderArgs(tier, temp), join(temp, 'index.m3u8')]);
     }
     for (const { final, temp } of staged) {
       await rm(final, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { ApiError } from '../errors.ts';
 import type { Guard } from '../http/credentials.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import type { Db } from '../storage/database.ts';
+import { MEDIA_FILE } from './qualities.ts';
 import type { StreamUrlSigner } from './stream-urls.ts';
 import { NoMediaError, NoSuchSongError, type StreamingService } from './streaming.service.ts';
 
@@ -20,7 +21,7 @@ export interface StreamingRouteDeps {
   publicUrl: string;
 }
 
-const SEGMENT = /^seg\d{3,6}\.ts$/;
+const CONTENT_TYPES: Record<string, string> = { ts: 'video/mp2t', m4s: 'audio/mp4', mp4: 'audio/mp4' };
 
 /** RFC 9110 §14.1.2 single byte range: bytes=a-b, bytes=a-, bytes=-n. null when absent or not a single range. */
 function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
@@ -89,21 +90,24 @@ export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps):
     const { directory, expiresAt } = await directoryOf(request.params.token);
     const playlist = await readFile(join(directory, 'index.m3u8'), 'utf8');
     const base = `${publicUrl}/v1/streaming/hls/${request.params.token}/`;
-    // Segment lines become absolute URLs carrying the same signed token.
-    const signed = playlist.split('\n').map((line) => (SEGMENT.test(line.trim()) ? base + line.trim() : line)).join('\n');
+    // Segment lines, and the fMP4 initialization segment of #EXT-X-MAP, become absolute URLs carrying the same signed token.
+    const signed = playlist
+      .split('\n')
+      .map((line) => (MEDIA_FILE.test(line.trim()) ? base + line.trim() : line.replace(/^#EXT-X-MAP:URI="(init\.mp4)"/, (_, name: string) => `#EXT-X-MAP:URI="${base}${name}"`)))
+      .join('\n');
     privateUntil(reply, expiresAt);
     return reply.type('application/vnd.apple.mpegurl').send(signed);
   });
 
   app.get<{ Params: { token: string; segment: string } }>('/v1/streaming/hls/:token/:segment', { schema: { hide: true } }, async (request, reply) => {
     const { directory, expiresAt } = await directoryOf(request.params.token);
-    if (!SEGMENT.test(request.params.segment)) throw new ApiError('streamUrlInvalid');
+    if (!MEDIA_FILE.test(request.params.segment)) throw new ApiError('streamUrlInvalid');
     const path = join(directory, request.params.segment);
     const info = await stat(path).catch(() => null);
     if (!info) throw new ApiError('streamUrlInvalid');
     const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
     privateUntil(reply, expiresAt);
-    reply.header('accept-ranges', 'bytes').header('etag', etag).type('video/mp2t');
+    reply.header('accept-ranges', 'bytes').header('etag', etag).type(CONTENT_TYPES[request.params.segment.split('.').pop()!]!);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     const range = parseRange(request.headers.range, info.size);
     if (range === 'unsatisfiable') {

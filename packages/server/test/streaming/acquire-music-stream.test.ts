@@ -87,6 +87,7 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('Ac
           { label: 'AUDIO_QUALITY_LOW', bitrateKbps: 64, codec: 'aac' },
           { label: 'AUDIO_QUALITY_STANDARD', bitrateKbps: 128, codec: 'aac' },
           { label: 'AUDIO_QUALITY_HIGH', bitrateKbps: 256, codec: 'aac' },
+          { label: 'AUDIO_QUALITY_LOSSLESS', bitrateKbps: 1411, codec: 'flac' },
         ],
       },
     });
@@ -114,7 +115,7 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('Ac
   });
 
   it('serves the playlist with signed segment URLs, and segments with Range, ETag and 206', async () => {
-    const manifest = (await acquire({ songId: { value: 'song-ar' } })).json().stream.manifestUrl as string;
+    const manifest = (await acquire({ songId: { value: 'song-ar' }, maxQuality: 'AUDIO_QUALITY_HIGH' })).json().stream.manifestUrl as string;
     const playlist = await server.app.inject(pathOf(manifest));
     expect(playlist.statusCode).toBe(200);
     expect(playlist.headers['content-type']).toMatch(/^application\/vnd\.apple\.mpegurl/);
@@ -129,6 +130,7 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('Ac
     expect(whole.headers.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
     const size = whole.rawPayload.length;
     expect(whole.rawPayload[0]).toBe(0x47); // MPEG-TS sync byte
+    expect(whole.headers['content-type']).toBe('video/mp2t');
 
     const part = await server.app.inject({ url: pathOf(segments[0]!), headers: { range: 'bytes=0-99' } });
     expect(part.statusCode).toBe(206);
@@ -140,8 +142,28 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('Ac
     expect((await server.app.inject({ url: pathOf(segments[0]!), headers: { 'if-none-match': String(whole.headers.etag) } })).statusCode).toBe(304);
   });
 
+  it('streams LOSSLESS as FLAC in fragmented MP4, its initialization segment signed like the rest', async () => {
+    const answer = (await acquire({ songId: { value: 'song-ar' }, maxQuality: 'AUDIO_QUALITY_LOSSLESS' })).json();
+    const manifest = answer.stream.manifestUrl as string;
+    const playlist = (await server.app.inject(pathOf(manifest))).body;
+    const map = /^#EXT-X-MAP:URI="([^"]+)"$/m.exec(playlist);
+    expect(map?.[1]).toBe(manifest.replace('index.m3u8', 'init.mp4'));
+    const segments = playlist.split('\n').filter((line) => line.startsWith('http'));
+    expect(segments[0]).toBe(manifest.replace('index.m3u8', 'seg000.m4s'));
+
+    const init = await server.app.inject(pathOf(map![1]!));
+    expect(init.statusCode).toBe(200);
+    expect(init.headers['content-type']).toBe('audio/mp4');
+    expect(init.rawPayload.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(init.rawPayload.includes(Buffer.from('fLaC'))).toBe(true); // the FLAC sample entry
+    const first = await server.app.inject({ url: pathOf(segments[0]!), headers: { range: 'bytes=0-15' } });
+    expect(first.statusCode).toBe(206);
+    expect(first.headers['content-type']).toBe('audio/mp4');
+    expect(['styp', 'moof']).toContain(first.rawPayload.subarray(4, 8).toString('latin1'));
+  });
+
   it('refuses tampered URLs and other names with 403', async () => {
-    const manifest = pathOf((await acquire({ songId: { value: 'song-ar' } })).json().stream.manifestUrl);
+    const manifest = pathOf((await acquire({ songId: { value: 'song-ar' }, maxQuality: 'AUDIO_QUALITY_HIGH' })).json().stream.manifestUrl);
     const [, , , , token] = manifest.split('/');
     const [payload, signature] = token!.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
@@ -151,6 +173,9 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('Ac
     expect((await server.app.inject(manifest.replace(token!, `${payload}.${'A'.repeat(43)}`))).statusCode).toBe(403);
     expect((await server.app.inject(manifest.replace('index.m3u8', '..%2Findex.m3u8'))).statusCode).toBe(403);
     expect((await server.app.inject(manifest.replace('index.m3u8', 'seg999.ts'))).statusCode).toBe(403);
+    // A name of the other container is no way in: this stream (HIGH) has no init.mp4 or .m4s.
+    expect((await server.app.inject(manifest.replace('index.m3u8', 'init.mp4'))).statusCode).toBe(403);
+    expect((await server.app.inject(manifest.replace('index.m3u8', 'seg000.m4s'))).statusCode).toBe(403);
   });
 });
 
