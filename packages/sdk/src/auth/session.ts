@@ -65,7 +65,14 @@ interface TokenResponse {
 
 interface LockManagerLike {
   request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+  query(): Promise<{ held?: { name?: string }[] }>;
 }
+
+/** How long a tab marks a refresh token as spent (see #markSpent), and waits at most for its successor. */
+const SPENT_MARK_MS = 30_000;
+const SUCCESSOR_WAIT_MS = 5_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface ChannelLike {
   postMessage(message: unknown): void;
@@ -218,15 +225,60 @@ export class OAuthSession {
    * refreshed), that one is used and no request is made.
    */
   refresh(staleAccessToken: string): Promise<Tokens> {
-    this.#refreshing ??= this.#exclusively(async () => {
-      const current = await this.tokens();
+    this.#refreshing ??= this.#exclusively(async (locks) => {
+      let current = await this.tokens();
       if (!current) throw new SignInRequiredError('sign in first', { code: 'ERROR_CODE_UNAUTHENTICATED', status: 401 });
+      if (locks && (await this.#isSpent(locks, current.refreshToken))) current = await this.#successorOf(current);
       if (current.accessToken !== staleAccessToken && this.#fresh(current)) return current;
+      if (locks) await this.#markSpent(locks, current.refreshToken);
       return this.#rotate(current);
     }).finally(() => {
       this.#refreshing = undefined;
     });
     return this.#refreshing;
+  }
+
+  // Why the spent marks: another tab's write to shared storage is not seen at
+  // once everywhere (Chromium hands localStorage changes to other renderers
+  // asynchronously), so a tab granted the refresh lock right after another
+  // rotated may still read the spent refresh token, and presenting it again
+  // would make the server revoke the sign-in. The lock manager, unlike
+  // storage, is one ordered authority for all tabs: a tab takes a lock named
+  // after the token's hash before spending it, and holds it a while. A tab
+  // that finds the mark waits for the successor to reach its storage (or
+  // arrive over the BroadcastChannel) instead of spending the token again.
+
+  async #spentLockName(refreshToken: string): Promise<string> {
+    return `${this.#options.storageKey}:spent:${await s256(refreshToken)}`;
+  }
+
+  async #isSpent(locks: LockManagerLike, refreshToken: string): Promise<boolean> {
+    const name = await this.#spentLockName(refreshToken);
+    return ((await locks.query()).held ?? []).some((lock) => lock.name === name);
+  }
+
+  /** Takes the token's spent mark, and resolves once the mark is held (before the refresh lock is let go). */
+  async #markSpent(locks: LockManagerLike, refreshToken: string): Promise<void> {
+    const name = await this.#spentLockName(refreshToken);
+    await new Promise<void>((held) => {
+      void locks.request(name, () => {
+        held();
+        return new Promise((release) => {
+          // Node has Web Locks too: the mark must not keep a finished process alive.
+          (setTimeout(release, SPENT_MARK_MS) as { unref?: () => void }).unref?.();
+        });
+      });
+    });
+  }
+
+  /** The tokens that replaced `spent`, once they reach this tab; a lost rotation (its tab closed mid-way) ends the session. */
+  async #successorOf(spent: Tokens): Promise<Tokens> {
+    for (const deadline = Date.now() + SUCCESSOR_WAIT_MS; Date.now() < deadline; await sleep(25)) {
+      const current = await this.tokens();
+      if (!current) throw new SignInRequiredError('signed out in another tab', { code: 'ERROR_CODE_UNAUTHENTICATED', status: 401 });
+      if (current.refreshToken !== spent.refreshToken) return current;
+    }
+    throw new SignInRequiredError('another tab refreshed the session but its tokens never arrived; sign in again', { code: 'ERROR_CODE_UNAUTHENTICATED', status: 401 });
   }
 
   async #rotate(current: Tokens): Promise<Tokens> {
@@ -260,9 +312,9 @@ export class OAuthSession {
   }
 
   /** Runs `work` holding a Web Lock shared by the tabs of this origin, where there are Web Locks. */
-  #exclusively<T>(work: () => Promise<T>): Promise<T> {
+  #exclusively<T>(work: (locks: LockManagerLike | undefined) => Promise<T>): Promise<T> {
     const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
-    return locks ? locks.request(`${this.#options.storageKey}:refresh:${this.#options.clientId}`, work) : work();
+    return locks ? locks.request(`${this.#options.storageKey}:refresh:${this.#options.clientId}`, () => work(locks)) : work(undefined);
   }
 
   /** Revokes the session's refresh token (and with it every token of the sign-in) and forgets the tokens. */
