@@ -2,7 +2,7 @@
 // SDK. Sign in with PKCE against the demo client, browse the demo catalog in
 // Arabic (right to left) or English, follow related artists page by page,
 // and play a stream where the song has media.
-import { localStorageTokens, MaqamClient, MaqamError, NotFoundError, SignInRequiredError, type Artist, type Song, type TokenInfoResponse } from '@maqam/sdk';
+import { localStorageTokens, MaqamClient, MaqamError, NotFoundError, SignInRequiredError, type Artist, type AudioQuality, type Song, type TokenInfoResponse } from '@maqam/sdk';
 
 type Lang = 'ar' | 'en';
 
@@ -32,6 +32,9 @@ const TEXT = {
     more: 'المزيد',
     noMore: 'لا مزيد.',
     player: 'المشغّل',
+    quality: 'الجودة',
+    scopes: { read: 'قراءة', stream: 'استماع' } as Record<string, string>,
+    qualities: { AUDIO_QUALITY_LOW: 'منخفضة', AUDIO_QUALITY_STANDARD: 'عادية', AUDIO_QUALITY_HIGH: 'عالية', AUDIO_QUALITY_LOSSLESS: 'بلا فقد (FLAC)' },
     nowPlaying: (title: string) => `يُشغَّل الآن: ${title}`,
     noMedia: 'لا توجد ملفات صوتية لهذه الأغنية في العرض التجريبي.',
     cannotPlay: 'هذا المتصفح لا يستطيع تشغيل HLS.',
@@ -57,6 +60,9 @@ const TEXT = {
     more: 'More',
     noMore: 'No more.',
     player: 'Player',
+    quality: 'Quality',
+    scopes: { read: 'read', stream: 'stream' } as Record<string, string>,
+    qualities: { AUDIO_QUALITY_LOW: 'Low', AUDIO_QUALITY_STANDARD: 'Standard', AUDIO_QUALITY_HIGH: 'High', AUDIO_QUALITY_LOSSLESS: 'Lossless (FLAC)' },
     nowPlaying: (title: string) => `Now playing: ${title}`,
     noMedia: 'This song has no audio in the demo.',
     cannotPlay: 'This browser cannot play HLS.',
@@ -82,6 +88,7 @@ const state = {
   related: [] as Artist[],
   relatedToken: '' as string | null, // '' = not loaded, null = no more pages
   nowPlaying: '',
+  quality: 'AUDIO_QUALITY_STANDARD' as AudioQuality,
 };
 
 const maqam = new MaqamClient({
@@ -157,12 +164,17 @@ async function loadRelated(reset: boolean) {
   state.relatedToken = page.nextPageToken || null;
 }
 
+/** The hls.js instance of the stream playing, where HLS is not native. */
+let player: { destroy(): void } | undefined;
+
 async function play(song: Song) {
   const t = TEXT[state.lang];
   const audio = document.querySelector('audio')!;
   try {
-    const { stream } = await maqam.streaming.acquireMusic(song.id!.value, { maxQuality: 'AUDIO_QUALITY_STANDARD' });
+    const { stream } = await maqam.streaming.acquireMusic(song.id!.value, { maxQuality: state.quality });
     state.nowPlaying = song.title?.value ?? song.id!.value;
+    player?.destroy();
+    player = undefined;
     if (audio.canPlayType('application/vnd.apple.mpegurl')) {
       audio.src = stream.manifestUrl;
     } else {
@@ -172,6 +184,7 @@ async function play(song: Song) {
       const hls = new Hls();
       hls.loadSource(stream.manifestUrl);
       hls.attachMedia(audio);
+      player = hls;
     }
     await audio.play().catch(() => undefined); // autoplay may be refused; the controls are there
   } catch (error) {
@@ -187,7 +200,7 @@ function render() {
   $('controls').replaceChildren(
     h('button', { type: 'button', lang: state.lang === 'ar' ? 'en' : 'ar', 'data-testid': 'lang', onclick: () => switchLanguage() }, t.otherLang),
     ...(state.user
-      ? [h('span', { 'data-testid': 'user', title: state.user.sub }, t.signedInAs(state.user.scope.split(' ').join(state.lang === 'ar' ? '، ' : ', '))), h('button', { type: 'button', 'data-testid': 'sign-out', onclick: () => void act(signOut) }, t.signOut)]
+      ? [h('span', { 'data-testid': 'user', title: state.user.sub }, t.signedInAs(state.user.scope.split(' ').map((scope) => t.scopes[scope] ?? scope).join(state.lang === 'ar' ? '، ' : ', '))), h('button', { type: 'button', 'data-testid': 'sign-out', onclick: () => void act(signOut) }, t.signOut)]
       : [h('button', { type: 'button', class: 'primary', 'data-testid': 'sign-in', onclick: () => void signIn() }, t.signIn)]),
   );
   if (!state.user) {
@@ -219,6 +232,8 @@ function render() {
       h('aside', {},
         h('section', { 'aria-labelledby': 'player-heading' },
           h('h2', { id: 'player-heading' }, t.player),
+          h('label', {}, `${t.quality} `,
+            qualitySelect(t)),
           audio,
           state.nowPlaying ? h('p', { 'data-testid': 'now-playing' }, t.nowPlaying(state.nowPlaying)) : null),
         h('section', { 'aria-labelledby': 'related-heading' },
@@ -233,6 +248,13 @@ function render() {
                   : h('p', { class: 'meta', 'data-testid': 'no-more' }, t.noMore))
             : h('p', { class: 'meta' }, t.pickArtist)))),
   );
+}
+
+function qualitySelect(t: (typeof TEXT)[Lang]) {
+  const select = h('select', { 'data-testid': 'quality', onchange: (event) => void (state.quality = (event.target as HTMLSelectElement).value as AudioQuality) },
+    ...(Object.keys(t.qualities) as AudioQuality[]).map((quality) =>
+      h('option', { value: quality, ...(quality === state.quality ? { selected: '' } : {}) }, t.qualities[quality])));
+  return select;
 }
 
 async function signIn() {

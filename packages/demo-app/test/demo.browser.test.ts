@@ -129,14 +129,15 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
       await expect(page.getByTestId('no-more').isVisible()).resolves.toBe(true);
       const names = await related.allTextContents();
       expect(new Set(names).size).toBe(names.length);
+      mkdirSync(OUTPUT, { recursive: true });
+      await page.screenshot({ path: join(OUTPUT, 'demo-app-ar.png'), fullPage: true });
 
       // English, left to right, names asked again in English.
       await page.getByTestId('lang').click();
       await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('ltr');
       await expect.poll(() => page.getByTestId('sign-out').textContent()).toBe('Sign out');
       expect(await related.count()).toBe(names.length);
-      mkdirSync(OUTPUT, { recursive: true });
-      await page.screenshot({ path: join(OUTPUT, 'demo-app.png'), fullPage: true });
+      await page.screenshot({ path: join(OUTPUT, 'demo-app-en.png'), fullPage: true });
 
       if (haveFfmpeg) {
         // song-1 has demo media: acquire a stream and hear it play.
@@ -144,6 +145,15 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
         await expect.poll(() => songs.first().getAttribute('data-song')).toBe('song-1');
         await songs.first().getByTestId('play').click();
         await page.getByTestId('now-playing').waitFor();
+        await expect.poll(() => page.evaluate(() => document.querySelector('audio')!.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.2);
+
+        // Lossless: FLAC in fragmented MP4, starting from its initialization segment.
+        await page.getByTestId('quality').selectOption('AUDIO_QUALITY_LOSSLESS');
+        const init = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/init.mp4') && response.ok());
+        const segment = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/seg000.m4s') && response.ok());
+        await songs.first().getByTestId('play').click();
+        expect((await init).headers()['content-type']).toBe('audio/mp4');
+        await segment;
         await expect.poll(() => page.evaluate(() => document.querySelector('audio')!.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.2);
       } else if (process.env.MAQAM_REQUIRE_FFMPEG === '1') {
         throw new Error('MAQAM_REQUIRE_FFMPEG=1 but there is no ffmpeg');
