@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freePort } from '../../server/test/harness.ts';
+import { accessibilityViolations } from '../../server/test/accessibility.ts';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const BIN = join(REPO, 'packages/cli/bin/maqam.js');
@@ -167,6 +168,33 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
       const info = await fetch(`${server.base}/v1/auth/tokeninfo`, { headers: { authorization: `Bearer ${accessToken}` } });
       expect(info.status).toBe(401);
       expect(failures).toEqual([]);
+    });
+  });
+
+  describe('audited for accessibility', () => {
+    let server: DemoServer;
+    beforeAll(async () => {
+      server = await serveDemo();
+    });
+    afterAll(async () => server?.close());
+
+    it('passes an axe-core audit of WCAG 2.1 A and AA, signed out and signed in, in Arabic and in English', async () => {
+      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 900 } });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${server.base}/demo`);
+        await page.getByTestId('sign-in').waitFor();
+        expect(await accessibilityViolations(page)).toEqual([]);
+        await signIn(page, server.base);
+        await page.getByTestId('artist').first().click();
+        await page.getByTestId('related').locator('li').first().waitFor();
+        expect(await accessibilityViolations(page)).toEqual([]);
+        await page.getByTestId('lang').click();
+        await expect.poll(() => page.getByTestId('sign-out').textContent()).toBe('Sign out');
+        expect(await accessibilityViolations(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
     });
   });
 

@@ -7,6 +7,7 @@ import { createClientsService } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { freePort, listenOnFreePort, startTestServer, type TestServer } from '../harness.ts';
 import { authorizeUrl, PASSWORD, pkce, seedAccounts } from './oauth-helpers.ts';
+import { accessibilityViolations } from '../accessibility.ts';
 
 const CHROMIUM = process.env.MAQAM_CHROMIUM ?? '/usr/bin/chromium';
 const OUTPUT = resolve(import.meta.dirname, '../../../../test-results');
@@ -87,5 +88,21 @@ describe.skipIf(!haveBrowser)('the sign-in page in Chromium', () => {
     expect(allowed.searchParams.get('state')).toBe('second');
     expect(allowed.searchParams.get('iss')).toBe(base);
     await expect(page.textContent('body')).resolves.toBe('back in the app');
+  });
+
+  it('passes an axe-core audit of WCAG 2.1 A and AA, with and without an error shown', async () => {
+    const context = await browser.newContext({ bypassCSP: true, locale: 'ar-EG' });
+    try {
+      const page = await context.newPage();
+      await page.goto(start('audit'));
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await page.getByLabel('اسم المستخدم Username').fill(username);
+      await page.getByLabel('كلمة المرور Password').fill('not the password');
+      await page.getByRole('button', { name: 'سماح · Allow' }).click();
+      await page.getByRole('alert').waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 });
