@@ -18,7 +18,7 @@ if (!haveBrowser) {
 }
 
 /** A real Chromium signs in through the page: wrong password, deny, then allow. */
-describe.skipIf(!haveBrowser)('the sign-in page in Chromium', () => {
+describe.skipIf(!haveBrowser).each(dialects.map((d) => [d.name, d] as const))('the sign-in page in Chromium on %s', (dialectName, dialect) => {
   let server: TestServer;
   let browser: Browser;
   let callbackServer: Server;
@@ -33,7 +33,7 @@ describe.skipIf(!haveBrowser)('the sign-in page in Chromium', () => {
     callback = `http://127.0.0.1:${await listenOnFreePort(callbackServer)}/callback`;
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    server = await startTestServer(dialects[0]!, { MAQAM_PUBLIC_URL: base });
+    server = await startTestServer(dialect, { MAQAM_PUBLIC_URL: base });
     await server.app.listen({ port, host: '127.0.0.1' });
     const accounts = await seedAccounts(server);
     username = accounts.user.username;
@@ -56,7 +56,7 @@ describe.skipIf(!haveBrowser)('the sign-in page in Chromium', () => {
     const page = await browser.newPage({ locale: 'ar-EG', viewport: { width: 800, height: 900 } });
     await page.goto(start('first'));
     mkdirSync(OUTPUT, { recursive: true });
-    await page.screenshot({ path: resolve(OUTPUT, 'sign-in-page.png'), fullPage: true });
+    await page.screenshot({ path: resolve(OUTPUT, `sign-in-page-${dialectName}.png`), fullPage: true });
 
     // Right to left: the document says so, the layout does it (the Arabic heading hugs the right edge).
     expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
