@@ -1,6 +1,6 @@
-import type { Compilable, CompiledQuery, RawBuilder, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { ArtistsTable, SongsTable } from '../storage/database.ts';
-import type { Storage } from '../storage/storage.ts';
+import { precompiledIdListQuery, type Storage } from '../storage/storage.ts';
 
 /** What rendering a song needs. */
 export type SongRow = Omit<Selectable<SongsTable>, 'withdrawn' | 'updated_at'>;
@@ -16,26 +16,6 @@ export type RelatedArtistRow = Omit<Selectable<ArtistsTable>, 'updated_at'> & { 
 export interface PageCursor {
   readonly score: number;
   readonly relatedId: string;
-}
-
-/**
- * Compiles a query over an id list once and reuses the SQL for every call:
- * the id list is a single parameter (Storage.idList), so only that parameter
- * changes. Kysely would otherwise rebuild and recompile the query per request,
- * which costs more than the indexed lookup itself on the BatchGetSongs path.
- */
-function precompiledIdListQuery<Row>(storage: Storage, build: (ids: RawBuilder<string>) => Compilable<Row>) {
-  const marker = ['\u0000precompiled-id-list\u0000'];
-  const compiled = build(storage.idList(marker)).compile();
-  const markerValue = JSON.stringify(storage.idList(marker).compile(storage.db).parameters[0]);
-  const slot = compiled.parameters.findIndex((p) => JSON.stringify(p) === markerValue);
-  if (slot < 0) throw new Error('precompiledIdListQuery: the id list parameter was not found');
-  return async (ids: readonly string[]): Promise<Row[]> => {
-    const parameters = [...compiled.parameters];
-    parameters[slot] = storage.idList(ids).compile(storage.db).parameters[0];
-    const query: CompiledQuery<Row> = { ...compiled, parameters };
-    return (await storage.db.executeQuery(query)).rows;
-  };
 }
 
 export function createCatalogRepo(storage: Storage) {

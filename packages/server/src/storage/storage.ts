@@ -19,6 +19,8 @@ export interface Storage {
    * 100-id batch does not hit SQLite's or pg's parameter limits.
    */
   idList(ids: readonly string[]): RawBuilder<string>;
+  /** The value idList binds for `ids`: what a precompiled query swaps in per call. */
+  idListParameter(ids: readonly string[]): unknown;
   close(): Promise<void>;
 }
 
@@ -26,19 +28,23 @@ export interface Storage {
 export function openStorage(databaseUrl: string): Storage {
   if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
     const db = new Kysely<Database>({ dialect: createPostgresDialect(databaseUrl) });
+    const idListParameter = (ids: readonly string[]) => ids;
     return {
       db,
       dialect: 'postgres',
-      idList: (ids) => sql<string>`(select unnest(${ids as string[]}::text[]))`,
+      idList: (ids) => sql<string>`(select unnest(${idListParameter(ids)}::text[]))`,
+      idListParameter,
       close: () => db.destroy(),
     };
   }
   if (databaseUrl.startsWith('sqlite:')) {
     const db = new Kysely<Database>({ dialect: createSqliteDialect(databaseUrl.slice('sqlite:'.length)) });
+    const idListParameter = (ids: readonly string[]) => JSON.stringify(ids);
     return {
       db,
       dialect: 'sqlite',
-      idList: (ids) => sql<string>`(select value from json_each(${JSON.stringify(ids)}))`,
+      idList: (ids) => sql<string>`(select value from json_each(${idListParameter(ids)}))`,
+      idListParameter,
       close: () => db.destroy(),
     };
   }
@@ -54,18 +60,39 @@ export async function migrateToLatest(storage: Storage): Promise<string[]> {
 }
 
 /**
- * A query with one string parameter, compiled once: Kysely would otherwise
- * rebuild and recompile it on every call, which costs more than the indexed
- * lookup itself on per-request paths (credential checks).
+ * A query compiled once and run with one bound value swapped per call. Kysely
+ * would otherwise rebuild and recompile the query on every call, which costs
+ * more than the indexed lookup itself on the per-request paths (credential
+ * checks, BatchGetSongs). `build` is called once, with `marker`; the value
+ * the marker binds (`parameterOf(marker)`) must appear exactly once, and each
+ * call binds `parameterOf(argument)` in its place.
  */
-export function precompiledLookup<Row>(db: Kysely<Database>, build: (value: string) => Compilable<Row>): (value: string) => Promise<Row[]> {
-  const marker = '\u0000precompiled-lookup\u0000';
+export function precompiledQuery<Row, Arg>(
+  db: Kysely<Database>,
+  build: (argument: Arg) => Compilable<Row>,
+  marker: Arg,
+  parameterOf: (argument: Arg) => unknown,
+): (argument: Arg) => Promise<Row[]> {
   const compiled = build(marker).compile();
-  const slot = compiled.parameters.indexOf(marker);
-  if (slot < 0 || compiled.parameters.lastIndexOf(marker) !== slot) throw new Error('precompiledLookup: the query must use its value once');
-  return async (value) => {
+  const markerParameter = JSON.stringify(parameterOf(marker));
+  const slots = compiled.parameters.flatMap((parameter, index) => (JSON.stringify(parameter) === markerParameter ? [index] : []));
+  if (slots.length !== 1) throw new Error('precompiledQuery: the query must bind its argument exactly once');
+  const slot = slots[0]!;
+  return async (argument) => {
     const parameters = [...compiled.parameters];
-    parameters[slot] = value;
+    parameters[slot] = parameterOf(argument);
     return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
   };
+}
+
+const MARKER = '\u0000precompiled\u0000';
+
+/** A precompiled query of one string value (a key id, a token hash). */
+export function precompiledLookup<Row>(db: Kysely<Database>, build: (value: string) => Compilable<Row>): (value: string) => Promise<Row[]> {
+  return precompiledQuery<Row, string>(db, build, MARKER, (value) => value);
+}
+
+/** A precompiled query of an id list, bound as one value (Storage.idList): one statement serves any number of ids. */
+export function precompiledIdListQuery<Row>(storage: Storage, build: (ids: RawBuilder<string>) => Compilable<Row>): (ids: readonly string[]) => Promise<Row[]> {
+  return precompiledQuery<Row, readonly string[]>(storage.db, (ids) => build(storage.idList(ids)), [MARKER], storage.idListParameter);
 }
