@@ -194,6 +194,24 @@ describe('the SDK signed in with OAuth (MAQAM_ACCESS_TOKEN_TTL=1)', () => {
     expect(count('/v1/auth/token/refresh')).toBe(1);
   });
 
+  it('recovers from a refresh that got no answer: the next call refreshes again, no wait, no sign-out', async () => {
+    let refreshes = 0;
+    const flaky = (input: string, init?: RequestInit) => {
+      if (new URL(input).pathname === '/v1/auth/token/refresh' && ++refreshes === 1) return Promise.reject(new TypeError('fetch failed'));
+      return fetch(input, init);
+    };
+    const signedOut: SignInRequiredError[] = [];
+    const { maqam } = client({ fetch: flaky, onSignedOut: (e) => signedOut.push(e) });
+    await maqam.auth.handleRedirect(await signInThroughPage(maqam));
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await expect(maqam.artists.listRelated('artist-ar', { pageSize: 1 })).rejects.toBeInstanceOf(NetworkError);
+    const started = Date.now();
+    await expect(maqam.artists.listRelated('artist-ar', { pageSize: 1 })).resolves.toMatchObject({ artists: [expect.any(Object)] });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(refreshes).toBe(2);
+    expect(signedOut).toEqual([]);
+  });
+
   it('shares tokens with the other tabs over BroadcastChannel, whatever their storage', async () => {
     const options = (storage: ReturnType<typeof memoryTokens>, seen: (Tokens | null)[]) => ({
       baseUrl: env.baseUrl,

@@ -230,8 +230,15 @@ export class OAuthSession {
       if (!current) throw new SignInRequiredError('sign in first', { code: 'ERROR_CODE_UNAUTHENTICATED', status: 401 });
       if (locks && (await this.#isSpent(locks, current.refreshToken))) current = await this.#successorOf(current);
       if (current.accessToken !== staleAccessToken && this.#fresh(current)) return current;
-      if (locks) await this.#markSpent(locks, current.refreshToken);
-      return this.#rotate(current);
+      const unmark = locks ? await this.#markSpent(locks, current.refreshToken) : undefined;
+      try {
+        return await this.#rotate(current);
+      } catch (error) {
+        // Not refused, just not done (no answer, 5xx, 429): the token may still be good, so no other
+        // refresh may wait for a successor that will never come. A refusal ended the session anyway.
+        if (!(error instanceof SignInRequiredError)) unmark?.();
+        throw error;
+      }
     }).finally(() => {
       this.#refreshing = undefined;
     });
@@ -257,17 +264,19 @@ export class OAuthSession {
     return ((await locks.query()).held ?? []).some((lock) => lock.name === name);
   }
 
-  /** Takes the token's spent mark, and resolves once the mark is held (before the refresh lock is let go). */
-  async #markSpent(locks: LockManagerLike, refreshToken: string): Promise<void> {
+  /**
+   * Takes the token's spent mark, and resolves once the mark is held (before
+   * the refresh lock is let go) with a function that takes it back early.
+   */
+  async #markSpent(locks: LockManagerLike, refreshToken: string): Promise<() => void> {
     const name = await this.#spentLockName(refreshToken);
-    await new Promise<void>((held) => {
-      void locks.request(name, () => {
-        held();
-        return new Promise((release) => {
+    return new Promise<() => void>((held) => {
+      void locks.request(name, () =>
+        new Promise<void>((release) => {
           // Node has Web Locks too: the mark must not keep a finished process alive.
           (setTimeout(release, SPENT_MARK_MS) as { unref?: () => void }).unref?.();
-        });
-      });
+          held(release);
+        }));
     });
   }
 
