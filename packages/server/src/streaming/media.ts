@@ -42,9 +42,10 @@ function encoderArgs(tier: Tier, directory: string): string[] {
 
 /**
  * Packages any audio file ffmpeg can read into HLS (6 s segments) at every
- * tier: AAC in MPEG-TS at 64, 128 and 256 kbps, FLAC in fragmented MP4, writes it under the media directory and records it. Each tier
- * is encoded into a fresh directory and renamed into place, so a failure
- * leaves the previous media untouched.
+ * tier (AAC in MPEG-TS at 64, 128 and 256 kbps; FLAC in fragmented MP4),
+ * writes it under the media directory and records it. Each tier is encoded
+ * into a fresh directory and renamed into place, so a failure leaves the
+ * previous media untouched.
  */
 export async function addMedia(db: Db, mediaRoot: string, songId: string, file: string): Promise<Tier[]> {
   const song = await db.selectFrom('songs').select('id').where('id', '=', songId).executeTakeFirst();
