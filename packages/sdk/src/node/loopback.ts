@@ -63,14 +63,15 @@ export async function signInWithLoopback(maqam: MaqamClient, options: LoopbackSi
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
       return;
     }
+    // Settle once the page has been handed to the OS: closing the listener must not cut it off.
     maqam.auth.handleRedirect(url).then(
       (tokens) => {
+        response.once('finish', () => resolve(tokens));
         finishPage(response, 200, 'تم تسجيل الدخول. يمكنك إغلاق هذه النافذة.', 'Signed in. You can close this window.');
-        resolve(tokens);
       },
       (error: Error) => {
+        response.once('finish', () => reject(error));
         finishPage(response, 400, 'لم يكتمل تسجيل الدخول.', `Sign-in did not complete: ${error.message}`);
-        reject(error);
       },
     );
   });
