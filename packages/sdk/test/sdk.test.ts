@@ -250,6 +250,7 @@ describe('the SDK signed in with OAuth (MAQAM_ACCESS_TOKEN_TTL=1)', () => {
     const tokens = await signInWithLoopback(maqam, {
       // The "browser": sign in on the page, then follow the redirect to the helper's listener.
       open: async (url) => {
+        expect((await fetch(env.loopbackRedirectUri)).status).toBe(404); // a stray visit does not spend the sign-in
         const redirect = await signInAt(url);
         expect(redirect.startsWith(env.loopbackRedirectUri)).toBe(true);
         void fetch(redirect).then(async (r) => (pageAnswer = `${r.status} ${await r.text()}`));

@@ -59,7 +59,8 @@ export async function signInWithLoopback(maqam: MaqamClient, options: LoopbackSi
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', redirect);
-    if (request.method !== 'GET' || url.pathname !== redirect.pathname) {
+    // Only the authorization response may spend the pending sign-in; anything else (a stray visit) is turned away.
+    if (request.method !== 'GET' || url.pathname !== redirect.pathname || !(url.searchParams.has('code') || url.searchParams.has('error'))) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
       return;
     }
