@@ -93,7 +93,7 @@ export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps):
     // Segment lines, and the fMP4 initialization segment of #EXT-X-MAP, become absolute URLs carrying the same signed token.
     const signed = playlist
       .split('\n')
-      .map((line) => (MEDIA_FILE.test(line.trim()) ? base + line.trim() : line.replace(/^#EXT-X-MAP:URI="(init\.mp4)"/, (_, name: string) => `#EXT-X-MAP:URI="${base}${name}"`)))
+      .map((line) => (MEDIA_FILE.test(line.trim()) ? base + line.trim() : line.replace(/^(#EXT-X-MAP:URI=")([^"]+)"/, (map, prefix: string, name: string) => (MEDIA_FILE.test(name) ? `${prefix}${base}${name}"` : map))))
       .join('\n');
     privateUntil(reply, expiresAt);
     return reply.type('application/vnd.apple.mpegurl').send(signed);
