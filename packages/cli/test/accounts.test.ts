@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { createUsersService, migrateToLatest, openStorage } from '@maqam/server';
 import { fixtureRecords, writeNdjson } from '../../server/test/fixtures.ts';
 import { dumpTable, runCli, runCliJson } from './run-cli.ts';
+import { ffmpegAvailable } from '../../server/test/system-tools.ts';
 
 let dir: string;
 let env: Record<string, string>;
@@ -92,7 +93,7 @@ describe('maqam clients', () => {
   });
 });
 
-describe.skipIf(spawnSync('ffmpeg', ['-version']).status !== 0)('maqam media add', () => {
+describe.skipIf(!ffmpegAvailable('maqam media add'))('maqam media add', () => {
   it('packages an audio file as HLS at every quality', () => {
     runCliJson(env, ['import', writeNdjson(dir, 'catalog.ndjson', fixtureRecords())]);
     const wav = join(dir, 'tone.wav');

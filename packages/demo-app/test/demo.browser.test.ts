@@ -2,24 +2,20 @@
 // --demo` on a SQLite file, the built app, and Debian's Chromium.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort } from '../../server/test/harness.ts';
+import { BIN } from '../../cli/test/run-cli.ts';
+import { browserAvailable, ffmpegAvailable, launchChromium } from '../../server/test/system-tools.ts';
 import { accessibilityViolations } from '../../server/test/accessibility.ts';
 
 const REPO = resolve(import.meta.dirname, '../../..');
-const BIN = join(REPO, 'packages/cli/bin/maqam.js');
-const CHROMIUM = process.env.MAQAM_CHROMIUM ?? '/usr/bin/chromium';
 const OUTPUT = join(REPO, 'test-results');
-const haveBrowser = existsSync(CHROMIUM);
-const haveFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
-if (!haveBrowser) {
-  if (process.env.MAQAM_REQUIRE_BROWSER === '1') throw new Error(`MAQAM_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM}`);
-  process.stderr.write(`\n*** No Chromium at ${CHROMIUM} (apt-get install chromium): SKIPPING the demo app browser tests ***\n\n`);
-}
+const haveBrowser = browserAvailable('the demo app browser tests');
+const haveFfmpeg = haveBrowser && ffmpegAvailable('playback in the demo app test');
 
 interface DemoServer {
   base: string;
@@ -58,12 +54,6 @@ async function serveDemo(env: Record<string, string> = {}): Promise<DemoServer> 
   };
 }
 
-const launch = () =>
-  chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
-  });
-
 /** Signs in through the app: its button, the server's sign-in page, back to the app. */
 async function signIn(page: Page, base: string) {
   await page.goto(`${base}/demo`);
@@ -81,7 +71,7 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
   beforeAll(async () => {
     const built = spawnSync(process.execPath, [join(REPO, 'packages/demo-app/scripts/build.ts')], { encoding: 'utf8' });
     expect(built.status, built.stderr).toBe(0);
-    browser = await launch();
+    browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
   });
   afterAll(async () => browser?.close());
 
@@ -156,8 +146,6 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
         expect((await init).headers()['content-type']).toBe('audio/mp4');
         await segment;
         await expect.poll(() => page.evaluate(() => document.querySelector('audio')!.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.2);
-      } else if (process.env.MAQAM_REQUIRE_FFMPEG === '1') {
-        throw new Error('MAQAM_REQUIRE_FFMPEG=1 but there is no ffmpeg');
       }
 
       // Sign out: the page says so, and the token is revoked on the server.

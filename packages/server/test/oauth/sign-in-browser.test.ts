@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createClientsService } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { freePort, listenOnFreePort, startTestServer, type TestServer } from '../harness.ts';
 import { authorizeUrl, PASSWORD, pkce, seedAccounts } from './oauth-helpers.ts';
 import { accessibilityViolations } from '../accessibility.ts';
+import { browserAvailable, launchChromium } from '../system-tools.ts';
 
-const CHROMIUM = process.env.MAQAM_CHROMIUM ?? '/usr/bin/chromium';
 const OUTPUT = resolve(import.meta.dirname, '../../../../test-results');
-const haveBrowser = existsSync(CHROMIUM);
-if (!haveBrowser) {
-  if (process.env.MAQAM_REQUIRE_BROWSER === '1') throw new Error(`MAQAM_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM}`);
-  process.stderr.write(`\n*** No Chromium at ${CHROMIUM} (apt-get install chromium): SKIPPING the browser sign-in test ***\n\n`);
-}
+const haveBrowser = browserAvailable('the browser sign-in test');
 
 /** A real Chromium signs in through the page: wrong password, deny, then allow. */
 describe.skipIf(!haveBrowser).each(dialects.map((d) => [d.name, d] as const))('the sign-in page in Chromium on %s', (dialectName, dialect) => {
@@ -38,10 +34,7 @@ describe.skipIf(!haveBrowser).each(dialects.map((d) => [d.name, d] as const))('t
     const accounts = await seedAccounts(server);
     username = accounts.user.username;
     clientId = (await createClientsService(server.storage.db).create({ name: 'تطبيق التجربة', redirectUris: [callback], scopes: ['read', 'stream'] })).clientId;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -7,12 +7,9 @@ import { addMedia } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 import { seedAccounts, tokensFor } from '../oauth/oauth-helpers.ts';
+import { ffmpegAvailable } from '../system-tools.ts';
 
-const haveFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
-if (!haveFfmpeg) {
-  if (process.env.MAQAM_REQUIRE_FFMPEG === '1') throw new Error('MAQAM_REQUIRE_FFMPEG=1 but ffmpeg is not installed');
-  process.stderr.write('\n*** ffmpeg is not installed (apt-get install ffmpeg): SKIPPING the streaming tests ***\n\n');
-}
+const haveFfmpeg = ffmpegAvailable('the streaming tests');
 
 /** A 13-second stereo tone: three 6 s HLS segments per quality. */
 function tone(dir: string): string {
