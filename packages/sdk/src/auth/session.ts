@@ -74,6 +74,9 @@ const SUCCESSOR_WAIT_MS = 5_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** There are no tokens to use: the user must sign in (again). */
+const noSession = (message: string) => new SignInRequiredError(message, { code: 'ERROR_CODE_UNAUTHENTICATED', status: 401 });
+
 interface ChannelLike {
   postMessage(message: unknown): void;
   onmessage: ((event: { data: unknown }) => void) | null;
@@ -207,7 +210,7 @@ export class OAuthSession {
   /** A live access token, refreshed ahead of expiry; throws SignInRequiredError when there is no session. */
   async accessToken(): Promise<string> {
     const tokens = await this.tokens();
-    if (!tokens) throw new SignInRequiredError('sign in first', { code: 'ERROR_CODE_UNAUTHENTICATED', status: 401 });
+    if (!tokens) throw noSession('sign in first');
     if (this.#fresh(tokens)) return tokens.accessToken;
     return (await this.refresh(tokens.accessToken)).accessToken;
   }
@@ -227,7 +230,7 @@ export class OAuthSession {
   refresh(staleAccessToken: string): Promise<Tokens> {
     this.#refreshing ??= this.#exclusively(async (locks) => {
       let current = await this.tokens();
-      if (!current) throw new SignInRequiredError('sign in first', { code: 'ERROR_CODE_UNAUTHENTICATED', status: 401 });
+      if (!current) throw noSession('sign in first');
       if (locks && (await this.#isSpent(locks, current.refreshToken))) current = await this.#successorOf(current);
       if (current.accessToken !== staleAccessToken && this.#fresh(current)) return current;
       const unmark = locks ? await this.#markSpent(locks, current.refreshToken) : undefined;
@@ -284,10 +287,10 @@ export class OAuthSession {
   async #successorOf(spent: Tokens): Promise<Tokens> {
     for (const deadline = Date.now() + SUCCESSOR_WAIT_MS; Date.now() < deadline; await sleep(25)) {
       const current = await this.tokens();
-      if (!current) throw new SignInRequiredError('signed out in another tab', { code: 'ERROR_CODE_UNAUTHENTICATED', status: 401 });
+      if (!current) throw noSession('signed out in another tab');
       if (current.refreshToken !== spent.refreshToken) return current;
     }
-    throw new SignInRequiredError('another tab refreshed the session but its tokens never arrived; sign in again', { code: 'ERROR_CODE_UNAUTHENTICATED', status: 401 });
+    throw noSession('another tab refreshed the session but its tokens never arrived; sign in again');
   }
 
   async #rotate(current: Tokens): Promise<Tokens> {
