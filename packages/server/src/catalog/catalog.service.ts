@@ -54,38 +54,55 @@ export function createCatalogService({ repo, cache, artistNames, cursors }: Cata
      */
     async batchGetSongs(requested: readonly string[], negotiation: Negotiation): Promise<Buffer> {
       const ids = [...new Set(requested)];
+      const fragments: (Buffer | undefined)[] = new Array(ids.length);
       const entries = new Int32Array(ids.length).fill(-1);
-      const uncached: (Buffer | undefined)[] = new Array(ids.length);
       const missing: string[] = [];
       const index = cache.index(negotiation.chainKey);
+      let hitBytes = 0;
       for (let i = 0; i < ids.length; i++) {
         const entry = index?.get(ids[i]!);
-        if (entry === undefined) missing.push(ids[i]!);
-        else entries[i] = entry;
-      }
-      let rendered: Map<string, Buffer> | undefined;
-      if (missing.length > 0) {
-        rendered = await renderMisses(missing, negotiation);
-        for (let i = 0; i < ids.length; i++) {
-          if (entries[i] === -1) uncached[i] = rendered.get(ids[i]!) ?? notFoundResult(ids[i]!, negotiation.messageLocale);
+        if (entry === undefined) {
+          missing.push(ids[i]!);
+        } else {
+          entries[i] = entry;
+          hitBytes += cache.lengthOf(entry);
         }
       }
+      if (missing.length > 0) {
+        // The database read below yields to other requests, whose inserts can
+        // evict and reuse the entries found above (and the catalog watcher can
+        // clear them): copy the hits out first, into one buffer.
+        const hits = Buffer.allocUnsafe(hitBytes);
+        let at = 0;
+        for (let i = 0; i < ids.length; i++) {
+          if (entries[i] === -1) continue;
+          const length = cache.copyTo(entries[i]!, hits, at);
+          fragments[i] = hits.subarray(at, at + length);
+          at += length;
+        }
+        entries.fill(-1);
+        const generation = cache.generation;
+        const rendered = await renderMisses(missing, negotiation);
+        for (let i = 0; i < ids.length; i++) {
+          fragments[i] ??= rendered.get(ids[i]!) ?? notFoundResult(ids[i]!, negotiation.messageLocale);
+        }
+        for (const [id, fragment] of rendered) cache.set(negotiation.chainKey, id, fragment, generation);
+      }
 
+      // From here to the return nothing awaits, so cache entries still hold what was found.
       const keys = ids.map((id) => `${JSON.stringify(id)}:`);
       let size = OPEN.length + CLOSE.length + ids.length - 1;
       for (let i = 0; i < ids.length; i++) {
-        size += Buffer.byteLength(keys[i]!) + (entries[i] === -1 ? uncached[i]!.length : cache.lengthOf(entries[i]!));
+        size += Buffer.byteLength(keys[i]!) + (entries[i] === -1 ? fragments[i]!.length : cache.lengthOf(entries[i]!));
       }
       const body = Buffer.allocUnsafe(size);
       let offset = OPEN.copy(body, 0);
       for (let i = 0; i < ids.length; i++) {
         if (i > 0) body[offset++] = 0x2c; // ','
         offset += body.write(keys[i]!, offset);
-        offset += entries[i] === -1 ? uncached[i]!.copy(body, offset) : cache.copyTo(entries[i]!, body, offset);
+        offset += entries[i] === -1 ? fragments[i]!.copy(body, offset) : cache.copyTo(entries[i]!, body, offset);
       }
       CLOSE.copy(body, offset);
-      // Only now: inserting may move or evict the entries copied above.
-      if (rendered) for (const [id, fragment] of rendered) cache.set(negotiation.chainKey, id, fragment);
       return body;
     },
 

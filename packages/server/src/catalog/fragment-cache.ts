@@ -11,8 +11,11 @@
  * Each locale chain has its own index keyed by the bare id, so a lookup hashes
  * the id string the request already holds.
  *
- * Entry numbers and offsets stay valid only until the next `set`: callers
- * copy what they found before inserting.
+ * Entry numbers and offsets stay valid only until the next `set` or
+ * `clear`: callers copy what they found before they insert or await anything
+ * (another request may insert meanwhile). Fragments rendered from rows read
+ * before a `clear` are refused by `set` through the generation they carry,
+ * so a catalog change cannot be undone by a request that was in flight.
  */
 const MAX_SEGMENT_BYTES = 1 << 20;
 
@@ -30,6 +33,7 @@ export class FragmentCache {
   #segment = 0;
   #writeAt = 0;
   #bytes = 0;
+  #generation = 0;
 
   constructor(maxBytes: number) {
     const segments = Math.max(2, Math.floor(maxBytes / MAX_SEGMENT_BYTES));
@@ -41,6 +45,11 @@ export class FragmentCache {
   /** Bytes of cached fragments. */
   get bytes(): number {
     return this.#bytes;
+  }
+
+  /** Changes on every `clear`; read it before reading what you will `set`. */
+  get generation(): number {
+    return this.#generation;
   }
 
   /** The index of one locale chain; callers making many lookups fetch it once. */
@@ -69,8 +78,9 @@ export class FragmentCache {
     return copy;
   }
 
-  set(chain: string, key: string, value: Buffer): void {
-    if (value.length > this.#segmentBytes) return;
+  /** Caches a fragment rendered from what was read while `generation` was current (else it is dropped). */
+  set(chain: string, key: string, value: Buffer, generation = this.#generation): void {
+    if (value.length > this.#segmentBytes || generation !== this.#generation) return;
     let index = this.#indexes.get(chain);
     if (index === undefined) this.#indexes.set(chain, (index = new Map()));
     if (index.has(key)) return;
@@ -91,6 +101,7 @@ export class FragmentCache {
   }
 
   clear(): void {
+    this.#generation++;
     this.#indexes.clear();
     for (const list of this.#segmentEntries) list.length = 0;
     this.#keys = [];

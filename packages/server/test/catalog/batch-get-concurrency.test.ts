@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, createApiKeysRepo, createApiKeysService, loadConfig, migrateToLatest, openStorage, seedDemoCatalog, type Storage } from '@maqam/server';
+import { dialects } from '../dialects.ts';
+
+/**
+ * Regression (issue 8, item 1): on PostgreSQL, BatchGetSongs answered invalid
+ * JSON and other songs' data under load with a small cache, because cache
+ * entries found before the database read were evicted and reused by other
+ * requests (or cleared by the catalog watcher) before they were copied.
+ * Many concurrent requests over a catalog much larger than the cache, with
+ * catalog changes clearing it meanwhile; every byte of every answer is
+ * checked against the same ids rendered by a server without a cache.
+ */
+const SONGS = 20_000;
+const POOL = 3_000;
+const WORKERS = 32;
+const REQUESTS_PER_WORKER = 40;
+const IDS_PER_REQUEST = 50;
+const LOCALES = ['ar', 'en'] as const;
+
+function randomFrom(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs under concurrency with a small cache on %s', (_name, dialect) => {
+  let database: { url: string; drop(): Promise<void> };
+  let storage: Storage;
+  let reference: FastifyInstance;
+  let loaded: FastifyInstance;
+  let baseUrl: string;
+  let credential: string;
+  const pool: string[] = [];
+  /** Per locale, per id: the exact bytes of its SongResult (or per-item error) as a cacheless server renders them. */
+  const expected = new Map<string, Map<string, string>>();
+
+  beforeAll(async () => {
+    database = await dialect.create();
+    storage = openStorage(database.url);
+    await migrateToLatest(storage);
+    await seedDemoCatalog(storage, { songs: SONGS });
+    const env = { DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0' };
+    reference = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_CACHE_MB: '0' }), storage, logger: false });
+    loaded = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_CACHE_MB: '1' }), storage, logger: false });
+    baseUrl = await loaded.listen({ port: 0, host: '127.0.0.1' });
+
+    const random = randomFrom(7);
+    const chosen = new Set<string>();
+    while (chosen.size < POOL) chosen.add(`song-${1 + Math.floor(random() * SONGS)}`);
+    pool.push(...chosen, ...Array.from({ length: 100 }, (_, i) => `missing-${i}`));
+    const keys = createApiKeysService(createApiKeysRepo(storage.db));
+    credential = (await keys.create({ name: 'load' })).key;
+    for (const locale of LOCALES) {
+      const fragments = new Map<string, string>();
+      for (let start = 0; start < pool.length; start += 100) {
+        const chunk = pool.slice(start, start + 100);
+        const res = await reference.inject({
+          method: 'POST',
+          url: '/v1/music/songs:batchGet',
+          headers: { 'content-type': 'application/json', 'accept-language': locale, 'x-api-key': credential },
+          payload: { songIdList: chunk.map((value) => ({ value })) },
+        });
+        // Cut the answer at its keys, which come in request order; a key's text never occurs inside a fragment.
+        let at = '{"results":{'.length;
+        chunk.forEach((id, i) => {
+          const key = `${JSON.stringify(id)}:`;
+          expect(res.body.startsWith(key, at)).toBe(true);
+          const next = i + 1 < chunk.length ? res.body.indexOf(`,${JSON.stringify(chunk[i + 1])}:{`, at) : res.body.length - 2;
+          fragments.set(id, res.body.slice(at + key.length, next));
+          at = next + 1;
+        });
+        expect(JSON.parse(res.body)).toEqual(JSON.parse(`{"results":{${chunk.map((id) => `${JSON.stringify(id)}:${fragments.get(id)}`).join(',')}}}`));
+      }
+      expected.set(locale, fragments);
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await loaded?.close();
+    await reference?.close();
+    await storage?.close();
+    await database?.drop();
+  });
+
+  it('answers every request byte for byte, while other requests and catalog changes churn the cache', async () => {
+    let stop = false;
+    // Each changed catalog version makes the watcher clear the cache (it polls every second).
+    const churn = (async () => {
+      while (!stop) {
+        await storage.db.updateTable('settings').set({ value: randomUUID() }).where('key', '=', 'catalog_version').execute();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
+
+    const mismatches: string[] = [];
+    let answers = 0;
+    const worker = async (seed: number) => {
+      const random = randomFrom(seed);
+      for (let n = 0; n < REQUESTS_PER_WORKER; n++) {
+        const locale = LOCALES[Math.floor(random() * LOCALES.length)]!;
+        const ids = Array.from({ length: IDS_PER_REQUEST }, () => pool[Math.floor(random() * pool.length)]!);
+        const res = await fetch(`${baseUrl}/v1/music/songs:batchGet`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'accept-language': locale, 'x-api-key': credential },
+          body: JSON.stringify({ songIdList: ids.map((value) => ({ value })) }),
+        });
+        const body = await res.text();
+        const fragments = expected.get(locale)!;
+        const want = `{"results":{${[...new Set(ids)].map((id) => `${JSON.stringify(id)}:${fragments.get(id)}`).join(',')}}}`;
+        answers++;
+        if (res.status !== 200 || body !== want) mismatches.push(`${res.status} ${locale} ${body.slice(0, 200)}`);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(100 + i)));
+    } finally {
+      stop = true;
+      await churn;
+    }
+    expect(answers).toBe(WORKERS * REQUESTS_PER_WORKER);
+    expect(mismatches.slice(0, 3)).toEqual([]);
+    expect(mismatches.length).toBe(0);
+  }, 180_000);
+});
