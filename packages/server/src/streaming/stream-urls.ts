@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { TokenSealer } from '../crypto/sealed-token.ts';
 
 export interface StreamClaims {
   readonly userId: string;
@@ -9,30 +9,23 @@ export interface StreamClaims {
 }
 
 /**
- * Stream URL tokens: the claims (user, song, quality, expiry) and an
- * HMAC-SHA256 over them. The playlist and every segment carry the same token,
- * so a URL works for exactly that user, song and quality until it expires.
+ * Stream URL tokens: the claims (user, song, quality, expiry), sealed. The
+ * playlist and every segment carry the same token, so a URL works for
+ * exactly that user, song and quality until it expires, and says none of
+ * them to whoever sees it.
  */
-export function createStreamUrlSigner(key: Buffer, clock: () => number = Date.now) {
-  const mac = (payload: string) => createHmac('sha256', key).update(payload).digest();
+export function createStreamUrlSigner(sealer: TokenSealer, clock: () => number = Date.now) {
   return {
     sign(claims: StreamClaims): string {
-      const payload = Buffer.from(JSON.stringify([claims.userId, claims.songId, claims.quality, claims.expiresAt])).toString('base64url');
-      return `${payload}.${mac(payload).toString('base64url')}`;
+      return sealer.seal([claims.userId, claims.songId, claims.quality, claims.expiresAt]);
     },
     verify(token: string): StreamClaims | null {
-      const [payload, signature] = token.split('.');
-      if (!payload || !signature) return null;
-      const given = Buffer.from(signature, 'base64url');
-      const expected = mac(payload);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-      try {
-        const [userId, songId, quality, expiresAt] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string, string, string, number];
-        if (typeof expiresAt !== 'number' || expiresAt <= clock()) return null;
-        return { userId, songId, quality, expiresAt };
-      } catch {
-        return null;
-      }
+      const claims = sealer.open(token);
+      if (!Array.isArray(claims) || claims.length !== 4) return null;
+      const [userId, songId, quality, expiresAt] = claims as unknown[];
+      if (typeof userId !== 'string' || typeof songId !== 'string' || typeof quality !== 'string' || typeof expiresAt !== 'number') return null;
+      if (expiresAt <= clock()) return null;
+      return { userId, songId, quality, expiresAt };
     },
   };
 }

@@ -107,10 +107,13 @@ describe.each(dialects.map((d) => [d.name, d] as const))('GetRelatedArtists on %
 
   it('rejects a tampered, foreign or garbage page token naming the parameter as spelled', async () => {
     const token: string = (await related('artist-ar', '?page_size=2')).json().nextPageToken;
-    const [payload, signature] = token.split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), s: 0.0001 })).toString('base64url');
-    expect(fieldsOf(await related('artist-ar', `?page_token=${forgedPayload}.${signature}`))).toEqual(['page_token']);
-    expect(fieldsOf(await related('artist-ar', `?page_token=${payload}.${'A'.repeat(43)}`))).toEqual(['page_token']);
+    const flip = (at: number) => token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1);
+    const respelled = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_']
+      .map((c) => token.slice(0, -1) + c)
+      .filter((t) => t !== token && Buffer.from(t, 'base64url').equals(Buffer.from(token, 'base64url')));
+    for (const variant of [flip(0), flip(token.length >> 1), flip(token.length - 1), `${token}=`, `${token}.x`, ...respelled]) {
+      expect(fieldsOf(await related('artist-ar', `?page_token=${encodeURIComponent(variant)}`)), variant).toEqual(['page_token']);
+    }
     expect(fieldsOf(await related('artist-en', `?page_token=${encodeURIComponent(token)}`))).toEqual(['page_token']);
     expect(fieldsOf(await related('artist-ar', '?pageToken=garbage'))).toEqual(['pageToken']);
   });

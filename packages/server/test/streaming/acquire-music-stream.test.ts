@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addMedia } from '@maqam/server';
+import { Writable } from 'node:stream';
+import { addMedia, buildApp, loadConfig } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 import { seedAccounts, tokensFor } from '../oauth/oauth-helpers.ts';
@@ -75,7 +76,7 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('Ac
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({
       stream: {
-        manifestUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:8080\/v1\/streaming\/hls\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\/index\.m3u8$/),
+        manifestUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:8080\/v1\/streaming\/hls\/[A-Za-z0-9_-]+\/index\.m3u8$/),
         expiresInSeconds: 300,
         drmScheme: 'DRM_SCHEME_UNSPECIFIED',
         licenseUrl: '',
@@ -159,15 +160,31 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('Ac
     expect(['styp', 'moof']).toContain(first.rawPayload.subarray(4, 8).toString('latin1'));
   });
 
+  // Regression (issue 8, item 11): at LOG_LEVEL=debug the request lines carried stream tokens in full.
+  it('logs stream URLs with their token redacted', async () => {
+    let log = '';
+    const sink = new Writable({ write(chunk, _encoding, done) { log += chunk.toString(); done(); } });
+    const config = loadConfig({ DATABASE_URL: server.databaseUrl, MAQAM_SECRET: 'x'.repeat(40), MAQAM_MEDIA_DIR: join(dir, 'media'), LOG_LEVEL: 'debug' });
+    const logged = await buildApp({ config, storage: server.storage, logger: { level: 'debug', stream: sink } });
+    try {
+      const manifestUrl: string = (await acquire({ songId: { value: 'song-ar' } })).json().stream.manifestUrl;
+      const token = pathOf(manifestUrl).split('/')[4]!;
+      expect((await logged.inject(pathOf(manifestUrl))).statusCode).toBe(200);
+      expect((await logged.inject(`/v1/music/artists/artist-ar/related?page_token=${token}`)).statusCode).toBe(401);
+      expect(log).toContain('/v1/streaming/hls/[redacted]/index.m3u8');
+      expect(log).toContain('page_token=[redacted]');
+      expect(log).not.toContain(token);
+    } finally {
+      await logged.close();
+    }
+  });
+
   it('refuses tampered URLs and other names with 403', async () => {
     const manifest = pathOf((await acquire({ songId: { value: 'song-ar' }, maxQuality: 'AUDIO_QUALITY_HIGH' })).json().stream.manifestUrl);
     const [, , , , token] = manifest.split('/');
-    const [payload, signature] = token!.split('.');
-    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
-    claims[1] = 'song-fr';
-    const forged = `${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
-    expect((await server.app.inject(manifest.replace(token!, forged))).statusCode).toBe(403);
-    expect((await server.app.inject(manifest.replace(token!, `${payload}.${'A'.repeat(43)}`))).statusCode).toBe(403);
+    // Regression (issue 8, item 11): other spellings of one signature were accepted, and the payload named the user.
+    for (const variant of tokenVariants(token!)) expect((await server.app.inject(manifest.replace(token!, variant))).statusCode, variant).toBe(403);
+    expect(Buffer.from(token!, 'base64url').includes(Buffer.from(accounts.user.id))).toBe(false);
     expect((await server.app.inject(manifest.replace('index.m3u8', '..%2Findex.m3u8'))).statusCode).toBe(403);
     expect((await server.app.inject(manifest.replace('index.m3u8', 'seg999.ts'))).statusCode).toBe(403);
     // A name of the other container is no way in: this stream (HIGH) has no init.mp4 or .m4s.
@@ -204,3 +221,13 @@ describe.skipIf(!haveFfmpeg)('stream URLs expire (MAQAM_STREAM_URL_TTL=1)', () =
     expect(expired.json().code).toBe('ERROR_CODE_PERMISSION_DENIED');
   });
 });
+
+/** Edited, truncated, extended and re-spelled forms of a token: none may be accepted. */
+function tokenVariants(token: string): string[] {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const flip = (at: number) => token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1);
+  const bytes = Buffer.from(token, 'base64url');
+  // The same bytes spelled with another last character (its unused low bits set), where the length leaves some.
+  const respelled = [...alphabet].map((c) => token.slice(0, -1) + c).filter((t) => t !== token && Buffer.from(t, 'base64url').equals(bytes));
+  return [flip(0), flip(token.length >> 1), flip(token.length - 1), token.slice(0, -1), `${token}=`, `${token}.x`, `${token}A`, ...respelled];
+}
