@@ -56,7 +56,7 @@ async function prepare(databaseUrl: string) {
       clientId: client.clientId, userId: user.id, scope: 'read stream', redirectUri: 'https://bench.example/cb',
       codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
     });
-    const set = await tokens.exchangeCode({ code, clientId: client.clientId, redirectUri: 'https://bench.example/cb', codeVerifier: verifier });
+    const set = await tokens.exchangeCode({ code: code!, clientId: client.clientId, redirectUri: 'https://bench.example/cb', codeVerifier: verifier });
     refreshTokens.push(set.refresh_token);
     accessToken = set.access_token;
   }

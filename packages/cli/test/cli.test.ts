@@ -31,7 +31,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('maqam migrate', () => {
   it('applies migrations once', () => {
-    expect(json(['migrate'])).toEqual({ applied: ['001-catalog-and-keys', '002-users-and-clients', '003-oauth-grants', '004-streaming'] });
+    expect(json(['migrate'])).toEqual({ applied: ['001-catalog-and-keys', '002-users-and-clients', '003-oauth-grants', '004-streaming', '005-single-use-sign-in'] });
     expect(json(['migrate'])).toEqual({ applied: [] });
   });
 });
@@ -66,6 +66,32 @@ describe('maqam import', () => {
     expect(result.stderr).toMatch(/bad\.ndjson:3: artist followerCount/);
     expect(result.stderr).toMatch(/bad\.ndjson:4: "kind" must be one of/);
     expect(JSON.parse(result.stdout)).toEqual({ artists: 0, albums: 0, songs: 0, related: 0 });
+    expect(count(database, 'artists')).toBe(0);
+  });
+
+  // Regression (issue 8, item 15): records repeated across batches were counted once per batch.
+  it('counts distinct records, however often and in however many batches a file repeats them', () => {
+    const database = join(dir, 'repeats.db');
+    const artist = (id: string) => ({ kind: 'artist', id, name: { en: id }, originalLanguage: 'en', genres: [], followerCount: 1, monthlyListeners: 1, isVerified: false, socialLinks: [], artwork: [], nationality: 'GB' });
+    const edges = [
+      { kind: 'related', artistId: 'r-1', relatedId: 'r-2', score: 0.5 },
+      { kind: 'related', artistId: 'r-2', relatedId: 'r-1', score: 0.4 },
+    ];
+    const file = writeNdjson(dir, 'repeats.ndjson', [artist('r-1'), artist('r-2'), ...Array.from({ length: 10 }, () => [...edges, artist('r-1')]).flat()]);
+    const result = maqam(['import', file, '--batch-size', '3', '--json'], { DATABASE_URL: `sqlite:${database}` });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ artists: 2, albums: 0, songs: 0, related: 2 });
+    expect(count(database, 'related_artists')).toBe(2);
+  });
+
+  it('refuses NUL in any text of a record, the same on every database', () => {
+    const database = join(dir, 'nul.db');
+    const file = writeNdjson(dir, 'nul.ndjson', [
+      { kind: 'artist', id: 'n-1', name: { en: 'a\u0000b' }, originalLanguage: 'en', genres: [], followerCount: 1, monthlyListeners: 1, isVerified: false, socialLinks: [], artwork: [], nationality: 'GB' },
+    ]);
+    const result = maqam(['import', file], { DATABASE_URL: `sqlite:${database}` });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('nul.ndjson:1:');
     expect(count(database, 'artists')).toBe(0);
   });
 

@@ -1,3 +1,4 @@
+import { WITHOUT_NUL } from './catalog.ts';
 import { Type, type Static } from 'typebox';
 
 /**
@@ -10,7 +11,7 @@ export const TokenRequest = Type.Object(
     grant_type: Type.String({ description: 'authorization_code or refresh_token' }),
     code: Type.Optional(Type.String({ maxLength: 512 })),
     redirect_uri: Type.Optional(Type.String({ maxLength: 2048 })),
-    client_id: Type.Optional(Type.String({ maxLength: 128 })),
+    client_id: Type.Optional(Type.String({ maxLength: 128, pattern: WITHOUT_NUL })),
     code_verifier: Type.Optional(Type.String({ maxLength: 512 })),
     refresh_token: Type.Optional(Type.String({ maxLength: 512 })),
   },
@@ -19,7 +20,7 @@ export const TokenRequest = Type.Object(
 export type TokenRequest = Static<typeof TokenRequest>;
 
 export const RefreshTokenRequest = Type.Object(
-  { refresh_token: Type.String({ maxLength: 512 }), client_id: Type.String({ maxLength: 128 }) },
+  { refresh_token: Type.String({ maxLength: 512 }), client_id: Type.String({ maxLength: 128, pattern: WITHOUT_NUL }) },
   { title: 'RefreshTokenRequest' },
 );
 export type RefreshTokenRequest = Static<typeof RefreshTokenRequest>;

@@ -7,8 +7,14 @@ export const MAX_BATCH_SIZE = 100;
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
+/**
+ * No text the API takes may hold NUL: PostgreSQL cannot store or even compare
+ * it, and the embedded database must answer exactly as PostgreSQL does.
+ */
+export const WITHOUT_NUL = '^[^\\u0000]*$';
+
 const idValue = (what: string) =>
-  Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH, description: `The ${what} identifier.` });
+  Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH, pattern: WITHOUT_NUL, description: `The ${what} identifier.` });
 
 export const SongID = Type.Object({ value: idValue('song') }, { title: 'SongID' });
 export const AlbumID = Type.Object({ value: idValue('album') }, { title: 'AlbumID' });
@@ -27,7 +33,7 @@ export type LocalizedString = Static<typeof LocalizedString>;
 const int32 = (description: string) => Type.Integer({ format: 'int32', description });
 
 export const Image = Type.Object(
-  { url: Type.String(), width: int32('Pixels'), height: int32('Pixels') },
+  { url: Type.String({ pattern: WITHOUT_NUL }), width: int32('Pixels'), height: int32('Pixels') },
   { title: 'Image' },
 );
 export type Image = Static<typeof Image>;
@@ -60,7 +66,7 @@ export const Song = Type.Object(
 );
 export type Song = Static<typeof Song>;
 
-export const SocialLink = Type.Object({ platform: Type.String(), url: Type.String() }, { title: 'SocialLink' });
+export const SocialLink = Type.Object({ platform: Type.String({ pattern: WITHOUT_NUL }), url: Type.String({ pattern: WITHOUT_NUL }) }, { title: 'SocialLink' });
 
 export const Artist = Type.Object(
   {
@@ -115,7 +121,7 @@ export type BatchGetSongsResponse = Static<typeof BatchGetSongsResponse>;
 export const GetRelatedArtistsParams = Type.Object({ artist_id: idValue('artist') });
 
 const pageSize = Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE });
-const pageToken = Type.String({ maxLength: 1024 });
+const pageToken = Type.String({ maxLength: 1024, pattern: WITHOUT_NUL });
 
 /**
  * `page_size` / `page_token` are canonical; the aliases are accepted because

@@ -1,13 +1,13 @@
 import { Type, type Static } from 'typebox';
-import { Image, MAX_ID_LENGTH, SocialLink } from './catalog.ts';
+import { Image, MAX_ID_LENGTH, SocialLink, WITHOUT_NUL } from './catalog.ts';
 
 /**
  * The NDJSON import format of contract section 9: one record a line, `kind` first.
  * Texts are maps from a BCP 47 language tag to the text in that language.
  */
-const id = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH, pattern: '^[^\\s]+$' });
+const id = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH, pattern: '^[^\\s\\u0000]+$' });
 const languageTag = Type.String({ pattern: '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$' });
-const texts = Type.Record(languageTag, Type.String({ minLength: 1, maxLength: 2000 }), { minProperties: 1 });
+const texts = Type.Record(languageTag, Type.String({ minLength: 1, maxLength: 2000, pattern: WITHOUT_NUL }), { minProperties: 1 });
 const date = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 const count = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^\\d{1,19}$' })]);
 const int32 = Type.Integer({ minimum: 0, maximum: 2147483647 });
@@ -18,13 +18,13 @@ export const ArtistRecord = Type.Object({
   name: texts,
   originalLanguage: languageTag,
   bio: Type.Optional(texts),
-  genres: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }),
+  genres: Type.Array(Type.String({ maxLength: 100, pattern: WITHOUT_NUL }), { maxItems: 50 }),
   followerCount: count,
   monthlyListeners: count,
   isVerified: Type.Boolean(),
   socialLinks: Type.Array(SocialLink, { maxItems: 50 }),
   artwork: Type.Array(Image, { maxItems: 20 }),
-  nationality: Type.String({ maxLength: 100 }),
+  nationality: Type.String({ maxLength: 100, pattern: WITHOUT_NUL }),
 });
 export type ArtistRecord = Static<typeof ArtistRecord>;
 
@@ -50,13 +50,13 @@ export const SongRecord = Type.Object({
   trackNumber: int32,
   discNumber: int32,
   releaseDate: date,
-  genres: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }),
+  genres: Type.Array(Type.String({ maxLength: 100, pattern: WITHOUT_NUL }), { maxItems: 50 }),
   isExplicit: Type.Boolean(),
-  isrc: Type.String({ maxLength: 32 }),
+  isrc: Type.String({ maxLength: 32, pattern: WITHOUT_NUL }),
   hasLyrics: Type.Boolean(),
   popularity: Type.Integer({ minimum: 0, maximum: 100 }),
   artwork: Type.Array(Image, { maxItems: 20 }),
-  previewUrl: Type.String({ maxLength: 2048 }),
+  previewUrl: Type.String({ maxLength: 2048, pattern: WITHOUT_NUL }),
   withdrawn: Type.Optional(Type.Boolean({ description: 'A withdrawn song is answered as NOT_FOUND.' })),
 });
 export type SongRecord = Static<typeof SongRecord>;

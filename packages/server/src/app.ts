@@ -2,7 +2,8 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { createHmac } from 'node:crypto';
-import { ApiError } from './errors.ts';
+import { METHODS } from 'node:http';
+import { ApiError, invalidRequest } from './errors.ts';
 import type { Config } from './config.ts';
 import { createCatalogRepo } from './catalog/catalog.repo.ts';
 import { createCatalogService } from './catalog/catalog.service.ts';
@@ -13,11 +14,13 @@ import { createPageCursorCodec } from './catalog/page-cursor.ts';
 import { songsRoutes } from './catalog/songs.routes.ts';
 import { artistsRoutes } from './catalog/artists.routes.ts';
 import { createGuard, type CredentialVerifiers } from './http/credentials.ts';
-import { createRateLimiter, MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit.ts';
+import { addressKey, createRateLimiter, credentialKey, FallbackRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit.ts';
 import { createErrorHandler } from './http/error-handler.ts';
+import { createClientErrorHandler, createFrameworkErrors } from './http/framework-errors.ts';
 import { LocaleNegotiator } from './http/locale.ts';
 import { opsRoutes } from './http/ops.routes.ts';
 import { requestIdOf } from './http/request-id.ts';
+import { logSerializers } from './http/log-redaction.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createApiKeysRepo } from './keys/api-keys.repo.ts';
 import { createApiKeysService } from './keys/api-keys.service.ts';
@@ -28,6 +31,7 @@ import { createClientsService } from './oauth/clients.service.ts';
 import { createTokensService } from './oauth/tokens.service.ts';
 import { createUsersService } from './oauth/users.service.ts';
 import { createStreamUrlSigner } from './streaming/stream-urls.ts';
+import { createTokenSealer } from './crypto/sealed-token.ts';
 import { createStreamingService } from './streaming/streaming.service.ts';
 import { streamingRoutes } from './streaming/streaming.routes.ts';
 import type { Storage } from './storage/storage.ts';
@@ -36,7 +40,10 @@ import { demoRoutes, type DemoApp } from './demo/demo.routes.ts';
 /** Contract section 8: bodies over 1 MiB are a 413. */
 export const BODY_LIMIT = 1024 * 1024;
 const CATALOG_POLL_MS = 1000;
-const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+/** Longest path parameter the router takes; longer is a 414 (ids are at most 128 characters anyway). */
+const MAX_PARAM_LENGTH = 512;
+/** Every method Node parses: on an API path, whichever the path does not serve is a 405 with Allow. CONNECT names no path. */
+const ALL_METHODS = METHODS.filter((method) => method !== 'CONNECT');
 
 export interface AppDeps {
   config: Config;
@@ -57,21 +64,29 @@ function subkey(secret: string, purpose: string): Buffer {
  * and tests call `inject` or listen on a port of their own.
  */
 export async function buildApp({ config, storage, logger, demo }: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+  const negotiator = new LocaleNegotiator(config.defaultLocale);
+  const handleError = createErrorHandler(negotiator, BODY_LIMIT);
+  const app: FastifyInstance = Fastify({
+    logger: logger === false ? false : { level: config.logLevel, ...(typeof logger === 'object' ? logger : {}), serializers: logSerializers },
     bodyLimit: BODY_LIMIT,
     genReqId: requestIdOf,
     requestIdHeader: false,
     // A log line per request costs more than a cached BatchGetSongs; debug and trace turn them on.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
-    routerOptions: { maxParamLength: 512 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // A request without Host is answered by our hook below, in the contract's shape, not by Node with an empty 400.
+    http: { requireHostHeader: false },
+    frameworkErrors: createFrameworkErrors(handleError, MAX_PARAM_LENGTH),
+    clientErrorHandler: createClientErrorHandler(negotiator.messageLocale(undefined), { debug: (object, message) => app.log.debug(object, message) }),
   });
+  for (const method of ALL_METHODS) {
+    if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
+  }
   app.setValidatorCompiler(validatorCompiler);
   // The API takes JSON bodies only; any other type is a 400 naming Content-Type.
   app.removeContentTypeParser('text/plain');
 
   const secret = await ensureServerSecret(storage.db, config.secret);
-  const negotiator = new LocaleNegotiator(config.defaultLocale);
   const cache = new FragmentCache(config.songCacheMegabytes * 1024 * 1024);
   const catalogRepo = createCatalogRepo(storage);
   const artistNames = new ArtistNames(catalogRepo);
@@ -79,7 +94,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
     repo: catalogRepo,
     cache,
     artistNames,
-    cursors: createPageCursorCodec(subkey(secret, 'page-token'), config.pageTokenTtlSeconds),
+    cursors: createPageCursorCodec(createTokenSealer(subkey(secret, 'page-token')), config.pageTokenTtlSeconds),
   });
   const watcher = await watchCatalog({ repo: catalogRepo, cache, artistNames, negotiator, intervalMs: CATALOG_POLL_MS, log: app.log });
   app.addHook('onClose', async () => watcher.stop());
@@ -101,14 +116,27 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   const store = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
   app.addHook('onClose', async () => store.close());
   await store.ready();
-  const limiter = config.rateLimitPerMinute > 0 ? createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log }) : undefined;
+  const limiting = config.rateLimitPerMinute > 0;
+  const limiter = limiting ? createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log, keyOf: credentialKey }) : undefined;
+  const addressLimiter = limiting ? createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log, keyOf: addressKey }) : undefined;
   const guard = createGuard(verifiers, limiter);
 
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400.
+    if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1 && request.headers.host === undefined) {
+      throw invalidRequest({ field: 'Host', reason: 'required' });
+    }
   });
-  app.setErrorHandler(createErrorHandler(negotiator, BODY_LIMIT));
+  app.addHook('onSend', async (request, reply) => {
+    // The reference at /docs is a page of ours: no one may frame it (clickjacking).
+    if (request.url.startsWith('/docs')) {
+      const policy = reply.getHeader('content-security-policy');
+      reply.header('x-frame-options', 'DENY').header('content-security-policy', policy ? `${String(policy)}; frame-ancestors 'none'` : "frame-ancestors 'none'");
+    }
+  });
+  app.setErrorHandler(handleError);
   app.setNotFoundHandler(async (request) => {
     throw new ApiError('routeNotFound', { params: { method: request.method, path: request.url.split('?')[0]! } });
   });
@@ -150,7 +178,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   songsRoutes(app, deps);
   artistsRoutes(app, deps);
   opsRoutes(app, storage);
-  const signer = createStreamUrlSigner(subkey(secret, 'stream-url'));
+  const signer = createStreamUrlSigner(createTokenSealer(subkey(secret, 'stream-url')));
   streamingRoutes(app, {
     streaming: createStreamingService(storage.db, { publicUrl: config.publicUrl, urlTtlSeconds: config.streamUrlTtlSeconds, signer }),
     signer,
@@ -166,7 +194,9 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
     tokens,
     csrf: createCsrf(subkey(secret, 'csrf')),
     guard,
-    signInFailures: store,
+    addressLimiter,
+    // Failed sign-ins are counted in this process while Redis is away: guessing must not get easier in an outage.
+    signInFailures: new FallbackRateLimitStore(store),
     secureCookies: config.publicUrl.startsWith('https:'),
   });
   if (demo) await demoRoutes(app, demo);

@@ -20,6 +20,7 @@ export interface Config {
   pageTokenTtlSeconds: number;
   mediaDirectory: string;
   streamUrlTtlSeconds: number;
+  databaseTimeoutMs: number;
 }
 
 interface Setting<K extends keyof Config> {
@@ -171,6 +172,14 @@ export const SETTINGS = [
     description: 'How long a signed stream URL (playlist and segments) stays valid, in seconds.',
     parse: integer('MAQAM_STREAM_URL_TTL', 300, 1, 86400),
   } satisfies Setting<'streamUrlTtlSeconds'>,
+  {
+    key: 'databaseTimeoutMs',
+    env: 'MAQAM_DB_TIMEOUT_MS',
+    shownDefault: '2000',
+    description:
+      'How long the server waits to connect to the database, for a pooled connection, or for one statement (SQLite: for a write lock) before the request answers 503.',
+    parse: integer('MAQAM_DB_TIMEOUT_MS', 2000, 100, 600_000),
+  } satisfies Setting<'databaseTimeoutMs'>,
 ] as const;
 
 /** Reads every setting from `env`; `overrides` (CLI flags) win over the environment. */

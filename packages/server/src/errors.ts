@@ -20,7 +20,7 @@ export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
 
 interface CatalogEntry {
   readonly code: ErrorCode;
-  /** Only set where the contract names another status for the code (413, 405). */
+  /** Only set where the contract names another status for the code (413, 405, 414, 431). */
   readonly status?: number;
   readonly message: Localized;
 }
@@ -43,6 +43,16 @@ export const ERRORS = {
     code: 'ERROR_CODE_INVALID_REQUEST',
     status: 405,
     message: { en: 'Method {method} is not allowed here; allowed: {allowed}.', ar: 'الطريقة {method} غير مسموحة هنا؛ المسموح: {allowed}.' },
+  },
+  uriTooLong: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    status: 414,
+    message: { en: 'A path segment of the request is longer than {limit} characters.', ar: 'أحد أجزاء مسار الطلب أطول من {limit} حرفًا.' },
+  },
+  headersTooLarge: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    status: 431,
+    message: { en: 'The request headers are too large.', ar: 'ترويسات الطلب كبيرة جدًا.' },
   },
   credentialsMissing: {
     code: 'ERROR_CODE_UNAUTHENTICATED',
@@ -145,6 +155,8 @@ export const VIOLATIONS = {
   maximum: { en: 'must be at most {limit}', ar: 'يجب ألا تزيد القيمة عن {limit}' },
   pattern: { en: 'has an invalid format', ar: 'صيغته غير صالحة' },
   invalid: { en: 'is not valid', ar: 'غير صالح' },
+  notHttp: { en: 'is not valid HTTP/1.1', ar: 'ليس HTTP/1.1 صالحًا' },
+  incomplete: { en: 'did not arrive in full in time', ar: 'لم يصل كاملًا في الوقت المحدد' },
   bodyNotJson: { en: 'is not valid JSON: {detail}', ar: 'ليس JSON صالحًا: {detail}' },
   bodyEmpty: { en: 'must be a JSON object; the body is empty', ar: 'يجب أن يكون كائن JSON؛ جسم الطلب فارغ' },
   contentTypeJson: { en: 'must be application/json', ar: 'يجب أن يكون application/json' },
@@ -208,10 +220,12 @@ export class ApiError extends Error {
       violations?: readonly Violation[];
       headers?: Record<string, string>;
       oauth?: { error: string; description: string };
+      /** What went wrong underneath: logged, never answered. */
+      cause?: unknown;
     } = {},
   ) {
     const entry: CatalogEntry = ERRORS[reason];
-    super(formatMessage(entry.message.en, options.params));
+    super(formatMessage(entry.message.en, options.params), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     this.reason = reason;
     this.code = entry.code;

@@ -16,11 +16,28 @@ export async function startServer(
   config: Config,
   options: { beforeListen?: (storage: Storage) => Promise<void>; demo?: DemoApp | undefined } = {},
 ): Promise<RunningServer> {
-  const storage = openStorage(config.databaseUrl);
+  // Migrations and seeding may run long statements: they get a connection without deadlines.
+  const maintenance = openStorage(config.databaseUrl);
   try {
-    await migrateToLatest(storage);
-    await options.beforeListen?.(storage);
+    await migrateToLatest(maintenance);
+    await options.beforeListen?.(maintenance);
+  } finally {
+    await maintenance.close();
+  }
+  let reportConnectionError: (error: Error) => void = () => {};
+  const storage = openStorage(config.databaseUrl, {
+    timeoutMs: config.databaseTimeoutMs,
+    onConnectionError: (error) => reportConnectionError(error),
+  });
+  try {
     const app = await buildApp({ config, storage, ...(options.demo ? { demo: options.demo } : {}) });
+    let lastReportMs = 0;
+    reportConnectionError = (error) => {
+      // Once a second at most: an outage fails every pooled connection at once.
+      if (Date.now() - lastReportMs < 1000) return;
+      lastReportMs = Date.now();
+      app.log.warn({ err: error }, 'database connection lost; requests answer 503 until it is back');
+    };
     const url = await app.listen({ port: config.port, host: config.host });
     let closing: Promise<void> | undefined;
     return {

@@ -108,7 +108,29 @@ const upserts = new WeakMap<Storage, BulkUpsert>();
  * a file lists what is referenced before what references it. Bumps the
  * catalog version so servers drop stale renderings.
  */
-export async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], now = Date.now()): Promise<ImportSummary> {
+/** Keys of the records an import has written so far, so a record repeated across batches is counted once. */
+export interface WrittenKeys {
+  readonly artists: Set<string>;
+  readonly albums: Set<string>;
+  readonly songs: Set<string>;
+  readonly related: Set<string>;
+}
+
+export function noWrittenKeys(): WrittenKeys {
+  return { artists: new Set(), albums: new Set(), songs: new Set(), related: new Set() };
+}
+
+/** How many of `keys` are new to `seen` (adding them); without `seen`, all of them. */
+function countNew(keys: Iterable<string>, seen: Set<string> | undefined): number {
+  let count = 0;
+  for (const key of keys) {
+    if (seen === undefined || !seen.has(key)) count++;
+    seen?.add(key);
+  }
+  return count;
+}
+
+export async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], now = Date.now(), written?: WrittenKeys): Promise<ImportSummary> {
   let upsert = upserts.get(storage);
   if (upsert === undefined) upserts.set(storage, (upsert = createBulkUpsert(storage.db)));
   const artists: Insertable<Database['artists']>[] = [];
@@ -229,7 +251,13 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
     await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
     await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: randomUUID() }]);
   });
-  return { artists: artists.length, albums: albums.length, songs: songs.length, related: related.size };
+  // Counted after the commit: a batch that was not written counts nothing.
+  return {
+    artists: countNew(artists.map((r) => r.id), written?.artists),
+    albums: countNew(albums.map((r) => r.id), written?.albums),
+    songs: countNew(songs.map((r) => r.id), written?.songs),
+    related: countNew(related.keys(), written?.related),
+  };
 }
 
 export interface ImportProgress {
@@ -254,6 +282,8 @@ export async function importNdjsonFile(
 ): Promise<ImportOutcome> {
   const batchSize = options.batchSize ?? 2000;
   const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0 };
+  // The summary counts distinct records: one written in two batches (or twice in a file) is one.
+  const written = noWrittenKeys();
   const errors: LineError[] = [];
   const stream = createReadStream(path);
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
@@ -264,11 +294,11 @@ export async function importNdjsonFile(
   const flush = async () => {
     if (batchErrors.length === 0 && batch.length > 0) {
       try {
-        const written = await writeBatch(storage, batch);
-        summary.artists += written.artists;
-        summary.albums += written.albums;
-        summary.songs += written.songs;
-        summary.related += written.related;
+        const counts = await writeBatch(storage, batch, Date.now(), written);
+        summary.artists += counts.artists;
+        summary.albums += counts.albums;
+        summary.songs += counts.songs;
+        summary.related += counts.related;
       } catch (error) {
         if (!(error instanceof ImportBatchError)) throw error;
         errors.push(...error.errors);

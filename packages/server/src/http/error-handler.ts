@@ -49,6 +49,9 @@ export function createErrorHandler(negotiator: LocaleNegotiator, bodyLimit: numb
     if (!apiError) {
       request.log.error({ err: error }, 'unhandled error');
       apiError = new ApiError('internal', { params: { requestId: request.id } });
+    } else if (apiError.status === 503) {
+      // An outage: the cause (connection lost, timeout) is worth a warning, not a stack per request.
+      request.log.warn({ cause: (apiError.cause as Error | undefined)?.message }, apiError.reason);
     } else if (apiError.status >= 500) {
       request.log.error({ err: error }, apiError.reason);
     }
@@ -66,6 +69,7 @@ export function createErrorHandler(negotiator: LocaleNegotiator, bodyLimit: numb
     }
     reply
       .code(apiError.status)
+      .header('x-request-id', request.id)
       .headers(apiError.headers)
       .header('content-language', locale)
       .header('vary', 'Accept-Language')

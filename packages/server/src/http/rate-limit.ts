@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { ApiError } from '../errors.ts';
-import type { Principal } from './credentials.ts';
 
 /** One counted call: how many calls the key has made in its window, and when the window ends. */
 export interface WindowCount {
@@ -13,9 +12,10 @@ export interface WindowCount {
 export interface RateLimitStore {
   /** Resolves when the store can count (or has given up trying for now). */
   ready(): Promise<void>;
+  /** Counts one call of `key` atomically and answers the count including it. */
   hit(key: string, windowMs: number, nowMs: number): Promise<WindowCount>;
-  /** The current count of a key without counting a call (0 when its window is over). */
-  peek(key: string, nowMs: number): Promise<number>;
+  /** Takes back one counted call (a sign-in that turned out right), never below zero. */
+  release(key: string, nowMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,12 +39,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
       this.#windows.set(key, window);
     }
     window.count++;
-    return window;
+    return { count: window.count, resetAtMs: window.resetAtMs };
   }
 
-  async peek(key: string, nowMs: number): Promise<number> {
+  async release(key: string, nowMs: number): Promise<void> {
     const window = this.#windows.get(key);
-    return window === undefined || window.resetAtMs <= nowMs ? 0 : window.count;
+    if (window !== undefined && window.resetAtMs > nowMs && window.count > 0) window.count--;
   }
 
   async close(): Promise<void> {}
@@ -58,15 +58,52 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return { count, ttl }`;
 
-/** Fixed windows counted in Redis, shared by every node that points at it. */
-export class RedisRateLimitStore implements RateLimitStore {
-  readonly #redis: Redis;
+// DECR only a live key above zero: a bare DECR on an expired key would make one without expiry.
+const RELEASE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
 
-  constructor(url: string) {
-    // No offline queue and one attempt per command: a limiter must answer now or step aside.
-    this.#redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+export class RateLimitStoreUnavailableError extends Error {
+  override name = 'RateLimitStoreUnavailableError';
+}
+
+/** How long a Redis command may take before the limiter gives up on it. */
+const REDIS_COMMAND_TIMEOUT_MS = 250;
+/** After a failure, Redis is left alone this long (one probe after it), so an outage costs requests nothing. */
+const REDIS_COOL_OFF_MS = 1000;
+
+type RateCommands = {
+  maqamRateHit(key: string, windowMs: number): Promise<[number, number]>;
+  maqamRateRelease(key: string): Promise<number>;
+};
+
+/**
+ * Fixed windows counted in Redis, shared by every node that points at it.
+ * Redis down or slow must never hold a request: commands have a short
+ * deadline, nothing is queued while disconnected, and after a failure the
+ * store fails fast for a cool-off period instead of making every request
+ * wait out the deadline again; the first call after it probes Redis.
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly #redis: Redis & RateCommands;
+  readonly #clock: () => number;
+  #coolOffUntilMs = 0;
+
+  constructor(url: string, clock: () => number = Date.now) {
+    this.#clock = clock;
+    this.#redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      connectTimeout: 1000,
+      lazyConnect: true,
+      // Reconnect quickly, so limits are back within a second or so of Redis.
+      retryStrategy: (times) => Math.min(times * 50, 500),
+    }) as Redis & RateCommands;
     this.#redis.on('error', () => {}); // surfaced per call; the client reconnects by itself
     this.#redis.defineCommand('maqamRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.#redis.defineCommand('maqamRateRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
   }
 
   /**
@@ -79,16 +116,23 @@ export class RedisRateLimitStore implements RateLimitStore {
     await Promise.race([connecting, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
   }
 
+  async #run<T>(command: () => Promise<T>): Promise<T> {
+    if (this.#clock() < this.#coolOffUntilMs) throw new RateLimitStoreUnavailableError('Redis failed recently; not asking it again yet');
+    try {
+      return await command();
+    } catch (error) {
+      this.#coolOffUntilMs = this.#clock() + REDIS_COOL_OFF_MS;
+      throw new RateLimitStoreUnavailableError(`Redis did not answer: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
   async hit(key: string, windowMs: number, nowMs: number): Promise<WindowCount> {
-    const [count, ttl] = (await (this.#redis as unknown as { maqamRateHit(k: string, w: number): Promise<[number, number]> }).maqamRateHit(
-      `maqam:rate:${key}`,
-      windowMs,
-    ));
+    const [count, ttl] = await this.#run(() => this.#redis.maqamRateHit(`maqam:rate:${key}`, windowMs));
     return { count, resetAtMs: nowMs + ttl };
   }
 
-  async peek(key: string): Promise<number> {
-    return Number((await this.#redis.get(`maqam:rate:${key}`)) ?? 0);
+  async release(key: string): Promise<void> {
+    await this.#run(() => this.#redis.maqamRateRelease(`maqam:rate:${key}`));
   }
 
   async close(): Promise<void> {
@@ -96,28 +140,77 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 }
 
-function credentialKey(principal: Principal): string {
+/**
+ * Counts in `shared` while it answers and in this process's memory when it
+ * does not. For the limits that protect accounts (failed sign-ins), where
+ * stepping aside during a Redis outage would open the door to guessing.
+ */
+export class FallbackRateLimitStore implements RateLimitStore {
+  readonly #shared: RateLimitStore;
+  readonly #local = new MemoryRateLimitStore();
+
+  constructor(shared: RateLimitStore) {
+    this.#shared = shared;
+  }
+
+  ready(): Promise<void> {
+    return this.#shared.ready();
+  }
+
+  async hit(key: string, windowMs: number, nowMs: number): Promise<WindowCount> {
+    try {
+      return await this.#shared.hit(key, windowMs, nowMs);
+    } catch {
+      return this.#local.hit(key, windowMs, nowMs);
+    }
+  }
+
+  async release(key: string, nowMs: number): Promise<void> {
+    await Promise.all([this.#shared.release(key, nowMs).catch(() => {}), this.#local.release(key, nowMs)]);
+  }
+
+  close(): Promise<void> {
+    return this.#shared.close();
+  }
+}
+
+/** The rate-limit key of a credentialed request: the API key, or the client and user of a token. */
+export function credentialKey(request: FastifyRequest): string | undefined {
+  const principal = request.principal;
+  if (principal === null) return undefined;
   return principal.kind === 'apiKey' ? `key:${principal.keyId}` : `token:${principal.clientId}:${principal.userId}`;
 }
 
+/** The rate-limit key of the auth endpoints, which take no credential: the client's address. */
+export function addressKey(request: FastifyRequest): string {
+  return `ip:${request.ip}`;
+}
+
 /**
- * Limits calls per credential (contract section 8): every answer to a
- * credentialed request carries X-RateLimit-Limit, -Remaining and -Reset, and
- * a call over the limit is a 429 with Retry-After. A batch counts as one call.
- * If the store fails the request is let through: a Redis outage must not take
- * the API down with it.
+ * Limits calls per key (contract section 8): per credential on the API, per
+ * IP on the auth endpoints. Every limited answer carries X-RateLimit-Limit,
+ * -Remaining and -Reset, and a call over the limit is a 429 with Retry-After.
+ * A batch counts as one call. If the store fails the request is let through
+ * without the headers: a Redis outage must not take the API down with it.
  */
-export function createRateLimiter(options: { store: RateLimitStore; perMinute: number; log: FastifyBaseLogger; clock?: () => number }) {
-  const { store, perMinute, log } = options;
+export function createRateLimiter(options: {
+  store: RateLimitStore;
+  perMinute: number;
+  log: FastifyBaseLogger;
+  keyOf: (request: FastifyRequest) => string | undefined;
+  clock?: () => number;
+}) {
+  const { store, perMinute, log, keyOf } = options;
   const clock = options.clock ?? Date.now;
   let lastFailureLogMs = 0;
 
-  return async function limitPerCredential(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (request.principal === null) return;
+  return async function limitCalls(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const key = keyOf(request);
+    if (key === undefined) return;
     const now = clock();
     let window: WindowCount;
     try {
-      window = await store.hit(credentialKey(request.principal), WINDOW_MS, now);
+      window = await store.hit(key, WINDOW_MS, now);
     } catch (error) {
       if (now - lastFailureLogMs > 10_000) {
         lastFailureLogMs = now;

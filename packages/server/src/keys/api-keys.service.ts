@@ -16,6 +16,9 @@ export interface ApiKeyPrincipal {
   readonly keyId: string;
 }
 
+/** What an unknown key id's secret is compared with (no secret hashes to it). */
+const DECOY_SECRET_HASH = Buffer.alloc(32);
+
 function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
@@ -97,15 +100,21 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
       return created;
     },
 
-    /** The principal of a presented key, or null if it is malformed, unknown, revoked or expired. */
+    /**
+     * The principal of a presented key, or null if it is malformed, unknown,
+     * revoked or expired. An unknown id is checked against a decoy hash, and
+     * a known one is checked before its status, so every refusal does the
+     * same work: answer times do not tell which key ids exist.
+     */
     async verify(presented: string): Promise<ApiKeyPrincipal | null> {
       const match = KEY_PATTERN.exec(presented);
       if (!match) return null;
       const row = await repo.find(match[1]!);
-      if (!row || statusOf(row, clock()) !== 'active') return null;
-      const expected = Buffer.from(row.secret_hash, 'hex');
+      const expected = row ? Buffer.from(row.secret_hash, 'hex') : DECOY_SECRET_HASH;
       const actual = Buffer.from(hashSecret(match[2]!), 'hex');
-      return expected.length === actual.length && timingSafeEqual(expected, actual) ? { kind: 'apiKey', keyId: row.id } : null;
+      const matches = expected.length === actual.length && timingSafeEqual(expected, actual);
+      if (!row || !matches || statusOf(row, clock()) !== 'active') return null;
+      return { kind: 'apiKey', keyId: row.id };
     },
   };
 }

@@ -11,7 +11,7 @@ import {
 } from '@maqam/contract';
 import { ApiError, invalidRequest, type Violation } from '../errors.ts';
 import type { Guard } from '../http/credentials.ts';
-import type { RateLimitStore } from '../http/rate-limit.ts';
+import type { RateLimiter, RateLimitStore } from '../http/rate-limit.ts';
 import { checkAuthorizeRequest, FLOW_PARAMETERS, redirectTo, type AuthorizeFlow, type Csrf } from './authorize-flow.ts';
 import type { ClientsService } from './clients.service.ts';
 import { CODE_VERIFIER } from './pkce.ts';
@@ -26,7 +26,9 @@ export interface AuthRouteDeps {
   tokens: TokensService;
   csrf: Csrf;
   guard: Guard;
-  /** Counts failed sign-ins per username and per IP. */
+  /** Limits calls to the token endpoints per client address (contract section 8); absent when limits are off. */
+  addressLimiter: RateLimiter | undefined;
+  /** Counts sign-in attempts per username and per IP. */
   signInFailures: RateLimitStore;
   secureCookies: boolean;
 }
@@ -165,7 +167,8 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
     for (const name of FLOW_PARAMETERS) for (const value of form.getAll(name)) flowParams.append(name, value);
     const flow = await flowOrAnswer(flowParams, reply);
     if (!flow) return reply;
-    if (!csrf.verify(form.get('csrf_token') ?? '', cookie(request, CSRF_COOKIE), flow)) {
+    const formId = csrf.verify(form.get('csrf_token') ?? '', cookie(request, CSRF_COOKIE), flow);
+    if (formId === null) {
       return sendPage(reply, 400, renderErrorPage({
         ar: 'انتهت صلاحية صفحة تسجيل الدخول أو لم تأتِ من مقام.',
         en: 'This sign-in page has expired or did not come from Maqam.',
@@ -181,8 +184,14 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
     const now = Date.now();
     const userKey = `signin:user:${usernameKey(username)}`;
     const ipKey = `signin:ip:${request.ip}`;
-    const [userFailures, ipFailures] = await Promise.all([signInFailures.peek(userKey, now), signInFailures.peek(ipKey, now)]);
-    if (userFailures >= MAX_FAILURES_PER_USER || ipFailures >= MAX_FAILURES_PER_IP) {
+    // The attempt is counted before the password is checked, atomically, so
+    // concurrent guesses cannot all pass a count read before any of them is
+    // added: of any number of parallel attempts, at most the limit are checked.
+    const [userAttempts, ipAttempts] = await Promise.all([
+      signInFailures.hit(userKey, SIGN_IN_WINDOW_MS, now),
+      signInFailures.hit(ipKey, SIGN_IN_WINDOW_MS, now),
+    ]);
+    if (userAttempts.count > MAX_FAILURES_PER_USER || ipAttempts.count > MAX_FAILURES_PER_IP) {
       reply.header('retry-after', String(SIGN_IN_WINDOW_MS / 1000));
       return showSignIn(reply, request, flow, {
         status: 429,
@@ -192,23 +201,33 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
     }
     const user = decision === 'allow' && username !== '' && password !== '' ? await users.authenticate(username, password) : null;
     if (!user) {
-      await Promise.all([signInFailures.hit(userKey, SIGN_IN_WINDOW_MS, now), signInFailures.hit(ipKey, SIGN_IN_WINDOW_MS, now)]);
       return showSignIn(reply, request, flow, {
         username,
         error: { ar: 'اسم المستخدم أو كلمة المرور غير صحيحة.', en: 'The username or password is not correct.' },
       });
     }
+    // Only failures count: a right password takes its attempt back.
+    await Promise.all([signInFailures.release(userKey, now), signInFailures.release(ipKey, now)]);
     const code = await tokens.issueCode({
       clientId: flow.client.clientId,
       userId: user.id,
       scope: flow.scopes.join(' '),
       redirectUri: flow.redirectUri,
       codeChallenge: flow.codeChallenge,
+      formId,
     });
+    if (code === null) {
+      return sendPage(reply, 400, renderErrorPage({
+        ar: 'استُخدمت صفحة تسجيل الدخول هذه من قبل. ارجع إلى التطبيق وابدأ تسجيل الدخول من جديد.',
+        en: 'This sign-in page was already used. Go back to the app and start signing in again.',
+      }));
+    }
     return back({ code });
   });
 
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  // The token endpoints take no credential to count against, so they are limited per client address.
+  const limitPerAddress = deps.addressLimiter ? { onRequest: deps.addressLimiter } : {};
   const normalize = async (request: FastifyRequest) => {
     request.body = snakeCaseBody(request.body);
   };
@@ -260,6 +279,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
         response: { 200: TokenResponse, ...AUTH_ERRORS },
       },
       preValidation: normalize,
+      ...limitPerAddress,
     },
     async (request, reply) => {
       reply.headers(NO_STORE);
@@ -278,6 +298,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
         response: { 200: TokenResponse, ...AUTH_ERRORS },
       },
       preValidation: normalize,
+      ...limitPerAddress,
     },
     async (request, reply) => {
       reply.headers(NO_STORE);
@@ -296,6 +317,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
         response: { 200: { type: 'object', properties: {}, additionalProperties: false }, ...AUTH_ERRORS },
       },
       preValidation: normalize,
+      ...limitPerAddress,
     },
     async (request, reply) => {
       reply.headers(NO_STORE);

@@ -80,29 +80,32 @@ export function redirectTo(redirectUri: string, params: Record<string, string | 
 const CSRF_TTL_MS = 30 * 60_000;
 
 /**
- * CSRF tokens for the sign-in form: an HMAC over a per-browser nonce (kept in
- * an HttpOnly SameSite cookie), the whole flow, and an expiry. A form posted
- * from elsewhere lacks the cookie; a form whose hidden flow was edited fails
- * the MAC.
+ * CSRF tokens for the sign-in form: a random form id, an expiry, and an HMAC
+ * over them, a per-browser nonce (kept in an HttpOnly SameSite cookie) and
+ * the whole flow. A form posted from elsewhere lacks the cookie; a form whose
+ * hidden flow was edited fails the MAC. The form id makes the form single-use:
+ * the grant it yields records it, uniquely.
  */
 export function createCsrf(key: Buffer, clock: () => number = Date.now) {
   const flowText = (flow: AuthorizeFlow) =>
     [flow.client.clientId, flow.redirectUri, flow.scopes.join(' '), flow.state ?? '', flow.codeChallenge].join('\n');
-  const mac = (nonce: string, flow: AuthorizeFlow, expires: number) =>
-    createHmac('sha256', key).update(`${nonce}\n${expires}\n${flowText(flow)}`).digest('base64url');
+  const mac = (nonce: string, formId: string, expires: number, flow: AuthorizeFlow) =>
+    createHmac('sha256', key).update(`${nonce}\n${formId}\n${expires}\n${flowText(flow)}`).digest('base64url');
   return {
     newNonce: () => randomBytes(18).toString('base64url'),
     issue(nonce: string, flow: AuthorizeFlow): string {
+      const formId = randomBytes(16).toString('base64url');
       const expires = clock() + CSRF_TTL_MS;
-      return `${expires}.${mac(nonce, flow, expires)}`;
+      return `${formId}.${expires}.${mac(nonce, formId, expires, flow)}`;
     },
-    verify(token: string, nonce: string | undefined, flow: AuthorizeFlow): boolean {
-      const [expiresText, given] = token.split('.');
+    /** The form id of a genuine, unexpired form of this flow and browser, or null. */
+    verify(token: string, nonce: string | undefined, flow: AuthorizeFlow): string | null {
+      const [formId, expiresText, given, extra] = token.split('.');
       const expires = Number(expiresText);
-      if (!nonce || !given || !Number.isFinite(expires) || expires <= clock()) return false;
-      const expected = Buffer.from(mac(nonce, flow, expires));
+      if (!nonce || !formId || !given || extra !== undefined || !/^[A-Za-z0-9_-]{22}$/.test(formId) || !Number.isFinite(expires) || expires <= clock()) return null;
+      const expected = Buffer.from(mac(nonce, formId, expires, flow));
       const actual = Buffer.from(given);
-      return actual.length === expected.length && timingSafeEqual(actual, expected);
+      return actual.length === expected.length && timingSafeEqual(actual, expected) ? formId : null;
     },
   };
 }

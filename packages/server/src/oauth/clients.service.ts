@@ -81,6 +81,8 @@ export function createClientsService(db: Db, clock: () => number = Date.now) {
     },
 
     async find(clientId: string): Promise<OAuthClient | undefined> {
+      // No client id holds NUL, and PostgreSQL cannot even compare one: no such client, on either database.
+      if (clientId.includes('\u0000')) return undefined;
       const row = await db.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirst();
       return row ? toClient(row) : undefined;
     },

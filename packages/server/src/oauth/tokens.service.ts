@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Db } from '../storage/database.ts';
+import { sql, type Kysely } from 'kysely';
+import type { Database, Db } from '../storage/database.ts';
 import { precompiledLookup } from '../storage/storage.ts';
 import { verifierMatches } from './pkce.ts';
 
@@ -35,6 +36,9 @@ export interface AccessTokenInfo {
   readonly expiresAt: number;
 }
 
+/** Contract section 5: failed checks of a code do not spend it; this many do. */
+export const MAX_FAILED_CODE_CHECKS = 5;
+
 const DAY_MS = 86_400_000;
 /** Contract section 5: refresh tokens expire after 30 days idle and 90 days absolute. */
 const REFRESH_IDLE_MS = 30 * DAY_MS;
@@ -62,69 +66,104 @@ export function createTokensService(db: Db, options: { accessTokenTtlSeconds: nu
     await db.updateTable('oauth_grants').set({ revoked_at: now }).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
   }
 
-  async function issueTokens(grant: { id: string; scope: string }, now: number): Promise<TokenSet> {
+  /** Inserts a new token pair of the grant; callers run it in the transaction that spent what it replaces. */
+  async function issueTokens(trx: Kysely<Database>, grant: { id: string; scope: string }, now: number): Promise<TokenSet> {
     const accessToken = newSecret('mat_');
     const refreshToken = newSecret('mrt_');
-    await db
+    await trx
       .insertInto('oauth_access_tokens')
       .values({ token_hash: hashSecret(accessToken), grant_id: grant.id, issued_at: now, expires_at: now + options.accessTokenTtlSeconds * 1000, revoked_at: null })
       .execute();
-    await db.insertInto('oauth_refresh_tokens').values({ token_hash: hashSecret(refreshToken), grant_id: grant.id, issued_at: now, spent_at: null }).execute();
+    await trx.insertInto('oauth_refresh_tokens').values({ token_hash: hashSecret(refreshToken), grant_id: grant.id, issued_at: now, spent_at: null }).execute();
     return { access_token: accessToken, refresh_token: refreshToken, token_type: 'Bearer', expires_in: options.accessTokenTtlSeconds, scope: grant.scope };
   }
 
   return {
-    /** Records a sign-in (a new grant) and returns its single-use authorization code. */
-    async issueCode(input: { clientId: string; userId: string; scope: string; redirectUri: string; codeChallenge: string }): Promise<string> {
+    /**
+     * Records a sign-in (a new grant) and returns its single-use authorization
+     * code, or null if the sign-in form `formId` already made a grant (a form
+     * posted twice, on any node, yields one code).
+     */
+    async issueCode(input: { clientId: string; userId: string; scope: string; redirectUri: string; codeChallenge: string; formId?: string }): Promise<string | null> {
       const now = clock();
       const grantId = randomUUID();
       const code = randomBytes(32).toString('base64url');
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('oauth_grants').values({ id: grantId, client_id: input.clientId, user_id: input.userId, scope: input.scope, created_at: now, revoked_at: null }).execute();
+      return db.transaction().execute(async (trx) => {
+        const inserted = await trx
+          .insertInto('oauth_grants')
+          .values({ id: grantId, client_id: input.clientId, user_id: input.userId, scope: input.scope, created_at: now, revoked_at: null, form_id: input.formId ?? null })
+          .onConflict((oc) => oc.column('form_id').doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return null;
         await trx
           .insertInto('oauth_codes')
           .values({ code_hash: hashSecret(code), grant_id: grantId, redirect_uri: input.redirectUri, code_challenge: input.codeChallenge, expires_at: now + options.codeTtlSeconds * 1000, used_at: null })
           .execute();
+        return code;
       });
-      return code;
     },
 
     /**
-     * The authorization_code grant. The code is claimed by a conditional
-     * update, so of concurrent exchanges exactly one wins on any number of
-     * nodes; a later exchange is a replay and revokes the grant.
+     * The authorization_code grant, as an ordered list of checks. Checks that
+     * whoever intercepted a code can fail on purpose (verifier, client,
+     * redirect URI) do not spend it, or the legitimate exchange could be made
+     * to fail; they are counted, and the fifth spends it. The code is then
+     * claimed by a conditional update in the transaction that issues the
+     * tokens, so of concurrent exchanges exactly one wins on any number of
+     * nodes, and a claim never outlives tokens that were not issued. A later
+     * exchange is a replay and revokes the grant.
      */
     async exchangeCode(input: { code: string; clientId: string; redirectUri: string; codeVerifier: string }): Promise<TokenSet> {
       const now = clock();
+      const hash = hashSecret(input.code);
       const row = await db
         .selectFrom('oauth_codes as c')
         .innerJoin('oauth_grants as g', 'g.id', 'c.grant_id')
-        .select(['c.grant_id', 'c.redirect_uri', 'c.code_challenge', 'c.expires_at', 'g.client_id', 'g.scope', 'g.revoked_at'])
-        .where('c.code_hash', '=', hashSecret(input.code))
+        .select(['c.grant_id', 'c.redirect_uri', 'c.code_challenge', 'c.expires_at', 'c.used_at', 'c.failed_checks', 'g.client_id', 'g.scope', 'g.revoked_at'])
+        .where('c.code_hash', '=', hash)
         .executeTakeFirst();
       if (!row) throw new GrantError('invalid_grant', 400, 'code', 'the authorization code is unknown');
-      const claimed = await db
-        .updateTable('oauth_codes')
-        .set({ used_at: now })
-        .where('code_hash', '=', hashSecret(input.code))
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) {
+      const replayed = async (): Promise<never> => {
         await revokeGrant(row.grant_id, now);
         throw new GrantError('invalid_grant', 400, 'code', 'the authorization code was already used; everything issued from it is revoked');
+      };
+      if (row.used_at !== null) {
+        if (row.failed_checks >= MAX_FAILED_CODE_CHECKS) throw new GrantError('invalid_grant', 400, 'code', 'the authorization code failed too many checks; sign in again');
+        return replayed();
       }
       if (row.expires_at <= now) throw new GrantError('invalid_grant', 400, 'code', 'the authorization code has expired');
-      if (row.client_id !== input.clientId) throw new GrantError('invalid_grant', 400, 'client_id', 'the code was issued to another client');
-      if (row.redirect_uri !== input.redirectUri) throw new GrantError('invalid_grant', 400, 'redirect_uri', 'redirect_uri differs from the authorization request');
-      if (!verifierMatches(input.codeVerifier, row.code_challenge)) throw new GrantError('invalid_grant', 400, 'code_verifier', 'code_verifier does not match the code challenge');
+      const mismatch =
+        row.client_id !== input.clientId ? new GrantError('invalid_grant', 400, 'client_id', 'the code was issued to another client')
+        : row.redirect_uri !== input.redirectUri ? new GrantError('invalid_grant', 400, 'redirect_uri', 'redirect_uri differs from the authorization request')
+        : !verifierMatches(input.codeVerifier, row.code_challenge) ? new GrantError('invalid_grant', 400, 'code_verifier', 'code_verifier does not match the code challenge')
+        : undefined;
+      if (mismatch) {
+        await db
+          .updateTable('oauth_codes')
+          .set({
+            failed_checks: sql<number>`failed_checks + 1`,
+            used_at: sql<number | null>`case when failed_checks + 1 >= ${MAX_FAILED_CODE_CHECKS} then ${now} else used_at end`,
+          })
+          .where('code_hash', '=', hash)
+          .where('used_at', 'is', null)
+          .execute();
+        throw mismatch;
+      }
       if (row.revoked_at !== null) throw new GrantError('invalid_grant', 400, 'code', 'the sign-in was revoked');
-      return issueTokens({ id: row.grant_id, scope: row.scope }, now);
+      const issued = await db.transaction().execute(async (trx) => {
+        const claimed = await trx.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) === 0) return null;
+        return issueTokens(trx, { id: row.grant_id, scope: row.scope }, now);
+      });
+      return issued ?? replayed();
     },
 
     /**
-     * Rotation: every refresh spends the presented token (a conditional update,
-     * so one of concurrent refreshes wins) and issues a new pair. Presenting a
-     * spent token is reuse: the whole grant is revoked (RFC 9700 §4.14.2).
+     * Rotation: every refresh spends the presented token and issues a new pair
+     * in one transaction (a connection lost between the two used to leave a
+     * spent token without a successor). The spend is a conditional update, so
+     * one of concurrent refreshes wins; presenting a spent token is reuse and
+     * revokes the whole grant (RFC 9700 §4.14.2).
      */
     async refresh(input: { refreshToken: string; clientId: string }): Promise<TokenSet> {
       const now = clock();
@@ -132,26 +171,26 @@ export function createTokensService(db: Db, options: { accessTokenTtlSeconds: nu
       const row = await db
         .selectFrom('oauth_refresh_tokens as r')
         .innerJoin('oauth_grants as g', 'g.id', 'r.grant_id')
-        .select(['r.grant_id', 'r.issued_at', 'g.client_id', 'g.scope', 'g.created_at', 'g.revoked_at'])
+        .select(['r.grant_id', 'r.issued_at', 'r.spent_at', 'g.client_id', 'g.scope', 'g.created_at', 'g.revoked_at'])
         .where('r.token_hash', '=', hash)
         .executeTakeFirst();
       if (!row) throw new GrantError('invalid_grant', 401, 'refresh_token', 'the refresh token is unknown');
       if (row.client_id !== input.clientId) throw new GrantError('invalid_grant', 400, 'client_id', 'the refresh token was issued to another client');
-      const claimed = await db
-        .updateTable('oauth_refresh_tokens')
-        .set({ spent_at: now })
-        .where('token_hash', '=', hash)
-        .where('spent_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) {
+      const reused = async (): Promise<never> => {
         await revokeGrant(row.grant_id, now);
         throw new GrantError('invalid_grant', 401, 'refresh_token', 'the refresh token was already used; sign in again');
-      }
+      };
+      if (row.spent_at !== null) return reused();
       if (row.revoked_at !== null) throw new GrantError('invalid_grant', 401, 'refresh_token', 'the sign-in was revoked; sign in again');
       if (now - row.issued_at >= REFRESH_IDLE_MS || now - row.created_at >= REFRESH_ABSOLUTE_MS) {
         throw new GrantError('invalid_grant', 401, 'refresh_token', 'the refresh token has expired; sign in again');
       }
-      return issueTokens({ id: row.grant_id, scope: row.scope }, now);
+      const issued = await db.transaction().execute(async (trx) => {
+        const claimed = await trx.updateTable('oauth_refresh_tokens').set({ spent_at: now }).where('token_hash', '=', hash).where('spent_at', 'is', null).executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) === 0) return null;
+        return issueTokens(trx, { id: row.grant_id, scope: row.scope }, now);
+      });
+      return issued ?? reused();
     },
 
     /**

@@ -45,11 +45,10 @@ export function createUsersService(db: Db, clock: () => number = Date.now) {
      * scrypt work as a wrong password, so timing does not tell which it was.
      */
     async authenticate(username: string, password: string): Promise<User | null> {
-      const row = await db
-        .selectFrom('users')
-        .select(['id', 'username', 'password_hash'])
-        .where('username_key', '=', usernameKey(username))
-        .executeTakeFirst();
+      // No stored name holds NUL, and PostgreSQL cannot even compare one: no such user, on either database.
+      const row = username.includes('\u0000')
+        ? undefined
+        : await db.selectFrom('users').select(['id', 'username', 'password_hash']).where('username_key', '=', usernameKey(username)).executeTakeFirst();
       const matches = await verifyPassword(password.slice(0, MAX_PASSWORD_LENGTH), row?.password_hash ?? (await decoyHash()));
       return row && matches ? { id: row.id, username: row.username } : null;
     },

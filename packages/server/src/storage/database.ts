@@ -135,6 +135,8 @@ export interface OAuthGrantsTable {
   scope: string;
   created_at: number;
   revoked_at: number | null;
+  /** The sign-in form that made the grant (unique: a form yields one code); null for grants made otherwise. */
+  form_id: string | null;
 }
 
 export interface OAuthCodesTable {
@@ -143,8 +145,10 @@ export interface OAuthCodesTable {
   redirect_uri: string;
   code_challenge: string;
   expires_at: number;
-  /** Set by the one exchange that wins; a second exchange is a replay. */
+  /** Set by the one exchange that wins (or by the last failed check); a second exchange is a replay. */
   used_at: number | null;
+  /** Exchanges refused for a wrong verifier, client or redirect URI; the fifth spends the code. */
+  failed_checks: Generated<number>;
 }
 
 export interface OAuthRefreshTokensTable {

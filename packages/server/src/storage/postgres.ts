@@ -1,12 +1,90 @@
 import pg from 'pg';
-import { PostgresDialect } from 'kysely';
+import { PostgresDialect, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
+import { databaseUnavailable, isPostgresUnavailable } from './unavailable.ts';
 
 // int8 (bigint) columns hold Unix-millisecond times, well inside 2^53: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
 
-export function createPostgresDialect(connectionString: string, poolSize = 10): PostgresDialect {
-  const pool = new pg.Pool({ connectionString, max: poolSize });
-  // An idle client that loses its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
-  return new PostgresDialect({ pool });
+export interface PostgresOptions {
+  /** Connections kept at most. */
+  poolSize?: number;
+  /**
+   * How long connecting, waiting for a pooled connection, and each statement
+   * may take; 0 waits for ever (maintenance commands such as a large import).
+   */
+  timeoutMs?: number;
+  /** Told of connection failures (they are answered as 503s, never thrown at the process). */
+  onConnectionError?: (error: Error) => void;
+}
+
+/**
+ * A pg pool that survives its database: every client has an error listener
+ * for its whole life (pg-pool listens only while a client is idle, so a
+ * connection lost under a checked-out client used to be an unhandled 'error'
+ * event that killed the process); every statement has a deadline, enforced on
+ * the server (statement_timeout) and, for a network that stopped answering,
+ * on the client, which then destroys the connection rather than reuse it
+ * behind a query that may never complete. Failures of reach become 503s.
+ */
+class ResilientPool implements PostgresPool {
+  readonly #pool: pg.Pool;
+  readonly #timeoutMs: number;
+
+  constructor(connectionString: string, options: PostgresOptions) {
+    this.#timeoutMs = options.timeoutMs ?? 0;
+    const report = options.onConnectionError ?? (() => {});
+    this.#pool = new pg.Pool({
+      connectionString,
+      max: options.poolSize ?? 10,
+      keepAlive: true,
+      idleTimeoutMillis: 30_000,
+      ...(this.#timeoutMs > 0 ? { connectionTimeoutMillis: this.#timeoutMs, statement_timeout: this.#timeoutMs } : {}),
+    });
+    this.#pool.on('error', report); // an idle client lost its connection; the pool drops it
+    this.#pool.on('connect', (client) => client.on('error', report)); // the same, while checked out
+  }
+
+  async connect(): Promise<PostgresPoolClient> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw databaseUnavailable(error);
+    }
+    let broken = false;
+    const timeoutMs = this.#timeoutMs;
+    const query = async <R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const running = client.query(sql, parameters as unknown[]) as unknown as Promise<PostgresQueryResult<R>>;
+        if (timeoutMs === 0) return await running;
+        // The server's statement_timeout answers first when the server can answer at all; this is for when it cannot.
+        const deadline = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('Query read timeout')), timeoutMs + 500);
+        });
+        running.catch(() => {}); // settled after the deadline: nobody is waiting for it
+        return await Promise.race([running, deadline]);
+      } catch (error) {
+        if (!isPostgresUnavailable(error)) throw error;
+        broken = true;
+        (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+        throw databaseUnavailable(error);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    return {
+      query: query as PostgresPoolClient['query'],
+      // A client whose connection failed or timed out is discarded, not pooled.
+      release: () => client.release(broken ? true : undefined),
+    };
+  }
+
+  end(): Promise<void> {
+    return this.#pool.end();
+  }
+}
+
+export function createPostgresDialect(connectionString: string, options: PostgresOptions = {}): PostgresDialect {
+  return new PostgresDialect({ pool: new ResilientPool(connectionString, options) });
 }

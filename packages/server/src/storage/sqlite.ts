@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
 import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { databaseUnavailable, isSqliteUnavailable } from './unavailable.ts';
 
 /** Prepared statements kept per connection; the hot paths use a handful, imports a few more. */
 const STATEMENT_CACHE_SIZE = 256;
@@ -29,19 +30,28 @@ class NodeSqliteDatabase implements SqliteDatabase {
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.clear();
-      statement = adaptStatement(this.#db.prepare(sql));
+      statement = adaptStatement(unavailableOr(() => this.#db.prepare(sql)));
       this.#statements.set(sql, statement);
     }
     return statement;
   }
 }
 
+/** Busy (another process holds the write lock past the busy timeout), locked or I/O failures become 503s. */
+function unavailableOr<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw isSqliteUnavailable(error) ? databaseUnavailable(error) : error;
+  }
+}
+
 function adaptStatement(statement: StatementSync): SqliteStatement {
   return {
     reader: statement.columns().length > 0,
-    all: (parameters) => statement.all(...toSqliteValues(parameters)),
-    run: (parameters) => statement.run(...toSqliteValues(parameters)),
-    iterate: (parameters) => statement.iterate(...toSqliteValues(parameters)),
+    all: (parameters) => unavailableOr(() => statement.all(...toSqliteValues(parameters))),
+    run: (parameters) => unavailableOr(() => statement.run(...toSqliteValues(parameters))),
+    iterate: (parameters) => unavailableOr(() => statement.iterate(...toSqliteValues(parameters))),
   };
 }
 
@@ -58,10 +68,14 @@ function toSqliteValues(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
  * Opens (creating if needed) the SQLite file with the pragmas a server wants.
  * No mmap: mapped pages count toward the process's RSS, while the OS page
  * cache serves reads just as well without doing so.
+ *
+ * `busyTimeoutMs` is how long a write waits for another process's write lock
+ * (the CLI importing, say) before it fails as a 503. node:sqlite waits
+ * synchronously, so it is also the longest the server can stall on a lock.
  */
-export function createSqliteDialect(path: string): SqliteDialect {
+export function createSqliteDialect(path: string, busyTimeoutMs = 5000): SqliteDialect {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path, { timeout: 5000 });
+  const db = new DatabaseSync(path, { timeout: busyTimeoutMs });
   db.exec(`
     PRAGMA journal_mode = WAL;
     PRAGMA synchronous = NORMAL;

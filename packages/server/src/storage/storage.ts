@@ -24,10 +24,21 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+export interface StorageOptions {
+  /**
+   * Deadline for connecting, for a pooled connection and for each statement
+   * (SQLite: the busy timeout); past it the request answers 503. 0 (the
+   * default) waits for ever, for maintenance work such as migrations and imports.
+   */
+  timeoutMs?: number;
+  /** Told when a PostgreSQL connection fails (the server logs it). */
+  onConnectionError?: (error: Error) => void;
+}
+
 /** Opens `sqlite:<path>` (the default) or `postgres://...`. Does not migrate. */
-export function openStorage(databaseUrl: string): Storage {
+export function openStorage(databaseUrl: string, options: StorageOptions = {}): Storage {
   if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
-    const db = new Kysely<Database>({ dialect: createPostgresDialect(databaseUrl) });
+    const db = new Kysely<Database>({ dialect: createPostgresDialect(databaseUrl, options) });
     const idListParameter = (ids: readonly string[]) => ids;
     return {
       db,
@@ -38,7 +49,9 @@ export function openStorage(databaseUrl: string): Storage {
     };
   }
   if (databaseUrl.startsWith('sqlite:')) {
-    const db = new Kysely<Database>({ dialect: createSqliteDialect(databaseUrl.slice('sqlite:'.length)) });
+    const db = new Kysely<Database>({
+      dialect: createSqliteDialect(databaseUrl.slice('sqlite:'.length), options.timeoutMs ? options.timeoutMs : undefined),
+    });
     const idListParameter = (ids: readonly string[]) => JSON.stringify(ids);
     return {
       db,

@@ -1,29 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, loadConfig } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { batchGet, ids, startTestServer, type TestServer } from '../harness.ts';
-
-const REDIS_URL = process.env.MAQAM_TEST_REDIS ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 2000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-const redisUp = await redisReachable();
-if (!redisUp) {
-  if (process.env.MAQAM_REQUIRE_REDIS === '1') throw new Error(`MAQAM_REQUIRE_REDIS=1 but Redis at ${REDIS_URL} does not answer`);
-  process.stderr.write(`\n*** Redis at ${REDIS_URL} is not reachable: SKIPPING the shared rate-limit tests ***\n\n`);
-}
+import { REDIS_URL, redisUp } from '../redis.ts';
 
 const related = (app: FastifyInstance, key: string, query = '') =>
   app.inject({ method: 'GET', url: `/v1/music/artists/artist-ar/related${query}`, headers: { 'x-api-key': key, 'accept-language': 'en' } });
@@ -75,6 +55,36 @@ describe('rate limits per credential (MAQAM_RATE_LIMIT=3, in memory)', () => {
     const anonymous = await server.app.inject({ method: 'GET', url: '/v1/music/artists/artist-ar/related' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+});
+
+/** Regression (issue 8, item 8): the token endpoints gave 120 rapid requests each without a 429 at MAQAM_RATE_LIMIT=30. */
+describe('per-address limits on the token endpoints (MAQAM_RATE_LIMIT=30)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialects[0]!, { MAQAM_RATE_LIMIT: '30' });
+  });
+  afterAll(async () => server?.close());
+
+  const post = (url: string, payload: object, remoteAddress: string) =>
+    server.app.inject({ method: 'POST', url, remoteAddress, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+
+  it.each([
+    ['/v1/auth/token', { grant_type: 'refresh_token', refresh_token: 'mrt_x', client_id: 'c' }],
+    ['/v1/auth/token/refresh', { refresh_token: 'mrt_x', client_id: 'c' }],
+    ['/v1/auth/token/revoke', { token: 'mat_x' }],
+  ])('answers the 31st call a minute from one address to %s with 429, Retry-After and OAuth members', async (url, payload) => {
+    const address = `10.9.${url.length}.1`;
+    const answers = [];
+    for (let i = 0; i < 31; i++) answers.push(await post(url, payload, address));
+    expect(answers.slice(0, 30).every((res) => res.statusCode !== 429)).toBe(true);
+    expect(answers.map((res) => res.headers['x-ratelimit-remaining'])).toEqual([...Array.from({ length: 30 }, (_, i) => String(29 - i)), '0']);
+    const limited = answers[30]!;
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(limited.json()).toMatchObject({ code: 'ERROR_CODE_RATE_LIMITED', error: expect.any(String), requestId: expect.any(String) });
+    // Another address has its own budget.
+    expect((await post(url, payload, '10.9.99.1')).statusCode).not.toBe(429);
   });
 });
 

@@ -133,6 +133,25 @@ describe.each(dialects.map((d) => [d.name, d] as const))('GET/POST /v1/auth/auth
     expect(otherCookie.statusCode).toBe(400);
   });
 
+  // Regression (issue 8, item 14): the same sign-in form posted twice yielded two codes.
+  it('yields one code per sign-in form, however often and however concurrently it is posted', async () => {
+    const { user } = await seedAccounts(server);
+    const { hidden, cookie } = await openSignIn(server, valid());
+    const fields = { ...hidden, username: user.username, password: 'صوت الموسيقى 123', decision: 'allow' };
+    const first = await postForm(server, fields, cookie);
+    expect(first.statusCode).toBe(302);
+    expect(new URL(first.headers.location as string).searchParams.get('code')).toBeTruthy();
+    const again = await postForm(server, fields, cookie);
+    expect(again.statusCode).toBe(400);
+    expect(again.headers.location).toBeUndefined();
+    expect(again.body).toContain('already used');
+
+    const fresh = await openSignIn(server, valid());
+    // Five at once from an address of their own: more would meet the attempt limits, which count attempts before checking them.
+    const answers = await Promise.all(Array.from({ length: 5 }, () => postForm(server, { ...fields, csrf_token: fresh.hidden.csrf_token! }, fresh.cookie, '10.7.0.1')));
+    expect(answers.map((res) => res.statusCode).sort()).toEqual([302, 400, 400, 400, 400]);
+  });
+
   it('limits failed sign-ins per username: the sixth attempt is refused even with the right password', async () => {
     const { user } = await seedAccounts(server);
     const { hidden, cookie } = await openSignIn(server, valid());

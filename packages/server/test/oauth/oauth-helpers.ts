@@ -44,10 +44,11 @@ export async function openSignIn(server: TestServer, params: Record<string, stri
   return readForm(page.body, page.headers['set-cookie']);
 }
 
-export function postForm(server: TestServer, fields: Record<string, string>, cookie: string) {
+export function postForm(server: TestServer, fields: Record<string, string>, cookie: string, remoteAddress = '127.0.0.1') {
   return server.app.inject({
     method: 'POST',
     url: '/v1/auth/authorize',
+    remoteAddress,
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
     payload: new URLSearchParams(fields).toString(),
   });

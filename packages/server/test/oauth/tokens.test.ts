@@ -72,6 +72,38 @@ describe.each(dialects.map((d) => [d.name, d] as const))('tokens on %s', (_name,
     expect((await refresh(server, { refresh_token: first.json().refresh_token, client_id: accounts.client.clientId })).statusCode).toBe(401);
   });
 
+  // Regression (issue 8, item 13): a failed verifier check spent the code, so whoever intercepted it could make the real exchange fail.
+  it('does not spend a code on a wrong verifier, client or redirect_uri: the right exchange still works after four', async () => {
+    const { code, verifier } = await signIn(server, { clientId: accounts.client.clientId, username: accounts.user.username });
+    const wrong = [
+      { ...exchangeBody(code, verifier), code_verifier: 'B'.repeat(43) },
+      { ...exchangeBody(code, verifier), redirect_uri: 'http://127.0.0.1:9999/cb' },
+      exchangeBody(code, verifier, accounts.readOnly.clientId),
+      { ...exchangeBody(code, verifier), code_verifier: 'C'.repeat(43) },
+    ];
+    for (const body of wrong) expect((await token(server, body)).json()).toMatchObject({ error: 'invalid_grant' });
+    const right = await token(server, exchangeBody(code, verifier));
+    expect(right.statusCode, right.body).toBe(200);
+    expect((await catalogWith(server, right.json().access_token)).statusCode).toBe(200);
+  });
+
+  it('spends a code on its fifth failed check, and issues nothing for it afterwards', async () => {
+    const { code, verifier } = await signIn(server, { clientId: accounts.client.clientId, username: accounts.user.username });
+    for (let i = 0; i < 5; i++) {
+      const res = await token(server, { ...exchangeBody(code, verifier), code_verifier: `${'D'.repeat(42)}${i}` });
+      expect(res.json()).toMatchObject({ error: 'invalid_grant', violations: [expect.objectContaining({ field: 'code_verifier' })] });
+    }
+    const late = await token(server, exchangeBody(code, verifier));
+    expect(late.statusCode).toBe(400);
+    expect(late.json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('too many checks') });
+  });
+
+  it('counts concurrent failed checks exactly: ten at once spend the code', async () => {
+    const { code, verifier } = await signIn(server, { clientId: accounts.client.clientId, username: accounts.user.username });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => token(server, { ...exchangeBody(code, verifier), code_verifier: `${'E'.repeat(42)}${i}` })));
+    expect((await token(server, exchangeBody(code, verifier))).statusCode).toBe(400);
+  });
+
   it('lets exactly one of 10 concurrent exchanges of a code win, with no 5xx', async () => {
     const { code, verifier } = await signIn(server, { clientId: accounts.client.clientId, username: accounts.user.username });
     const answers = await Promise.all(Array.from({ length: 10 }, () => token(server, exchangeBody(code, verifier))));

@@ -3,6 +3,7 @@ import * as catalogAndKeys from './001-catalog-and-keys.ts';
 import * as usersAndClients from './002-users-and-clients.ts';
 import * as oauthGrants from './003-oauth-grants.ts';
 import * as streaming from './004-streaming.ts';
+import * as singleUseSignIn from './005-single-use-sign-in.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -15,6 +16,7 @@ export const migrations: MigrationProvider = {
       '002-users-and-clients': usersAndClients,
       '003-oauth-grants': oauthGrants,
       '004-streaming': streaming,
+      '005-single-use-sign-in': singleUseSignIn,
     };
   },
 };

@@ -1,0 +1,37 @@
+import { ApiError } from '../errors.ts';
+
+/** Seconds a client is told to wait when the database is out of reach (contract section 8). */
+export const DATABASE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The 503 a request gets when the database cannot answer it: unreachable,
+ * connection lost, busy, or slower than its timeouts. Storage adapters throw
+ * it; the original error travels as `cause`, for the log only.
+ */
+export function databaseUnavailable(cause: unknown): ApiError {
+  return new ApiError('unavailable', { headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) }, cause });
+}
+
+/** PostgreSQL SQLSTATEs that say the server cannot serve now, not that the query is wrong. */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-4]|57014|53300|53400|58030)$/;
+/** Socket-level failures seen by the driver. */
+const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+/** What pg and pg-pool say, without a code, when a connection is gone or could not be had in time. */
+const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|connection timeout|Connection ended/i;
+
+/** Whether a PostgreSQL driver error means "the database is not available now". */
+export function isPostgresUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) return true;
+  if (UNAVAILABLE_MESSAGE.test(error.message)) return true;
+  return error.cause !== undefined && error.cause !== error && isPostgresUnavailable(error.cause);
+}
+
+/** SQLite result codes (primary, the low byte) that mean busy, locked or an I/O failure, not a bad statement. */
+const SQLITE_UNAVAILABLE = new Set([5 /* BUSY */, 6 /* LOCKED */, 10 /* IOERR */, 13 /* FULL */, 14 /* CANTOPEN */]);
+
+export function isSqliteUnavailable(error: unknown): boolean {
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof errcode === 'number' && SQLITE_UNAVAILABLE.has(errcode & 0xff);
+}
