@@ -9,6 +9,8 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   /** What the process wrote to stderr (its warnings and, if it died, why). */
   stderr(): string;
+  /** What the process logged (stdout: pino lines at LOG_LEVEL, warn unless set). */
+  log(): string;
   alive(): boolean;
   stop(): Promise<number | null>;
 }
@@ -18,9 +20,14 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   const port = await freePort();
   const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
     env: { ...process.env, LOG_LEVEL: 'warn', MAQAM_SECRET: 'x'.repeat(40), ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let log = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    // Bounded: a long drill logs every 503 it answers.
+    if (log.length < 1_000_000) log += chunk.toString();
+  });
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
@@ -34,6 +41,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
     url,
     child,
     stderr: () => stderr,
+    log: () => log,
     alive: () => child.exitCode === null && child.signalCode === null,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
