@@ -31,7 +31,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('maqam migrate', () => {
   it('applies migrations once', () => {
-    expect(json(['migrate'])).toEqual({ applied: ['001-catalog-and-keys', '002-users-and-clients', '003-oauth-grants', '004-streaming', '005-single-use-sign-in'] });
+    expect(json(['migrate'])).toEqual({ applied: ['001-catalog-and-keys', '002-users-and-clients', '003-oauth-grants', '004-streaming', '005-single-use-sign-in', '006-whole-catalog'] });
     expect(json(['migrate'])).toEqual({ applied: [] });
   });
 });
@@ -39,14 +39,14 @@ describe('maqam migrate', () => {
 describe('maqam import', () => {
   it('imports the NDJSON format and prints counts', () => {
     const file = writeNdjson(dir, 'fixture.ndjson', fixtureRecords());
-    expect(json(['import', file])).toEqual({ artists: 29, albums: 1, songs: 4, related: 25 });
+    expect(json(['import', file])).toEqual({ artists: 29, albums: 1, songs: 4, related: 25, lyrics: 1 });
   });
 
   it('is idempotent: a second run upserts, it does not duplicate', () => {
     const file = writeNdjson(dir, 'fixture.ndjson', fixtureRecords());
     const database = join(dir, 'cli.db');
     const before = ['artists', 'albums', 'songs', 'related_artists'].map((t) => count(database, t));
-    expect(json(['import', file])).toEqual({ artists: 29, albums: 1, songs: 4, related: 25 });
+    expect(json(['import', file])).toEqual({ artists: 29, albums: 1, songs: 4, related: 25, lyrics: 1 });
     expect(['artists', 'albums', 'songs', 'related_artists'].map((t) => count(database, t))).toEqual(before);
   });
 
@@ -65,7 +65,7 @@ describe('maqam import', () => {
     expect(result.stderr).toMatch(/bad\.ndjson:2: not valid JSON/);
     expect(result.stderr).toMatch(/bad\.ndjson:3: artist followerCount/);
     expect(result.stderr).toMatch(/bad\.ndjson:4: "kind" must be one of/);
-    expect(JSON.parse(result.stdout)).toEqual({ artists: 0, albums: 0, songs: 0, related: 0 });
+    expect(JSON.parse(result.stdout)).toEqual({ artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 });
     expect(count(database, 'artists')).toBe(0);
   });
 
@@ -80,7 +80,7 @@ describe('maqam import', () => {
     const file = writeNdjson(dir, 'repeats.ndjson', [artist('r-1'), artist('r-2'), ...Array.from({ length: 10 }, () => [...edges, artist('r-1')]).flat()]);
     const result = maqam(['import', file, '--batch-size', '3', '--json'], { DATABASE_URL: `sqlite:${database}` });
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ artists: 2, albums: 0, songs: 0, related: 2 });
+    expect(JSON.parse(result.stdout)).toEqual({ artists: 2, albums: 0, songs: 0, related: 2, lyrics: 0 });
     expect(count(database, 'related_artists')).toBe(2);
   });
 

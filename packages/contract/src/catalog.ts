@@ -145,3 +145,135 @@ export const GetRelatedArtistsResponse = Type.Object(
   { title: 'GetRelatedArtistsResponse' },
 );
 export type GetRelatedArtistsResponse = Static<typeof GetRelatedArtistsResponse>;
+
+// ---- Contract section 10: the rest of MusicCatalogService ----
+
+export const ALBUM_TYPES = ['ALBUM_TYPE_ALBUM', 'ALBUM_TYPE_SINGLE', 'ALBUM_TYPE_EP', 'ALBUM_TYPE_COMPILATION'] as const;
+export type AlbumType = (typeof ALBUM_TYPES)[number];
+export const AlbumType = Type.Unsafe<AlbumType>({ type: 'string', enum: [...ALBUM_TYPES], title: 'AlbumType' });
+
+export const Album = Type.Object(
+  {
+    id: AlbumID,
+    title: LocalizedString,
+    artists: Type.Array(SongArtistRef),
+    albumType: AlbumType,
+    releaseDate: Type.String({ description: 'YYYY-MM-DD' }),
+    trackCount: int32('Songs of the album that are not withdrawn'),
+    totalDurationMs: int32('Total length of the songs counted in trackCount'),
+    genres: Type.Array(Type.String()),
+    artwork: Type.Array(Image),
+    label: Type.String({ description: 'Record label; may be empty.' }),
+  },
+  { title: 'Album' },
+);
+export type Album = Static<typeof Album>;
+
+const batchRequest = (member: string, alias: string, item: typeof SongID, what: string) =>
+  Type.Object(
+    {
+      [member]: Type.Array(item, {
+        minItems: 1,
+        maxItems: MAX_BATCH_SIZE,
+        description: `1 to 100 ${what} ids. Also accepted as ${alias} (proto3 JSON).`,
+      }),
+    },
+    { title: `BatchGet${what[0]!.toUpperCase()}${what.slice(1)}sRequest` },
+  );
+
+export const GetSongParams = Type.Object({ song_id: idValue('song') });
+export const GetSongResponse = Type.Object({ song: Song }, { title: 'GetSongResponse' });
+export type GetSongResponse = Static<typeof GetSongResponse>;
+
+export const GetAlbumParams = Type.Object({ album_id: idValue('album') });
+export const GetAlbumResponse = Type.Object({ album: Album }, { title: 'GetAlbumResponse' });
+export type GetAlbumResponse = Static<typeof GetAlbumResponse>;
+
+export const AlbumResult = Type.Object(
+  { album: Type.Optional(Album), error: Type.Optional(BatchItemError) },
+  { title: 'AlbumResult', description: 'Holds either the album or the error.' },
+);
+export const BatchGetAlbumsRequest = batchRequest('albumIdList', 'album_id_list', AlbumID, 'album');
+export type BatchGetAlbumsRequest = { albumIdList: { value: string }[] };
+export const BatchGetAlbumsResponse = Type.Object(
+  { results: Type.Record(Type.String(), AlbumResult, { description: 'Keyed by every requested album id value.' }) },
+  { title: 'BatchGetAlbumsResponse' },
+);
+export type BatchGetAlbumsResponse = Static<typeof BatchGetAlbumsResponse>;
+
+export const GetArtistParams = Type.Object({ artist_id: idValue('artist') });
+export const GetArtistResponse = Type.Object({ artist: Artist }, { title: 'GetArtistResponse' });
+export type GetArtistResponse = Static<typeof GetArtistResponse>;
+
+export const ArtistResult = Type.Object(
+  { artist: Type.Optional(Artist), error: Type.Optional(BatchItemError) },
+  { title: 'ArtistResult', description: 'Holds either the artist or the error.' },
+);
+export const BatchGetArtistsRequest = batchRequest('artistIdList', 'artist_id_list', ArtistID, 'artist');
+export type BatchGetArtistsRequest = { artistIdList: { value: string }[] };
+export const BatchGetArtistsResponse = Type.Object(
+  { results: Type.Record(Type.String(), ArtistResult, { description: 'Keyed by every requested artist id value.' }) },
+  { title: 'BatchGetArtistsResponse' },
+);
+export type BatchGetArtistsResponse = Static<typeof BatchGetArtistsResponse>;
+
+/** page_size / page_token and their aliases, as GetRelatedArtists takes them. */
+export const PageQuery = GetRelatedArtistsQuery;
+export type PageQuery = GetRelatedArtistsQuery;
+
+export const GetAlbumTracksResponse = Type.Object(
+  {
+    tracks: Type.Array(Song),
+    nextPageToken: Type.String({ description: 'Opaque token of the next page; empty on the last page.' }),
+  },
+  { title: 'GetAlbumTracksResponse' },
+);
+export type GetAlbumTracksResponse = Static<typeof GetAlbumTracksResponse>;
+
+export const GetArtistDiscographyQuery = Type.Object({
+  ...GetRelatedArtistsQuery.properties,
+  album_type: Type.Optional({ ...AlbumType, description: 'Only albums of this type.' }),
+  albumType: Type.Optional({ ...AlbumType, description: 'Alias of album_type.' }),
+});
+export type GetArtistDiscographyQuery = Static<typeof GetArtistDiscographyQuery>;
+
+export const GetArtistDiscographyResponse = Type.Object(
+  {
+    albums: Type.Array(Album),
+    nextPageToken: Type.String({ description: 'Opaque token of the next page; empty on the last page.' }),
+  },
+  { title: 'GetArtistDiscographyResponse' },
+);
+export type GetArtistDiscographyResponse = Static<typeof GetArtistDiscographyResponse>;
+
+export const MAX_TOP_TRACKS = 50;
+export const DEFAULT_TOP_TRACKS = 10;
+const topTracksSize = Type.Integer({ minimum: 1, maximum: MAX_TOP_TRACKS });
+export const GetArtistTopTracksQuery = Type.Object({
+  page_size: Type.Optional({ ...topTracksSize, description: 'How many tracks, 1 to 50; default 10.' }),
+  pageSize: Type.Optional({ ...topTracksSize, description: 'Alias of page_size.' }),
+  limit: Type.Optional({ ...topTracksSize, description: 'Alias of page_size.' }),
+});
+export type GetArtistTopTracksQuery = Static<typeof GetArtistTopTracksQuery>;
+
+export const GetArtistTopTracksResponse = Type.Object({ tracks: Type.Array(Song) }, { title: 'GetArtistTopTracksResponse' });
+export type GetArtistTopTracksResponse = Static<typeof GetArtistTopTracksResponse>;
+
+export const SyncedLyricsLine = Type.Object(
+  {
+    text: Type.String(),
+    startTimeMs: Type.String({ pattern: '^\\d+$', description: 'Milliseconds from the start of the song (proto3 int64, as a string).' }),
+  },
+  { title: 'SyncedLyricsLine' },
+);
+export type SyncedLyricsLine = Static<typeof SyncedLyricsLine>;
+
+export const GetLyricsResponse = Type.Object(
+  {
+    language: Type.String({ description: 'BCP 47 tag of the lyrics.' }),
+    lyrics: Type.Object({ lines: Type.Array(Type.String()) }, { title: 'Lyrics' }),
+    syncedLyrics: Type.Optional(Type.Object({ lines: Type.Array(SyncedLyricsLine) }, { title: 'SyncedLyrics' })),
+  },
+  { title: 'GetLyricsResponse' },
+);
+export type GetLyricsResponse = Static<typeof GetLyricsResponse>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Image, MAX_ID_LENGTH, SocialLink, WITHOUT_NUL } from './catalog.ts';
+import { AlbumType, Image, MAX_ID_LENGTH, SocialLink, WITHOUT_NUL } from './catalog.ts';
 
 /**
  * The NDJSON import format of contract section 9: one record a line, `kind` first.
@@ -25,6 +25,7 @@ export const ArtistRecord = Type.Object({
   socialLinks: Type.Array(SocialLink, { maxItems: 50 }),
   artwork: Type.Array(Image, { maxItems: 20 }),
   nationality: Type.String({ maxLength: 100, pattern: WITHOUT_NUL }),
+  withdrawn: Type.Optional(Type.Boolean({ description: 'A withdrawn artist is answered as NOT_FOUND and left out of lists.' })),
 });
 export type ArtistRecord = Static<typeof ArtistRecord>;
 
@@ -36,6 +37,10 @@ export const AlbumRecord = Type.Object({
   artistIds: Type.Array(id, { maxItems: 50 }),
   releaseDate: date,
   artwork: Type.Array(Image, { maxItems: 20 }),
+  albumType: Type.Optional({ ...AlbumType, description: 'Default ALBUM_TYPE_ALBUM.' }),
+  genres: Type.Optional(Type.Array(Type.String({ maxLength: 100, pattern: WITHOUT_NUL }), { maxItems: 50 })),
+  label: Type.Optional(Type.String({ maxLength: 200, pattern: WITHOUT_NUL })),
+  withdrawn: Type.Optional(Type.Boolean({ description: 'A withdrawn album is answered as NOT_FOUND; its songs are still served.' })),
 });
 export type AlbumRecord = Static<typeof AlbumRecord>;
 
@@ -53,7 +58,7 @@ export const SongRecord = Type.Object({
   genres: Type.Array(Type.String({ maxLength: 100, pattern: WITHOUT_NUL }), { maxItems: 50 }),
   isExplicit: Type.Boolean(),
   isrc: Type.String({ maxLength: 32, pattern: WITHOUT_NUL }),
-  hasLyrics: Type.Boolean(),
+  hasLyrics: Type.Optional(Type.Boolean({ description: 'Accepted and ignored: derived from the lyrics records.' })),
   popularity: Type.Integer({ minimum: 0, maximum: 100 }),
   artwork: Type.Array(Image, { maxItems: 20 }),
   previewUrl: Type.String({ maxLength: 2048, pattern: WITHOUT_NUL }),
@@ -69,7 +74,20 @@ export const RelatedRecord = Type.Object({
 });
 export type RelatedRecord = Static<typeof RelatedRecord>;
 
-export const ImportRecord = Type.Union([ArtistRecord, AlbumRecord, SongRecord, RelatedRecord]);
+/**
+ * A song's lyrics: plain `lines`, or `lrc` text whose time tags make them
+ * time-synced (exactly one of the two). A later record for the song replaces it.
+ */
+export const LyricsRecord = Type.Object({
+  kind: Type.Literal('lyrics'),
+  songId: id,
+  language: languageTag,
+  lines: Type.Optional(Type.Array(Type.String({ maxLength: 2000, pattern: WITHOUT_NUL }), { minItems: 1, maxItems: 2000 })),
+  lrc: Type.Optional(Type.String({ minLength: 1, maxLength: 200_000, pattern: WITHOUT_NUL })),
+});
+export type LyricsRecord = Static<typeof LyricsRecord>;
+
+export const ImportRecord = Type.Union([ArtistRecord, AlbumRecord, SongRecord, RelatedRecord, LyricsRecord]);
 export type ImportRecord = Static<typeof ImportRecord>;
 
 /** What `maqam import --json` prints: how many records of each kind were written. */
@@ -78,5 +96,6 @@ export const ImportSummary = Type.Object({
   albums: Type.Integer(),
   songs: Type.Integer(),
   related: Type.Integer(),
+  lyrics: Type.Integer(),
 });
 export type ImportSummary = Static<typeof ImportSummary>;

@@ -13,6 +13,7 @@ import { FragmentCache } from './catalog/fragment-cache.ts';
 import { createPageCursorCodec } from './catalog/page-cursor.ts';
 import { songsRoutes } from './catalog/songs.routes.ts';
 import { artistsRoutes } from './catalog/artists.routes.ts';
+import { albumsRoutes } from './catalog/albums.routes.ts';
 import { createGuard, type CredentialVerifiers } from './http/credentials.ts';
 import { addressKey, createRateLimiter, credentialKey, FallbackRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit.ts';
 import { createErrorHandler } from './http/error-handler.ts';
@@ -157,7 +158,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
         },
       },
       tags: [
-        { name: 'MusicCatalogService', description: 'Songs and artists.' },
+        { name: 'MusicCatalogService', description: 'Songs, albums, artists and lyrics.' },
         { name: 'AuthService', description: 'OAuth 2.0 authorization code with PKCE, refresh with rotation, revocation.' },
         { name: 'StreamingService', description: 'Signed HLS streams for signed-in users.' },
       ],
@@ -177,6 +178,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   const deps = { catalog, guard, negotiator };
   songsRoutes(app, deps);
   artistsRoutes(app, deps);
+  albumsRoutes(app, deps);
   opsRoutes(app, storage);
   const signer = createStreamUrlSigner(createTokenSealer(subkey(secret, 'stream-url')));
   streamingRoutes(app, {

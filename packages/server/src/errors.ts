@@ -92,6 +92,14 @@ export const ERRORS = {
     code: 'ERROR_CODE_NOT_FOUND',
     message: { en: 'No song with id "{id}".', ar: 'لا توجد أغنية بالمعرّف "{id}".' },
   },
+  albumNotFound: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: 'No album with id "{id}".', ar: 'لا يوجد ألبوم بالمعرّف "{id}".' },
+  },
+  lyricsNotFound: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: 'The song "{id}" has no lyrics.', ar: 'لا توجد كلمات للأغنية "{id}".' },
+  },
   grantInvalid: {
     code: 'ERROR_CODE_INVALID_REQUEST',
     message: { en: 'The authorization grant is not valid: {detail}.', ar: 'منحة التفويض غير صالحة: {detail}.' },

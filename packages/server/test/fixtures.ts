@@ -20,6 +20,17 @@ function song(id: string, title: Record<string, string>, originalLanguage: strin
   } as ImportRecord;
 }
 
+/** Time-synced lyrics of song-ar: metadata tags, a +500 ms offset, a line with two time tags, two and three fraction digits. */
+export const SONG_AR_LRC = [
+  '[ar:عمرو دياب]',
+  '[ti:تملي معاك]',
+  '[offset:+500]',
+  '[00:12.50]تملي معاك',
+  '[00:05.000][00:20.10]ولو حتى بعيد عني',
+  '',
+  '[00:15.75] في قلبي هواك ',
+].join('\n');
+
 /** How many artists are related to artist-ar (for paging tests). */
 export const RELATED_COUNT = 25;
 
@@ -39,6 +50,8 @@ export function fixtureRecords(): ImportRecord[] {
     song('song-en', { en: 'Midnight City' }, 'en', ['artist-en'], { isExplicit: true, isrc: '', previewUrl: '' }),
     song('song-fr', { fr: 'La Nuit', ar: 'الليل' }, 'fr', ['artist-fr']),
     song('song-withdrawn', { ar: 'مسحوبة' }, 'ar', ['artist-ar'], { withdrawn: true }),
+    // hasLyrics is derived from lyrics records: song-ar has some, the others (whatever their records say) none.
+    { kind: 'lyrics', songId: 'song-ar', language: 'ar', lrc: SONG_AR_LRC },
   ];
   for (let i = 1; i <= RELATED_COUNT; i++) {
     const id = `rel-${String(i).padStart(2, '0')}`;

@@ -31,7 +31,7 @@ export async function seedDemo(config: Config, out: Output, flags: { songs?: str
   out.done();
   const seconds = (performance.now() - started) / 1000;
   out.record({ ...summary, seconds: Math.round(seconds * 10) / 10 }, () =>
-    `seeded ${summary.artists} artists, ${summary.albums} albums, ${summary.songs} songs, ${summary.related} related edges in ${seconds.toFixed(1)} s`,
+    `seeded ${summary.artists} artists, ${summary.albums} albums, ${summary.songs} songs, ${summary.related} related edges, ${summary.lyrics} lyrics in ${seconds.toFixed(1)} s`,
   );
   return 0;
 }
@@ -52,7 +52,7 @@ export async function importFile(config: Config, out: Output, file: string | und
   for (const error of outcome.errors) out.info(`${file}:${error.line}: ${error.message}`);
   const { summary } = outcome;
   out.record(summary, () =>
-    `imported ${summary.artists} artists, ${summary.albums} albums, ${summary.songs} songs, ${summary.related} related edges` +
+    `imported ${summary.artists} artists, ${summary.albums} albums, ${summary.songs} songs, ${summary.related} related edges, ${summary.lyrics} lyrics` +
     (outcome.errors.length > 0 ? `; ${outcome.errors.length} bad line(s), their batches were not written` : ''),
   );
   return outcome.errors.length > 0 ? 1 : 0;

@@ -1,40 +1,118 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
-  DEFAULT_PAGE_SIZE,
+  BatchGetArtistsRequest,
+  BatchGetArtistsResponse,
+  DEFAULT_TOP_TRACKS,
+  GetArtistDiscographyQuery,
+  GetArtistDiscographyResponse,
+  GetArtistParams,
+  GetArtistResponse,
+  GetArtistTopTracksQuery,
+  GetArtistTopTracksResponse,
   GetRelatedArtistsParams,
   GetRelatedArtistsQuery,
   GetRelatedArtistsResponse,
 } from '@maqam/contract';
-import { ApiError, invalidRequest } from '../errors.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
-import { ArtistNotFoundError, PageTokenError } from './catalog.service.ts';
-import { CATALOG_SECURITY, ERROR_RESPONSES, type CatalogRouteDeps } from './songs.routes.ts';
+import { normalizeProtoJsonNames } from '../http/proto-json.ts';
+import { pageRequest, pickAlias } from './paging.ts';
+import { CATALOG_SECURITY, ERROR_RESPONSES, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
 
-/**
- * The value of a parameter that may be spelled several ways, and the spelling
- * the client used. Two spellings with different values are a 400.
- */
-function pickAlias<T>(query: Record<string, unknown>, names: readonly string[]): { name: string; value: T } | undefined {
-  let picked: { name: string; value: T } | undefined;
-  for (const name of names) {
-    const value = query[name] as T | undefined;
-    if (value === undefined) continue;
-    if (picked === undefined) picked = { name, value };
-    else if (picked.value !== value) {
-      throw invalidRequest({ field: name, reason: 'aliasConflict', params: { other: picked.name } });
-    }
-  }
-  return picked;
-}
+const TAGS = ['MusicCatalogService'];
 
 export function artistsRoutes(app: FastifyInstance, { catalog, guard, negotiator }: CatalogRouteDeps): void {
-  app.withTypeProvider<TypeBoxTypeProvider>().get(
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: guard('catalog'), preValidation: negotiateLocale(negotiator) };
+
+  routes.get(
+    '/v1/music/artists/:artist_id',
+    {
+      schema: {
+        operationId: 'GetArtist',
+        tags: TAGS,
+        summary: "Returns an artist's full profile.",
+        security: CATALOG_SECURITY,
+        params: GetArtistParams,
+        response: { 200: GetArtistResponse, ...ERROR_RESPONSES },
+      },
+      ...common,
+    },
+    async (request, reply) => sendJson(reply, await catalog.getArtist(request.params.artist_id, request.negotiation)),
+  );
+
+  routes.post(
+    // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
+    '/v1/music/artists::batchGet',
+    {
+      schema: {
+        operationId: 'BatchGetArtists',
+        tags: TAGS,
+        summary: 'Returns many artists by id in one call.',
+        description:
+          'Every requested id is a key of `results`; ids not in the catalog get a per-item NOT_FOUND error. Duplicate ids are answered once.',
+        security: CATALOG_SECURITY,
+        body: BatchGetArtistsRequest,
+        response: { 200: BatchGetArtistsResponse, ...ERROR_RESPONSES },
+      },
+      onRequest: guard('catalog'),
+      preValidation: [negotiateLocale(negotiator), async (request) => normalizeProtoJsonNames(request.body)],
+    },
+    async (request, reply) => {
+      const ids = (request.body as BatchGetArtistsRequest).artistIdList.map((id) => id.value);
+      return sendJson(reply, await catalog.batchGetArtists(ids, request.negotiation));
+    },
+  );
+
+  routes.get(
+    '/v1/music/artists/:artist_id/albums',
+    {
+      schema: {
+        operationId: 'GetArtistDiscography',
+        tags: TAGS,
+        summary: "Returns the albums that credit the artist, newest first, one page at a time.",
+        description: 'Ordered by release date descending, then album id. `album_type` keeps one type of album.',
+        security: CATALOG_SECURITY,
+        params: GetArtistParams,
+        querystring: GetArtistDiscographyQuery,
+        response: { 200: GetArtistDiscographyResponse, ...ERROR_RESPONSES },
+      },
+      ...common,
+    },
+    async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const albumType = pickAlias<string>(query, ['album_type', 'albumType'])?.value;
+      return sendJson(reply, await catalog.artistAlbums(request.params.artist_id, albumType, pageRequest(query), request.negotiation));
+    },
+  );
+
+  routes.get(
+    '/v1/music/artists/:artist_id/top-tracks',
+    {
+      schema: {
+        operationId: 'GetArtistTopTracks',
+        tags: TAGS,
+        summary: "Returns the artist's most popular songs.",
+        description: 'Ordered by popularity descending, then song id. `page_size` 1 to 50, default 10; there is no next page.',
+        security: CATALOG_SECURITY,
+        params: GetArtistParams,
+        querystring: GetArtistTopTracksQuery,
+        response: { 200: GetArtistTopTracksResponse, ...ERROR_RESPONSES },
+      },
+      ...common,
+    },
+    async (request, reply) => {
+      const size = pickAlias<number>(request.query as Record<string, unknown>, ['page_size', 'pageSize', 'limit'])?.value;
+      return sendJson(reply, await catalog.artistTopTracks(request.params.artist_id, size ?? DEFAULT_TOP_TRACKS, request.negotiation));
+    },
+  );
+
+  routes.get(
     '/v1/music/artists/:artist_id/related',
     {
       schema: {
         operationId: 'GetRelatedArtists',
-        tags: ['MusicCatalogService'],
+        tags: TAGS,
         summary: 'Returns artists similar to the given artist, one page at a time.',
         description:
           'Ordered by similarity, most similar first. `nextPageToken` is empty on the last page. Page tokens are bound to the artist and expire.',
@@ -43,25 +121,11 @@ export function artistsRoutes(app: FastifyInstance, { catalog, guard, negotiator
         querystring: GetRelatedArtistsQuery,
         response: { 200: GetRelatedArtistsResponse, ...ERROR_RESPONSES },
       },
-      onRequest: guard('catalog'),
-      preValidation: negotiateLocale(negotiator),
+      ...common,
     },
-    async (request) => {
-      const query = request.query as Record<string, unknown>;
-      const size = pickAlias<number>(query, ['page_size', 'pageSize', 'limit']);
-      const token = pickAlias<string>(query, ['page_token', 'pageToken']);
-      try {
-        return await catalog.relatedArtists(
-          request.params.artist_id,
-          size?.value ?? DEFAULT_PAGE_SIZE,
-          token?.value,
-          request.negotiation,
-        );
-      } catch (error) {
-        if (error instanceof PageTokenError) throw invalidRequest({ field: token!.name, reason: 'pageToken' });
-        if (error instanceof ArtistNotFoundError) throw new ApiError('artistNotFound', { params: { id: request.params.artist_id } });
-        throw error;
-      }
+    async (request, reply) => {
+      const page = pageRequest(request.query as Record<string, unknown>);
+      return sendJson(reply, await catalog.relatedArtists(request.params.artist_id, page, request.negotiation));
     },
   );
 }

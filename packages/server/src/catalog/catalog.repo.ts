@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { ArtistsTable, SongsTable } from '../storage/database.ts';
+import type { AlbumsTable, ArtistsTable, SongsTable } from '../storage/database.ts';
 import { precompiledIdListQuery, type Storage } from '../storage/storage.ts';
 
 /** What rendering a song needs. */
@@ -11,11 +11,28 @@ export interface ArtistNameRow {
   original_language: string;
 }
 
-export type RelatedArtistRow = Omit<Selectable<ArtistsTable>, 'updated_at'> & { score: number };
+/** What rendering an artist needs. */
+export type ArtistRow = Omit<Selectable<ArtistsTable>, 'withdrawn' | 'updated_at'>;
 
-export interface PageCursor {
-  readonly score: number;
-  readonly relatedId: string;
+/** What rendering an album needs, with the totals over its songs that are not withdrawn. */
+export type AlbumRow = Omit<Selectable<AlbumsTable>, 'withdrawn' | 'updated_at'>;
+
+export interface AlbumTotals {
+  album_id: string;
+  track_count: number | string;
+  total_duration_ms: number | string | null;
+}
+
+export interface LyricsRow {
+  language: string | null;
+  lines: string | null;
+  synced_lines: string | null;
+}
+
+/** A list row: the item's id and the keyset values after it. */
+export interface KeysetRow<Key> {
+  readonly id: string;
+  readonly key: Key;
 }
 
 export function createCatalogRepo(storage: Storage) {
@@ -36,33 +53,130 @@ export function createCatalogRepo(storage: Storage) {
     db.selectFrom('artists').select(['id', 'name_i18n', 'original_language']).where('id', 'in', ids),
   );
 
+  const artistsByIds = precompiledIdListQuery<ArtistRow>(storage, (ids) =>
+    db
+      .selectFrom('artists')
+      .select([
+        'id', 'name_i18n', 'original_language', 'bio_i18n', 'genres', 'follower_count', 'monthly_listeners', 'is_verified',
+        'social_links', 'artwork', 'nationality',
+      ])
+      .where('id', 'in', ids)
+      .where('withdrawn', '=', 0),
+  );
+
+  const albumsByIds = precompiledIdListQuery<AlbumRow>(storage, (ids) =>
+    db
+      .selectFrom('albums')
+      .select(['id', 'title_i18n', 'original_language', 'artist_ids', 'release_date', 'artwork', 'album_type', 'label', 'genres'])
+      .where('id', 'in', ids)
+      .where('withdrawn', '=', 0),
+  );
+
+  // Through the (album_id, disc, track, id) index: a few rows per album.
+  const albumTotals = precompiledIdListQuery<AlbumTotals>(storage, (ids) =>
+    db
+      .selectFrom('songs')
+      .select((eb) => ['album_id', eb.fn.countAll<number>().as('track_count'), eb.fn.sum<number>('duration_ms').as('total_duration_ms')])
+      .where('album_id', 'in', ids)
+      .where('withdrawn', '=', 0)
+      .groupBy('album_id'),
+  );
+
   return {
     songsByIds,
     artistNames,
+    artistsByIds,
+    albumsByIds,
+    albumTotals,
 
-    async artistExists(id: string): Promise<boolean> {
-      return (await db.selectFrom('artists').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    async artistVisible(id: string): Promise<boolean> {
+      const row = await db.selectFrom('artists').select('id').where('id', '=', id).where('withdrawn', '=', 0).executeTakeFirst();
+      return row !== undefined;
     },
 
-    /** One keyset page in the contract's order: score descending, then artist id. */
-    async relatedArtists(artistId: string, after: PageCursor | null, limit: number): Promise<RelatedArtistRow[]> {
+    async albumVisible(id: string): Promise<boolean> {
+      const row = await db.selectFrom('albums').select('id').where('id', '=', id).where('withdrawn', '=', 0).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** GetRelatedArtists' keyset page: score descending, then artist id; withdrawn artists left out. */
+    async relatedArtists(artistId: string, after: [number, string] | null, limit: number): Promise<KeysetRow<[number, string]>[]> {
       let query = db
         .selectFrom('related_artists as r')
         .innerJoin('artists as a', 'a.id', 'r.related_id')
-        .select([
-          'a.id', 'r.score', 'a.name_i18n', 'a.original_language', 'a.bio_i18n', 'a.genres', 'a.follower_count',
-          'a.monthly_listeners', 'a.is_verified', 'a.social_links', 'a.artwork', 'a.nationality',
-        ])
-        .where('r.artist_id', '=', artistId);
+        .select(['r.related_id', 'r.score'])
+        .where('r.artist_id', '=', artistId)
+        .where('a.withdrawn', '=', 0);
       if (after) {
+        const [score, relatedId] = after;
+        query = query.where((eb) =>
+          eb.or([eb('r.score', '<', score), eb.and([eb('r.score', '=', score), eb('r.related_id', '>', relatedId)])]),
+        );
+      }
+      const rows = await query.orderBy('r.score', 'desc').orderBy('r.related_id', 'asc').limit(limit).execute();
+      return rows.map((row) => ({ id: row.related_id, key: [row.score, row.related_id] }));
+    },
+
+    /** GetAlbumTracks' keyset page: disc, track, id; withdrawn songs left out. */
+    async albumTracks(albumId: string, after: [number, number, string] | null, limit: number): Promise<KeysetRow<[number, number, string]>[]> {
+      let query = db
+        .selectFrom('songs')
+        .select(['id', 'disc_number', 'track_number'])
+        .where('album_id', '=', albumId)
+        .where('withdrawn', '=', 0);
+      if (after) {
+        const [disc, track, id] = after;
         query = query.where((eb) =>
           eb.or([
-            eb('r.score', '<', after.score),
-            eb.and([eb('r.score', '=', after.score), eb('r.related_id', '>', after.relatedId)]),
+            eb('disc_number', '>', disc),
+            eb.and([eb('disc_number', '=', disc), eb('track_number', '>', track)]),
+            eb.and([eb('disc_number', '=', disc), eb('track_number', '=', track), eb('id', '>', id)]),
           ]),
         );
       }
-      return query.orderBy('r.score', 'desc').orderBy('r.related_id', 'asc').limit(limit).execute();
+      const rows = await query.orderBy('album_id').orderBy('disc_number').orderBy('track_number').orderBy('id').limit(limit).execute();
+      return rows.map((row) => ({ id: row.id, key: [row.disc_number, row.track_number, row.id] }));
+    },
+
+    /** GetArtistDiscography's keyset page: release date descending, then id; optionally one album type. */
+    async artistAlbums(
+      artistId: string,
+      albumType: string | undefined,
+      after: [string, string] | null,
+      limit: number,
+    ): Promise<KeysetRow<[string, string]>[]> {
+      let query = db.selectFrom('album_artists').select(['album_id', 'release_date']).where('artist_id', '=', artistId);
+      if (albumType !== undefined) query = query.where('album_type', '=', albumType);
+      if (after) {
+        const [date, id] = after;
+        query = query.where((eb) => eb.or([eb('release_date', '<', date), eb.and([eb('release_date', '=', date), eb('album_id', '>', id)])]));
+      }
+      const rows = await query.orderBy('release_date', 'desc').orderBy('album_id', 'asc').limit(limit).execute();
+      return rows.map((row) => ({ id: row.album_id, key: [row.release_date, row.album_id] }));
+    },
+
+    /** GetArtistTopTracks: popularity descending, then id. */
+    async artistTopTracks(artistId: string, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('song_artists')
+        .select('song_id')
+        .where('artist_id', '=', artistId)
+        .orderBy('popularity', 'desc')
+        .orderBy('song_id', 'asc')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.song_id);
+    },
+
+    /** The song's lyrics, all null when it has none; undefined when the song is unknown or withdrawn. */
+    async lyrics(songId: string): Promise<LyricsRow | undefined> {
+      return db
+        .selectFrom('songs as s')
+        .leftJoin('lyrics as l', 'l.song_id', 's.id')
+        .select(['l.language', 'l.lines', 'l.synced_lines'])
+        .where('s.id', '=', songId)
+        .where('s.withdrawn', '=', 0)
+        .executeTakeFirst();
     },
 
     async catalogLanguages(): Promise<string[]> {

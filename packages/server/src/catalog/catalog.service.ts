@@ -1,22 +1,13 @@
-import type { GetRelatedArtistsResponse } from '@maqam/contract';
-import { ERRORS, formatMessage, type MessageLocale } from '../errors.ts';
+import { ApiError, ERRORS, formatMessage, invalidRequest, type ErrorReason, type MessageLocale } from '../errors.ts';
 import type { Negotiation } from '../http/locale.ts';
 import type { ArtistNames } from './artist-names.ts';
-import type { CatalogRepo, SongRow } from './catalog.repo.ts';
+import type { CatalogRepo, KeysetRow } from './catalog.repo.ts';
 import type { FragmentCache } from './fragment-cache.ts';
-import type { PageCursorCodec } from './page-cursor.ts';
-import { renderSongResult, toArtist } from './song-render.ts';
+import type { KeysetPosition, PageCursorCodec } from './page-cursor.ts';
+import { renderAlbumResult, renderArtistResult, renderLyrics, renderSongResult } from './render.ts';
 
-const OPEN = Buffer.from('{"results":{');
 const CLOSE = Buffer.from('}}');
-
-export class PageTokenError extends Error {
-  override name = 'PageTokenError';
-}
-
-export class ArtistNotFoundError extends Error {
-  override name = 'ArtistNotFoundError';
-}
+const quote = JSON.stringify as (value: string) => string;
 
 export interface CatalogServiceDeps {
   repo: CatalogRepo;
@@ -25,109 +16,267 @@ export interface CatalogServiceDeps {
   cursors: PageCursorCodec;
 }
 
+/** A page request as the route read it: the size, and the token with the name the client spelled it by. */
+export interface PageRequest {
+  readonly size: number;
+  readonly token?: { readonly field: string; readonly value: string };
+}
+
+/**
+ * One kind of catalog item served as cached JSON fragments `{"<member>":{...}}`:
+ * how to render the ones the cache lacks, and what to answer for an unknown id.
+ */
+interface FragmentKind {
+  /** The member that wraps the item in a batch result and in its Get answer. */
+  readonly member: 'song' | 'album' | 'artist';
+  /** Prefix of the cache chain, so kinds never share keys. */
+  readonly chainPrefix: string;
+  readonly notFound: ErrorReason;
+  render(ids: string[], negotiation: Negotiation): Promise<Map<string, Buffer>>;
+}
+
 export function createCatalogService({ repo, cache, artistNames, cursors }: CatalogServiceDeps) {
-  function notFoundResult(id: string, locale: MessageLocale): Buffer {
-    const message = formatMessage(ERRORS.songNotFound.message[locale], { id });
-    return Buffer.from(`{"error":{"code":"ERROR_CODE_NOT_FOUND","message":${JSON.stringify(message)}}}`);
+  const song: FragmentKind = {
+    member: 'song',
+    chainPrefix: '',
+    notFound: 'songNotFound',
+    async render(ids, negotiation) {
+      const rows = await repo.songsByIds(ids);
+      const rendered = new Map<string, Buffer>();
+      if (rows.length === 0) return rendered;
+      const artistIdsBySong = rows.map((row) => JSON.parse(row.artist_ids) as string[]);
+      const names = await artistNames.load(artistIdsBySong.flat());
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        rendered.set(row.id, Buffer.from(renderSongResult(row, artistIdsBySong[i]!, names, negotiation.chain)));
+      }
+      return rendered;
+    },
+  };
+
+  const album: FragmentKind = {
+    member: 'album',
+    chainPrefix: 'album\u0000',
+    notFound: 'albumNotFound',
+    async render(ids, negotiation) {
+      const rows = await repo.albumsByIds(ids);
+      const rendered = new Map<string, Buffer>();
+      if (rows.length === 0) return rendered;
+      const totals = new Map((await repo.albumTotals(rows.map((row) => row.id))).map((t) => [t.album_id, t]));
+      const artistIdsByAlbum = rows.map((row) => JSON.parse(row.artist_ids) as string[]);
+      const names = await artistNames.load(artistIdsByAlbum.flat());
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        const total = totals.get(row.id);
+        // COUNT and SUM come back as strings from PostgreSQL (int8) and numbers from SQLite.
+        const counts = { trackCount: Number(total?.track_count ?? 0), totalDurationMs: Number(total?.total_duration_ms ?? 0) };
+        rendered.set(row.id, Buffer.from(renderAlbumResult(row, artistIdsByAlbum[i]!, counts, names, negotiation.chain)));
+      }
+      return rendered;
+    },
+  };
+
+  const artist: FragmentKind = {
+    member: 'artist',
+    chainPrefix: 'artist\u0000',
+    notFound: 'artistNotFound',
+    async render(ids, negotiation) {
+      const rendered = new Map<string, Buffer>();
+      for (const row of await repo.artistsByIds(ids)) rendered.set(row.id, Buffer.from(renderArtistResult(row, negotiation.chain)));
+      return rendered;
+    },
+  };
+
+  function notFoundResult(kind: FragmentKind, id: string, locale: MessageLocale): Buffer {
+    const message = formatMessage(ERRORS[kind.notFound].message[locale], { id });
+    return Buffer.from(`{"error":{"code":"ERROR_CODE_NOT_FOUND","message":${quote(message)}}}`);
   }
 
-  /** Renders the songs that missed the cache; returns them by id (the caller caches them). */
-  async function renderMisses(ids: string[], negotiation: Negotiation): Promise<Map<string, Buffer>> {
-    const rows: SongRow[] = await repo.songsByIds(ids);
-    const rendered = new Map<string, Buffer>();
-    if (rows.length === 0) return rendered;
-    const artistIdsBySong = rows.map((row) => JSON.parse(row.artist_ids) as string[]);
-    const names = await artistNames.load(artistIdsBySong.flat());
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i]!;
-      rendered.set(row.id, Buffer.from(renderSongResult(row, artistIdsBySong[i]!, names, negotiation.chain)));
+  /**
+   * A Batch* answer as ready-to-send JSON bytes: cached per-locale fragments
+   * are copied from the cache arena into one buffer, and only misses touch
+   * the database. Duplicate ids are answered once, in first-seen order.
+   */
+  async function batchGet(kind: FragmentKind, requested: readonly string[], negotiation: Negotiation): Promise<Buffer> {
+    const ids = [...new Set(requested)];
+    const chain = kind.chainPrefix + negotiation.chainKey;
+    const fragments: (Buffer | undefined)[] = new Array(ids.length);
+    const entries = new Int32Array(ids.length).fill(-1);
+    const missing: string[] = [];
+    const index = cache.index(chain);
+    let hitBytes = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const entry = index?.get(ids[i]!);
+      if (entry === undefined) {
+        missing.push(ids[i]!);
+      } else {
+        entries[i] = entry;
+        hitBytes += cache.lengthOf(entry);
+      }
     }
-    return rendered;
+    if (missing.length > 0) {
+      // The database read below yields to other requests, whose inserts can
+      // evict and reuse the entries found above (and the catalog watcher can
+      // clear them): copy the hits out first, into one buffer.
+      const hits = Buffer.allocUnsafe(hitBytes);
+      let at = 0;
+      for (let i = 0; i < ids.length; i++) {
+        if (entries[i] === -1) continue;
+        const length = cache.copyTo(entries[i]!, hits, at);
+        fragments[i] = hits.subarray(at, at + length);
+        at += length;
+      }
+      entries.fill(-1);
+      const generation = cache.generation;
+      const rendered = await kind.render(missing, negotiation);
+      for (let i = 0; i < ids.length; i++) {
+        fragments[i] ??= rendered.get(ids[i]!) ?? notFoundResult(kind, ids[i]!, negotiation.messageLocale);
+      }
+      for (const [id, fragment] of rendered) cache.set(chain, id, fragment, generation);
+    }
+
+    // From here to the return nothing awaits, so cache entries still hold what was found.
+    const keys = ids.map((id) => `${quote(id)}:`);
+    let size = OPEN_RESULTS.length + CLOSE.length + ids.length - 1;
+    for (let i = 0; i < ids.length; i++) {
+      size += Buffer.byteLength(keys[i]!) + (entries[i] === -1 ? fragments[i]!.length : cache.lengthOf(entries[i]!));
+    }
+    const body = Buffer.allocUnsafe(size);
+    let offset = OPEN_RESULTS.copy(body, 0);
+    for (let i = 0; i < ids.length; i++) {
+      if (i > 0) body[offset++] = 0x2c; // ','
+      offset += body.write(keys[i]!, offset);
+      offset += entries[i] === -1 ? fragments[i]!.copy(body, offset) : cache.copyTo(entries[i]!, body, offset);
+    }
+    CLOSE.copy(body, offset);
+    return body;
+  }
+
+  /** The fragments of these ids, in order; undefined for an id not in the catalog (or withdrawn). */
+  async function fragmentsOf(kind: FragmentKind, ids: readonly string[], negotiation: Negotiation): Promise<(Buffer | undefined)[]> {
+    const chain = kind.chainPrefix + negotiation.chainKey;
+    const index = cache.index(chain);
+    const fragments: (Buffer | undefined)[] = new Array(ids.length);
+    const missing: string[] = [];
+    for (let i = 0; i < ids.length; i++) {
+      const entry = index?.get(ids[i]!);
+      if (entry === undefined) {
+        missing.push(ids[i]!);
+        continue;
+      }
+      // Copied now: entries are only valid until the next await.
+      const copy = Buffer.allocUnsafe(cache.lengthOf(entry));
+      cache.copyTo(entry, copy, 0);
+      fragments[i] = copy;
+    }
+    if (missing.length > 0) {
+      const generation = cache.generation;
+      const rendered = await kind.render([...new Set(missing)], negotiation);
+      for (let i = 0; i < ids.length; i++) fragments[i] ??= rendered.get(ids[i]!);
+      for (const [id, fragment] of rendered) cache.set(chain, id, fragment, generation);
+    }
+    return fragments;
+  }
+
+  async function getOne(kind: FragmentKind, id: string, negotiation: Negotiation): Promise<Buffer> {
+    const [fragment] = await fragmentsOf(kind, [id], negotiation);
+    if (fragment === undefined) throw new ApiError(kind.notFound, { params: { id } });
+    return fragment;
+  }
+
+  /**
+   * `{"<member>":[items...],"nextPageToken":"..."}` from the fragments of these
+   * ids, unwrapped from `{"<kind>":` ... `}`. An item withdrawn between the
+   * list query and the render is left out.
+   */
+  async function listBody(
+    member: string,
+    kind: FragmentKind,
+    ids: readonly string[],
+    negotiation: Negotiation,
+    nextPageToken: string | undefined,
+  ): Promise<Buffer> {
+    const wrapper = `{"${kind.member}":`.length;
+    const items = (await fragmentsOf(kind, ids, negotiation))
+      .filter((fragment): fragment is Buffer => fragment !== undefined)
+      .map((fragment) => fragment.subarray(wrapper, fragment.length - 1));
+    const parts: Buffer[] = [Buffer.from(`{"${member}":[`)];
+    items.forEach((item, i) => {
+      if (i > 0) parts.push(COMMA);
+      parts.push(item);
+    });
+    parts.push(Buffer.from(nextPageToken === undefined ? ']}' : `],"nextPageToken":${quote(nextPageToken)}}`));
+    return Buffer.concat(parts);
+  }
+
+  /** Where a page starts: after the position in its token (checked against the list's scope), or at the top. */
+  function positionAfter<P extends KeysetPosition>(scope: string, shape: readonly ('string' | 'number')[], request: PageRequest): P | null {
+    if (request.token === undefined || request.token.value === '') return null;
+    const after = cursors.decode<P>(request.token.value, scope, shape);
+    if (after === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
+    return after;
+  }
+
+  /** The page from a query run for one row more than the page size (which tells whether another page follows). */
+  function pageOf<P extends KeysetPosition>(scope: string, rows: KeysetRow<P>[], size: number): { ids: string[]; nextPageToken: string } {
+    const items = rows.slice(0, size);
+    const last = items[items.length - 1];
+    return { ids: items.map((row) => row.id), nextPageToken: rows.length > size && last ? cursors.encode(scope, last.key) : '' };
+  }
+
+  async function requireArtist(id: string): Promise<void> {
+    if (!(await repo.artistVisible(id))) throw new ApiError('artistNotFound', { params: { id } });
   }
 
   return {
-    /**
-     * BatchGetSongs, answered as ready-to-send JSON bytes: cached per-locale
-     * song fragments are copied from the cache arena into one buffer, and only
-     * misses touch the database. Duplicate ids are answered once, in
-     * first-seen order.
-     */
-    async batchGetSongs(requested: readonly string[], negotiation: Negotiation): Promise<Buffer> {
-      const ids = [...new Set(requested)];
-      const fragments: (Buffer | undefined)[] = new Array(ids.length);
-      const entries = new Int32Array(ids.length).fill(-1);
-      const missing: string[] = [];
-      const index = cache.index(negotiation.chainKey);
-      let hitBytes = 0;
-      for (let i = 0; i < ids.length; i++) {
-        const entry = index?.get(ids[i]!);
-        if (entry === undefined) {
-          missing.push(ids[i]!);
-        } else {
-          entries[i] = entry;
-          hitBytes += cache.lengthOf(entry);
-        }
-      }
-      if (missing.length > 0) {
-        // The database read below yields to other requests, whose inserts can
-        // evict and reuse the entries found above (and the catalog watcher can
-        // clear them): copy the hits out first, into one buffer.
-        const hits = Buffer.allocUnsafe(hitBytes);
-        let at = 0;
-        for (let i = 0; i < ids.length; i++) {
-          if (entries[i] === -1) continue;
-          const length = cache.copyTo(entries[i]!, hits, at);
-          fragments[i] = hits.subarray(at, at + length);
-          at += length;
-        }
-        entries.fill(-1);
-        const generation = cache.generation;
-        const rendered = await renderMisses(missing, negotiation);
-        for (let i = 0; i < ids.length; i++) {
-          fragments[i] ??= rendered.get(ids[i]!) ?? notFoundResult(ids[i]!, negotiation.messageLocale);
-        }
-        for (const [id, fragment] of rendered) cache.set(negotiation.chainKey, id, fragment, generation);
-      }
+    batchGetSongs: (ids: readonly string[], negotiation: Negotiation) => batchGet(song, ids, negotiation),
+    batchGetAlbums: (ids: readonly string[], negotiation: Negotiation) => batchGet(album, ids, negotiation),
+    batchGetArtists: (ids: readonly string[], negotiation: Negotiation) => batchGet(artist, ids, negotiation),
+    getSong: (id: string, negotiation: Negotiation) => getOne(song, id, negotiation),
+    getAlbum: (id: string, negotiation: Negotiation) => getOne(album, id, negotiation),
+    getArtist: (id: string, negotiation: Negotiation) => getOne(artist, id, negotiation),
 
-      // From here to the return nothing awaits, so cache entries still hold what was found.
-      const keys = ids.map((id) => `${JSON.stringify(id)}:`);
-      let size = OPEN.length + CLOSE.length + ids.length - 1;
-      for (let i = 0; i < ids.length; i++) {
-        size += Buffer.byteLength(keys[i]!) + (entries[i] === -1 ? fragments[i]!.length : cache.lengthOf(entries[i]!));
-      }
-      const body = Buffer.allocUnsafe(size);
-      let offset = OPEN.copy(body, 0);
-      for (let i = 0; i < ids.length; i++) {
-        if (i > 0) body[offset++] = 0x2c; // ','
-        offset += body.write(keys[i]!, offset);
-        offset += entries[i] === -1 ? fragments[i]!.copy(body, offset) : cache.copyTo(entries[i]!, body, offset);
-      }
-      CLOSE.copy(body, offset);
-      return body;
+    async relatedArtists(artistId: string, request: PageRequest, negotiation: Negotiation): Promise<Buffer> {
+      // The token is checked before the artist, so a bad token is a 400 whatever the artist.
+      const scope = `related\u0000${artistId}`;
+      const after = positionAfter<[number, string]>(scope, ['number', 'string'], request);
+      await requireArtist(artistId);
+      const { ids, nextPageToken } = pageOf(scope, await repo.relatedArtists(artistId, after, request.size + 1), request.size);
+      return listBody('artists', artist, ids, negotiation, nextPageToken);
     },
 
-    async relatedArtists(
-      artistId: string,
-      pageSize: number,
-      pageToken: string | undefined,
-      negotiation: Negotiation,
-    ): Promise<GetRelatedArtistsResponse> {
-      let after = null;
-      if (pageToken !== undefined && pageToken !== '') {
-        after = cursors.decode(pageToken, artistId);
-        if (after === null) throw new PageTokenError();
-      }
-      if (!(await repo.artistExists(artistId))) throw new ArtistNotFoundError(artistId);
-      // One extra row tells whether another page follows without a count query.
-      const rows = await repo.relatedArtists(artistId, after, pageSize + 1);
-      const page = rows.slice(0, pageSize);
-      const last = page[page.length - 1];
-      return {
-        artists: page.map((row) => toArtist(row, negotiation.chain)),
-        nextPageToken: rows.length > pageSize && last ? cursors.encode(artistId, { score: last.score, relatedId: last.id }) : '',
-      };
+    async albumTracks(albumId: string, request: PageRequest, negotiation: Negotiation): Promise<Buffer> {
+      const scope = `tracks\u0000${albumId}`;
+      const after = positionAfter<[number, number, string]>(scope, ['number', 'number', 'string'], request);
+      if (!(await repo.albumVisible(albumId))) throw new ApiError('albumNotFound', { params: { id: albumId } });
+      const { ids, nextPageToken } = pageOf(scope, await repo.albumTracks(albumId, after, request.size + 1), request.size);
+      return listBody('tracks', song, ids, negotiation, nextPageToken);
+    },
+
+    async artistAlbums(artistId: string, albumType: string | undefined, request: PageRequest, negotiation: Negotiation): Promise<Buffer> {
+      // The filter is part of the scope: a token of the unfiltered list does not page a filtered one.
+      const scope = `albums\u0000${artistId}\u0000${albumType ?? ''}`;
+      const after = positionAfter<[string, string]>(scope, ['string', 'string'], request);
+      await requireArtist(artistId);
+      const { ids, nextPageToken } = pageOf(scope, await repo.artistAlbums(artistId, albumType, after, request.size + 1), request.size);
+      return listBody('albums', album, ids, negotiation, nextPageToken);
+    },
+
+    async artistTopTracks(artistId: string, size: number, negotiation: Negotiation): Promise<Buffer> {
+      await requireArtist(artistId);
+      return listBody('tracks', song, await repo.artistTopTracks(artistId, size), negotiation, undefined);
+    },
+
+    async lyrics(songId: string): Promise<Buffer> {
+      const row = await repo.lyrics(songId);
+      if (row === undefined) throw new ApiError('songNotFound', { params: { id: songId } });
+      if (row.language === null || row.lines === null) throw new ApiError('lyricsNotFound', { params: { id: songId } });
+      return Buffer.from(renderLyrics({ ...row, language: row.language, lines: row.lines }));
     },
   };
 }
+
+const OPEN_RESULTS = Buffer.from('{"results":{');
+const COMMA = Buffer.from(',');
 
 export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -244,7 +244,7 @@ export async function seedDemoCatalog(
   const size = demoCatalogSize(options.songs);
   const total = size.artists + size.albums + size.songs;
   const batchSize = options.batchSize ?? 10_000;
-  const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0 };
+  const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 };
   let batch: NumberedRecord[] = [];
   let line = 0;
   const flush = async () => {
@@ -253,6 +253,7 @@ export async function seedDemoCatalog(
     summary.albums += written.albums;
     summary.songs += written.songs;
     summary.related += written.related;
+    summary.lyrics += written.lyrics;
     batch = [];
     options.onProgress?.(Math.min(total, summary.artists + summary.albums + summary.songs), total);
   };

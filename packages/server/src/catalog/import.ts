@@ -3,7 +3,10 @@ import { createInterface } from 'node:readline';
 import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../http/validation.ts';
 import { randomUUID } from 'node:crypto';
-import { ImportRecord, type AlbumRecord, type ArtistRecord, type ImportSummary, type RelatedRecord, type SongRecord } from '@maqam/contract';
+import {
+  ImportRecord, type AlbumRecord, type ArtistRecord, type ImportSummary, type LyricsRecord, type RelatedRecord, type SongRecord,
+} from '@maqam/contract';
+import { LrcError, parseLrc } from './lrc.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -29,7 +32,7 @@ export class ImportBatchError extends Error {
   }
 }
 
-const KINDS = ['artist', 'album', 'song', 'related'];
+const KINDS = ['artist', 'album', 'song', 'related', 'lyrics'];
 
 /** Parses and validates one NDJSON line; throws a message fit for `line N: ...`. */
 export function parseImportLine(text: string): ImportRecord {
@@ -50,7 +53,31 @@ export function parseImportLine(text: string): ImportRecord {
     const what = first?.keyword === 'required' ? `needs "${(first.params as { missingProperty: string }).missingProperty}"` : (first?.message ?? 'is invalid');
     throw new Error(`${kind} ${where} ${what}`);
   }
+  if (kind === 'lyrics') checkLyrics(value as LyricsRecord);
   return value as ImportRecord;
+}
+
+/** Exactly one of `lines` and `lrc`, and an `lrc` that parses (its errors name the LRC line). */
+function checkLyrics(record: LyricsRecord): void {
+  if ((record.lines === undefined) === (record.lrc === undefined)) throw new Error('lyrics needs exactly one of "lines" and "lrc"');
+  if (record.lrc !== undefined) {
+    try {
+      parseLrc(record.lrc);
+    } catch (error) {
+      if (error instanceof LrcError) throw new Error(`lyrics ${error.message}`);
+      throw error;
+    }
+  }
+}
+
+/** The stored form of a lyrics record: the JSON the API answers, ready to splice. */
+function lyricsColumns(record: LyricsRecord): { lines: string; synced_lines: string | null } {
+  if (record.lrc === undefined) return { lines: JSON.stringify(record.lines), synced_lines: null };
+  const synced = parseLrc(record.lrc);
+  return {
+    lines: JSON.stringify(synced.map((line) => line.text)),
+    synced_lines: JSON.stringify(synced.map((line) => ({ text: line.text, startTimeMs: String(line.startTimeMs) }))),
+  };
 }
 
 const validateByKind = Object.fromEntries(
@@ -73,7 +100,7 @@ function images(list: readonly { url: string; width: number; height: number }[])
 async function missingReferences(
   trx: Kysely<Database>,
   storage: Storage,
-  table: 'artists' | 'albums',
+  table: 'artists' | 'albums' | 'songs',
   references: Map<string, number[]>,
   inBatch: Set<string>,
 ): Promise<LineError[]> {
@@ -114,10 +141,11 @@ export interface WrittenKeys {
   readonly albums: Set<string>;
   readonly songs: Set<string>;
   readonly related: Set<string>;
+  readonly lyrics: Set<string>;
 }
 
 export function noWrittenKeys(): WrittenKeys {
-  return { artists: new Set(), albums: new Set(), songs: new Set(), related: new Set() };
+  return { artists: new Set(), albums: new Set(), songs: new Set(), related: new Set(), lyrics: new Set() };
 }
 
 /** How many of `keys` are new to `seen` (adding them); without `seen`, all of them. */
@@ -137,6 +165,12 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
   const albums: Insertable<Database['albums']>[] = [];
   const songs: Insertable<Database['songs']>[] = [];
   const related = new Map<string, Insertable<Database['related_artists']>>();
+  // Keyed by song: a later lyrics record for a song replaces an earlier one, in a batch as across batches.
+  const lyrics = new Map<string, Insertable<Database['lyrics']>>();
+  const songArtists: Insertable<Database['song_artists']>[] = [];
+  const albumArtists: Insertable<Database['album_artists']>[] = [];
+  const songRefs = new Map<string, number[]>();
+  const songIds = new Set<string>();
   const languages = new Set<string>();
   const artistIds = new Set<string>();
   const albumIds = new Set<string>();
@@ -176,6 +210,7 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
           social_links: JSON.stringify(r.socialLinks.map(({ platform, url }) => ({ platform, url }))),
           artwork: images(r.artwork),
           nationality: r.nationality,
+          withdrawn: r.withdrawn ? 1 : 0,
           updated_at: now,
         });
         break;
@@ -186,6 +221,7 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
         noteLanguages(r.title, r.originalLanguage);
         albumIds.add(r.id);
         for (const id of r.artistIds) addReference(artistRefs, id, line);
+        const albumType = r.albumType ?? 'ALBUM_TYPE_ALBUM';
         albums.push({
           id: r.id,
           title_i18n: texts(r.title),
@@ -193,8 +229,17 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
           artist_ids: JSON.stringify(r.artistIds),
           release_date: r.releaseDate,
           artwork: images(r.artwork),
+          album_type: albumType,
+          label: r.label ?? '',
+          genres: JSON.stringify(r.genres ?? []),
+          withdrawn: r.withdrawn ? 1 : 0,
           updated_at: now,
         });
+        if (!r.withdrawn) {
+          for (const artistId of new Set(r.artistIds)) {
+            albumArtists.push({ artist_id: artistId, album_id: r.id, release_date: r.releaseDate, album_type: albumType });
+          }
+        }
         break;
       }
       case 'song': {
@@ -216,13 +261,24 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
           genres: JSON.stringify(r.genres),
           is_explicit: r.isExplicit ? 1 : 0,
           isrc: r.isrc,
-          has_lyrics: r.hasLyrics ? 1 : 0,
+          // Derived from the lyrics table once the batch is written; the record's hasLyrics is ignored.
+          has_lyrics: 0,
           popularity: r.popularity,
           artwork: images(r.artwork),
           preview_url: r.previewUrl,
           withdrawn: r.withdrawn ? 1 : 0,
           updated_at: now,
         });
+        songIds.add(r.id);
+        if (!r.withdrawn) {
+          for (const artistId of new Set(r.artistIds)) songArtists.push({ artist_id: artistId, song_id: r.id, popularity: r.popularity });
+        }
+        break;
+      }
+      case 'lyrics': {
+        const r: LyricsRecord = record;
+        addReference(songRefs, r.songId, line);
+        lyrics.set(r.songId, { song_id: r.songId, language: lower(r.language), ...lyricsColumns(r), updated_at: now });
         break;
       }
       case 'related': {
@@ -241,13 +297,29 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
     const referenceErrors = [
       ...(await missingReferences(trx, storage, 'artists', artistRefs, artistIds)),
       ...(await missingReferences(trx, storage, 'albums', albumRefs, albumIds)),
+      ...(await missingReferences(trx, storage, 'songs', songRefs, songIds)),
     ];
     if (referenceErrors.length > 0) throw new ImportBatchError(referenceErrors.sort((a, b) => a.line - b.line));
 
     await upsert(trx, 'artists', ['id'], artists);
     await upsert(trx, 'albums', ['id'], albums);
+    // hasLyrics is derived: true exactly when GetLyrics answers 200, i.e. when a lyrics row exists.
+    // Lyrics are never deleted, so the flag only ever turns on.
+    const withLyrics = new Set(lyrics.keys());
+    const songList = [...songIds];
+    for (let i = 0; i < songList.length; i += 5000) {
+      const rows = await trx.selectFrom('lyrics').select('song_id').where('song_id', 'in', storage.idList(songList.slice(i, i + 5000))).execute();
+      for (const row of rows) withLyrics.add(row.song_id);
+    }
+    for (const song of songs) song.has_lyrics = withLyrics.has(song.id) ? 1 : 0;
     await upsert(trx, 'songs', ['id'], songs);
     await upsert(trx, 'related_artists', ['artist_id', 'related_id'], [...related.values()]);
+    await upsert(trx, 'lyrics', ['song_id'], [...lyrics.values()]);
+    const lyricsOfEarlierSongs = [...lyrics.keys()].filter((id) => !songIds.has(id));
+    for (let i = 0; i < lyricsOfEarlierSongs.length; i += 5000) {
+      await trx.updateTable('songs').set({ has_lyrics: 1 }).where('id', 'in', storage.idList(lyricsOfEarlierSongs.slice(i, i + 5000))).execute();
+    }
+    await reindex(trx, storage, upsert, songIds, albumIds, songArtists, albumArtists);
     await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
     await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: randomUUID() }]);
   });
@@ -257,7 +329,33 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
     albums: countNew(albums.map((r) => r.id), written?.albums),
     songs: countNew(songs.map((r) => r.id), written?.songs),
     related: countNew(related.keys(), written?.related),
+    lyrics: countNew(lyrics.keys(), written?.lyrics),
   };
+}
+
+/**
+ * Rewrites the index tables' rows of the songs and albums of the batch: the
+ * credits, popularity, date, type or withdrawal may have changed.
+ */
+async function reindex(
+  trx: Kysely<Database>,
+  storage: Storage,
+  upsert: BulkUpsert,
+  songIds: ReadonlySet<string>,
+  albumIds: ReadonlySet<string>,
+  songArtists: Insertable<Database['song_artists']>[],
+  albumArtists: Insertable<Database['album_artists']>[],
+): Promise<void> {
+  const songs = [...songIds];
+  for (let i = 0; i < songs.length; i += 5000) {
+    await trx.deleteFrom('song_artists').where('song_id', 'in', storage.idList(songs.slice(i, i + 5000))).execute();
+  }
+  const albums = [...albumIds];
+  for (let i = 0; i < albums.length; i += 5000) {
+    await trx.deleteFrom('album_artists').where('album_id', 'in', storage.idList(albums.slice(i, i + 5000))).execute();
+  }
+  await upsert(trx, 'song_artists', ['song_id', 'artist_id'], songArtists);
+  await upsert(trx, 'album_artists', ['album_id', 'artist_id'], albumArtists);
 }
 
 export interface ImportProgress {
@@ -281,7 +379,7 @@ export async function importNdjsonFile(
   options: { batchSize?: number; onProgress?: (progress: ImportProgress) => void } = {},
 ): Promise<ImportOutcome> {
   const batchSize = options.batchSize ?? 2000;
-  const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0 };
+  const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 };
   // The summary counts distinct records: one written in two batches (or twice in a file) is one.
   const written = noWrittenKeys();
   const errors: LineError[] = [];
@@ -299,6 +397,7 @@ export async function importNdjsonFile(
         summary.albums += counts.albums;
         summary.songs += counts.songs;
         summary.related += counts.related;
+        summary.lyrics += counts.lyrics;
       } catch (error) {
         if (!(error instanceof ImportBatchError)) throw error;
         errors.push(...error.errors);

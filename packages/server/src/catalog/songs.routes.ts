@@ -1,6 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { BatchGetSongsRequest, BatchGetSongsResponse, ErrorBody, ValidationErrorBody } from '@maqam/contract';
+import {
+  BatchGetSongsRequest, BatchGetSongsResponse, ErrorBody, GetLyricsResponse, GetSongParams, GetSongResponse, ValidationErrorBody,
+} from '@maqam/contract';
 import type { Guard } from '../http/credentials.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
 import type { LocaleNegotiator } from '../http/locale.ts';
@@ -16,8 +18,54 @@ export interface CatalogRouteDeps {
 export const CATALOG_SECURITY: Record<string, string[]>[] = [{ bearerAuth: ['read'] }, { apiKeyAuth: [] }];
 export const ERROR_RESPONSES = { 400: ValidationErrorBody, '4xx': ErrorBody, '5xx': ErrorBody } as const;
 
+/**
+ * Sends JSON the catalog service already serialized, in the route's response
+ * schema (rendered fragments, see render.ts): Fastify sends a Buffer as is.
+ */
+export function sendJson(reply: FastifyReply, body: Buffer): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(body);
+}
+
 export function songsRoutes(app: FastifyInstance, { catalog, guard, negotiator }: CatalogRouteDeps): void {
-  app.withTypeProvider<TypeBoxTypeProvider>().post(
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: guard('catalog'), preValidation: negotiateLocale(negotiator) };
+
+  routes.get(
+    '/v1/music/songs/:song_id',
+    {
+      schema: {
+        operationId: 'GetSong',
+        tags: ['MusicCatalogService'],
+        summary: 'Returns one song.',
+        security: CATALOG_SECURITY,
+        params: GetSongParams,
+        response: { 200: GetSongResponse, ...ERROR_RESPONSES },
+      },
+      ...common,
+    },
+    async (request, reply) => sendJson(reply, await catalog.getSong(request.params.song_id, request.negotiation)),
+  );
+
+  routes.get(
+    '/v1/music/songs/:song_id/lyrics',
+    {
+      schema: {
+        operationId: 'GetLyrics',
+        tags: ['MusicCatalogService'],
+        summary: "Returns a song's lyrics, time-synced when the catalog has them so.",
+        description:
+          'With time-synced lyrics both `lyrics` and `syncedLyrics` are present and `lyrics.lines` are the synced texts. ' +
+          'A song without lyrics is a 404 whose message says so.',
+        security: CATALOG_SECURITY,
+        params: GetSongParams,
+        response: { 200: GetLyricsResponse, ...ERROR_RESPONSES },
+      },
+      ...common,
+    },
+    async (request, reply) => sendJson(reply, await catalog.lyrics(request.params.song_id)),
+  );
+
+  routes.post(
     // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
     '/v1/music/songs::batchGet',
     {
@@ -39,9 +87,7 @@ export function songsRoutes(app: FastifyInstance, { catalog, guard, negotiator }
     },
     async (request, reply) => {
       const ids = request.body.songIdList.map((songId) => songId.value);
-      const body = await catalog.batchGetSongs(ids, request.negotiation);
-      // Already serialized JSON bytes of the response schema: Fastify sends a Buffer as is.
-      return reply.type('application/json; charset=utf-8').send(body as unknown as BatchGetSongsResponse);
+      return sendJson(reply, await catalog.batchGetSongs(ids, request.negotiation));
     },
   );
 }

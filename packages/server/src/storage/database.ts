@@ -16,6 +16,9 @@ export interface Database {
   albums: AlbumsTable;
   songs: SongsTable;
   related_artists: RelatedArtistsTable;
+  lyrics: LyricsTable;
+  song_artists: SongArtistsTable;
+  album_artists: AlbumArtistsTable;
   api_keys: ApiKeysTable;
   users: UsersTable;
   oauth_clients: OAuthClientsTable;
@@ -51,6 +54,7 @@ export interface ArtistsTable {
   social_links: string;
   artwork: string;
   nationality: string;
+  withdrawn: Generated<number>;
   updated_at: number;
 }
 
@@ -61,6 +65,11 @@ export interface AlbumsTable {
   artist_ids: string;
   release_date: string;
   artwork: string;
+  /** One of the contract's AlbumType values. */
+  album_type: Generated<string>;
+  label: Generated<string>;
+  genres: Generated<string>;
+  withdrawn: Generated<number>;
   updated_at: number;
 }
 
@@ -88,6 +97,31 @@ export interface SongsTable {
   preview_url: string;
   withdrawn: Generated<number>;
   updated_at: number;
+}
+
+export interface LyricsTable {
+  song_id: string;
+  language: string;
+  /** JSON array of the texts, as answered in `lyrics.lines`. */
+  lines: string;
+  /** JSON array of SyncedLyricsLine in time order, as answered; null for plain lyrics. */
+  synced_lines: string | null;
+  updated_at: number;
+}
+
+/** Index of the songs (not withdrawn) crediting an artist, in GetArtistTopTracks' order. */
+export interface SongArtistsTable {
+  artist_id: string;
+  song_id: string;
+  popularity: number;
+}
+
+/** Index of the albums (not withdrawn) crediting an artist, in GetArtistDiscography's order. */
+export interface AlbumArtistsTable {
+  artist_id: string;
+  album_id: string;
+  release_date: string;
+  album_type: string;
 }
 
 export interface RelatedArtistsTable {

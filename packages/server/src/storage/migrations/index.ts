@@ -4,6 +4,7 @@ import * as usersAndClients from './002-users-and-clients.ts';
 import * as oauthGrants from './003-oauth-grants.ts';
 import * as streaming from './004-streaming.ts';
 import * as singleUseSignIn from './005-single-use-sign-in.ts';
+import * as wholeCatalog from './006-whole-catalog.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -17,6 +18,7 @@ export const migrations: MigrationProvider = {
       '003-oauth-grants': oauthGrants,
       '004-streaming': streaming,
       '005-single-use-sign-in': singleUseSignIn,
+      '006-whole-catalog': wholeCatalog,
     };
   },
 };

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  BatchGetAlbumsRequest,
+  BatchGetAlbumsResponse,
+  GetAlbumParams,
+  GetAlbumResponse,
+  GetAlbumTracksResponse,
+  PageQuery,
+} from '@maqam/contract';
+import { negotiateLocale } from '../http/locale.hook.ts';
+import { normalizeProtoJsonNames } from '../http/proto-json.ts';
+import { pageRequest } from './paging.ts';
+import { CATALOG_SECURITY, ERROR_RESPONSES, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
+
+const TAGS = ['MusicCatalogService'];
+
+export function albumsRoutes(app: FastifyInstance, { catalog, guard, negotiator }: CatalogRouteDeps): void {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { onRequest: guard('catalog'), preValidation: negotiateLocale(negotiator) };
+
+  routes.get(
+    '/v1/music/albums/:album_id',
+    {
+      schema: {
+        operationId: 'GetAlbum',
+        tags: TAGS,
+        summary: 'Returns an album.',
+        description: '`trackCount` and `totalDurationMs` count the songs of the album that are not withdrawn.',
+        security: CATALOG_SECURITY,
+        params: GetAlbumParams,
+        response: { 200: GetAlbumResponse, ...ERROR_RESPONSES },
+      },
+      ...common,
+    },
+    async (request, reply) => sendJson(reply, await catalog.getAlbum(request.params.album_id, request.negotiation)),
+  );
+
+  routes.post(
+    // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
+    '/v1/music/albums::batchGet',
+    {
+      schema: {
+        operationId: 'BatchGetAlbums',
+        tags: TAGS,
+        summary: 'Returns many albums by id in one call.',
+        description:
+          'Every requested id is a key of `results`; ids not in the catalog get a per-item NOT_FOUND error. Duplicate ids are answered once.',
+        security: CATALOG_SECURITY,
+        body: BatchGetAlbumsRequest,
+        response: { 200: BatchGetAlbumsResponse, ...ERROR_RESPONSES },
+      },
+      onRequest: guard('catalog'),
+      preValidation: [negotiateLocale(negotiator), async (request) => normalizeProtoJsonNames(request.body)],
+    },
+    async (request, reply) => {
+      const ids = (request.body as BatchGetAlbumsRequest).albumIdList.map((id) => id.value);
+      return sendJson(reply, await catalog.batchGetAlbums(ids, request.negotiation));
+    },
+  );
+
+  routes.get(
+    '/v1/music/albums/:album_id/tracks',
+    {
+      schema: {
+        operationId: 'GetAlbumTracks',
+        tags: TAGS,
+        summary: "Returns the album's songs in play order, one page at a time.",
+        description: 'Ordered by disc number, track number, then song id. Withdrawn songs are left out.',
+        security: CATALOG_SECURITY,
+        params: GetAlbumParams,
+        querystring: PageQuery,
+        response: { 200: GetAlbumTracksResponse, ...ERROR_RESPONSES },
+      },
+      ...common,
+    },
+    async (request, reply) => {
+      const page = pageRequest(request.query as Record<string, unknown>);
+      return sendJson(reply, await catalog.albumTracks(request.params.album_id, page, request.negotiation));
+    },
+  );
+}
