@@ -1,4 +1,7 @@
-import type { AcquireMusicStreamResponse, Artist, AudioQuality, GetRelatedArtistsResponse, Song, TokenInfoResponse } from './types.ts';
+import type {
+  AcquireMusicStreamResponse, Album, AlbumType, Artist, AudioQuality, GetAlbumTracksResponse, GetArtistDiscographyResponse, GetLyricsResponse,
+  GetRelatedArtistsResponse, Song, TokenInfoResponse,
+} from './types.ts';
 import { AuthenticationError, MaqamError } from './errors.ts';
 import { RetryBudget, send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
 import { OAuthSession, type OAuthOptions } from './auth/session.ts';
@@ -12,7 +15,49 @@ import { OAuthSession, type OAuthOptions } from './auth/session.ts';
  * if (result.song) play(result.song);
  * else console.warn(result.error.code);
  */
-export type SongResult = { readonly song: Song; readonly error?: undefined } | { readonly song?: undefined; readonly error: { readonly code: string; readonly message: string } };
+export type SongResult = { readonly song: Song; readonly error?: undefined } | { readonly song?: undefined; readonly error: BatchItemError };
+
+/**
+ * Why one id of a batch could not be had.
+ *
+ * @example
+ * const { error }: { error?: BatchItemError } = (await maqam.songs.batchGet(['gone'])).get('gone')!;
+ * if (error?.code === 'ERROR_CODE_NOT_FOUND') hide('gone');
+ */
+export interface BatchItemError {
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * One entry of `albums.batchGet`: the album, or why it could not be had.
+ *
+ * @example
+ * const result = (await maqam.albums.batchGet(['album-1'])).get('album-1')!;
+ * console.log(result.album?.title.value ?? result.error?.code);
+ */
+export type AlbumResult = { readonly album: Album; readonly error?: undefined } | { readonly album?: undefined; readonly error: BatchItemError };
+
+/**
+ * One entry of `artists.batchGet`: the artist, or why it could not be had.
+ *
+ * @example
+ * const result = (await maqam.artists.batchGet(['artist-1'])).get('artist-1')!;
+ * console.log(result.artist?.name.value ?? result.error?.code);
+ */
+export type ArtistResult = { readonly artist: Artist; readonly error?: undefined } | { readonly artist?: undefined; readonly error: BatchItemError };
+
+/**
+ * Page settings of a list call: `pageSize` 1..100 (default 20) and the
+ * `nextPageToken` of the page before.
+ *
+ * @example
+ * const page = await maqam.albums.listTracks('album-1', { pageSize: 50, locale: 'ar' });
+ */
+export interface PageOptions extends CallContext {
+  pageSize?: number;
+  pageToken?: string;
+}
 
 
 /**
@@ -71,6 +116,30 @@ export interface CallContext {
 
 const BATCH_SIZE = 100;
 
+/** A path segment from an id the caller gave: checked, then percent-encoded. */
+function id(value: string): string {
+  assert(typeof value === 'string' && value !== '', 'ids must be non-empty strings');
+  return encodeURIComponent(value);
+}
+
+/** Every item of a paged list, one page at a time as the loop asks, to the empty token. */
+function pages<Page extends { nextPageToken: string }, Item>(
+  list: (pageToken: string | undefined) => Promise<Page>,
+  itemsOf: (page: Page) => Item[],
+  firstToken?: string,
+): AsyncIterable<Item> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      let pageToken = firstToken;
+      do {
+        const page = await list(pageToken);
+        yield* itemsOf(page);
+        pageToken = page.nextPageToken || undefined;
+      } while (pageToken);
+    },
+  };
+}
+
 function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new TypeError(`MaqamClient: ${message}`);
 }
@@ -127,6 +196,53 @@ export class MaqamClient {
     }
   }
 
+  /**
+   * Any number of ids through a Batch* operation: chunks of 100 with bounded
+   * concurrency, answered as one Map in the order the ids were given
+   * (duplicates once).
+   */
+  async #batchGet<Result>(path: string, member: string, ids: readonly string[], context: CallContext): Promise<Map<string, Result>> {
+    assert(Array.isArray(ids) && ids.every((id) => typeof id === 'string' && id !== ''), 'ids must be non-empty strings');
+    const unique = [...new Set(ids)];
+    const chunks: string[][] = [];
+    for (let i = 0; i < unique.length; i += BATCH_SIZE) chunks.push(unique.slice(i, i + BATCH_SIZE));
+    const answers: Record<string, Result>[] = new Array(chunks.length);
+    // The first chunk that fails fails the batch: the chunks still in flight are cancelled, none more is sent.
+    const failed = new AbortController();
+    const signal = context.signal ? AbortSignal.any([context.signal, failed.signal]) : failed.signal;
+    let next = 0;
+    const worker = async () => {
+      while (next < chunks.length && !signal.aborted) {
+        const index = next++;
+        const response = await this.#call(
+          // A batch read changes nothing on the server: safe to repeat after a network failure.
+          { method: 'POST', path, body: { [member]: chunks[index]!.map((value) => ({ value })) }, idempotent: true },
+          { ...context, signal },
+        );
+        answers[index] = ((await response.json()) as { results: Record<string, Result> }).results;
+      }
+    };
+    const workers = Array.from({ length: Math.min(this.#options.batchConcurrency ?? 4, chunks.length) }, () =>
+      worker().catch((error: unknown) => {
+        failed.abort(error);
+        throw error;
+      }));
+    await Promise.all(workers);
+    const merged = new Map<string, Result>();
+    chunks.forEach((chunk, index) => {
+      for (const id of chunk) merged.set(id, answers[index]![id]!);
+    });
+    return merged;
+  }
+
+  /** A GET of the catalog: `path` with its `{id}` segments encoded, and the query without empty values. */
+  async #get<T>(path: string, context: CallContext, query: Record<string, string | number | undefined> = {}): Promise<T> {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(name, String(value));
+    const url = search.size > 0 ? `${path}?${search}` : path;
+    return (await (await this.#call({ method: 'GET', path: url, idempotent: true }, context)).json()) as T;
+  }
+
   readonly songs = {
     /**
      * Any number of songs by id: sent in chunks of 100 with bounded
@@ -137,56 +253,125 @@ export class MaqamClient {
      * const results = await maqam.songs.batchGet(ids, { locale: 'ar' });
      * for (const [id, result] of results) console.log(id, result.song?.title?.value ?? result.error?.code);
      */
-    batchGet: async (ids: readonly string[], context: CallContext = {}): Promise<Map<string, SongResult>> => {
-      assert(Array.isArray(ids) && ids.every((id) => typeof id === 'string' && id !== ''), 'ids must be non-empty strings');
-      const unique = [...new Set(ids)];
-      const chunks: string[][] = [];
-      for (let i = 0; i < unique.length; i += BATCH_SIZE) chunks.push(unique.slice(i, i + BATCH_SIZE));
-      const answers: Record<string, SongResult>[] = new Array(chunks.length);
-      // The first chunk that fails fails the batch: the chunks still in flight are cancelled, none more is sent.
-      const failed = new AbortController();
-      const signal = context.signal ? AbortSignal.any([context.signal, failed.signal]) : failed.signal;
-      let next = 0;
-      const worker = async () => {
-        while (next < chunks.length && !signal.aborted) {
-          const index = next++;
-          const response = await this.#call(
-            // A batch read changes nothing on the server: safe to repeat after a network failure.
-            { method: 'POST', path: '/v1/music/songs:batchGet', body: { songIdList: chunks[index]!.map((value) => ({ value })) }, idempotent: true },
-            { ...context, signal },
-          );
-          answers[index] = ((await response.json()) as { results: Record<string, SongResult> }).results;
-        }
-      };
-      const workers = Array.from({ length: Math.min(this.#options.batchConcurrency ?? 4, chunks.length) }, () =>
-        worker().catch((error: unknown) => {
-          failed.abort(error);
-          throw error;
-        }));
-      await Promise.all(workers);
-      const merged = new Map<string, SongResult>();
-      chunks.forEach((chunk, index) => {
-        for (const id of chunk) merged.set(id, answers[index]![id]!);
-      });
-      return merged;
-    },
+    batchGet: (ids: readonly string[], context: CallContext = {}): Promise<Map<string, SongResult>> =>
+      this.#batchGet('/v1/music/songs:batchGet', 'songIdList', ids, context),
+
+    /**
+     * One song; NotFoundError if it is unknown or withdrawn.
+     *
+     * @example
+     * const song = await maqam.songs.get('song-1', { locale: 'en' });
+     */
+    get: async (songId: string, context: CallContext = {}): Promise<Song> =>
+      (await this.#get<{ song: Song }>(`/v1/music/songs/${id(songId)}`, context)).song,
+
+    /**
+     * A song's lyrics; `syncedLyrics` when they are time-synced. NotFoundError
+     * if the song has none (see `song.hasLyrics`).
+     *
+     * @example
+     * const { lyrics, syncedLyrics } = await maqam.songs.lyrics('song-1');
+     * const line = syncedLyrics?.lines.findLast((l) => Number(l.startTimeMs) <= audio.currentTime * 1000);
+     */
+    lyrics: async (songId: string, context: CallContext = {}): Promise<GetLyricsResponse> =>
+      this.#get(`/v1/music/songs/${id(songId)}/lyrics`, context),
+  };
+
+  readonly albums = {
+    /**
+     * One album; NotFoundError if it is unknown or withdrawn.
+     *
+     * @example
+     * const album = await maqam.albums.get('album-1');
+     * console.log(album.title.value, album.trackCount, album.albumType);
+     */
+    get: async (albumId: string, context: CallContext = {}): Promise<Album> =>
+      (await this.#get<{ album: Album }>(`/v1/music/albums/${id(albumId)}`, context)).album,
+
+    /**
+     * Any number of albums by id, chunked like `songs.batchGet`.
+     *
+     * @example
+     * const results = await maqam.albums.batchGet(['album-1', 'album-2']);
+     */
+    batchGet: (ids: readonly string[], context: CallContext = {}): Promise<Map<string, AlbumResult>> =>
+      this.#batchGet('/v1/music/albums:batchGet', 'albumIdList', ids, context),
+
+    /**
+     * One page of an album's songs, by disc and track.
+     *
+     * @example
+     * const { tracks, nextPageToken } = await maqam.albums.listTracks('album-1', { pageSize: 50 });
+     */
+    listTracks: async (albumId: string, options: PageOptions = {}): Promise<GetAlbumTracksResponse> =>
+      this.#get(`/v1/music/albums/${id(albumId)}/tracks`, options, { page_size: options.pageSize, page_token: options.pageToken }),
+
+    /**
+     * Every song of an album, fetching pages as the loop asks for them.
+     *
+     * @example
+     * for await (const song of maqam.albums.tracks('album-1')) console.log(song.discNumber, song.trackNumber, song.title?.value);
+     */
+    tracks: (albumId: string, options: PageOptions = {}): AsyncIterable<Song> =>
+      pages((pageToken) => this.albums.listTracks(albumId, { ...options, pageToken }), (page) => page.tracks, options.pageToken),
   };
 
   readonly artists = {
+    /**
+     * An artist's full profile; NotFoundError if it is unknown or withdrawn.
+     *
+     * @example
+     * const artist = await maqam.artists.get('artist-1', { locale: 'ar' });
+     */
+    get: async (artistId: string, context: CallContext = {}): Promise<Artist> =>
+      (await this.#get<{ artist: Artist }>(`/v1/music/artists/${id(artistId)}`, context)).artist,
+
+    /**
+     * Any number of artists by id, chunked like `songs.batchGet`.
+     *
+     * @example
+     * const results = await maqam.artists.batchGet(['artist-1', 'artist-2']);
+     */
+    batchGet: (ids: readonly string[], context: CallContext = {}): Promise<Map<string, ArtistResult>> =>
+      this.#batchGet('/v1/music/artists:batchGet', 'artistIdList', ids, context),
+
+    /**
+     * The artist's most popular songs (`pageSize` 1..50, default 10).
+     *
+     * @example
+     * const top = await maqam.artists.topTracks('artist-1', { pageSize: 5 });
+     */
+    topTracks: async (artistId: string, options: CallContext & { pageSize?: number } = {}): Promise<Song[]> =>
+      (await this.#get<{ tracks: Song[] }>(`/v1/music/artists/${id(artistId)}/top-tracks`, options, { page_size: options.pageSize })).tracks,
+
+    /**
+     * One page of the albums crediting an artist, newest first; `albumType` keeps one type.
+     *
+     * @example
+     * const { albums } = await maqam.artists.listAlbums('artist-1', { albumType: 'ALBUM_TYPE_SINGLE' });
+     */
+    listAlbums: async (artistId: string, options: PageOptions & { albumType?: AlbumType } = {}): Promise<GetArtistDiscographyResponse> =>
+      this.#get(`/v1/music/artists/${id(artistId)}/albums`, options, {
+        album_type: options.albumType, page_size: options.pageSize, page_token: options.pageToken,
+      }),
+
+    /**
+     * An artist's whole discography, fetching pages as the loop asks for them.
+     *
+     * @example
+     * for await (const album of maqam.artists.albums('artist-1', { albumType: 'ALBUM_TYPE_ALBUM' })) console.log(album.releaseDate);
+     */
+    albums: (artistId: string, options: PageOptions & { albumType?: AlbumType } = {}): AsyncIterable<Album> =>
+      pages((pageToken) => this.artists.listAlbums(artistId, { ...options, pageToken }), (page) => page.albums, options.pageToken),
+
     /**
      * One page of artists related to an artist.
      *
      * @example
      * const { artists, nextPageToken } = await maqam.artists.listRelated('artist-1', { pageSize: 10 });
      */
-    listRelated: async (artistId: string, options: CallContext & { pageSize?: number; pageToken?: string } = {}): Promise<GetRelatedArtistsResponse> => {
-      assert(typeof artistId === 'string' && artistId !== '', 'artistId must be a non-empty string');
-      const query = new URLSearchParams();
-      if (options.pageSize !== undefined) query.set('page_size', String(options.pageSize));
-      if (options.pageToken) query.set('page_token', options.pageToken);
-      const path = `/v1/music/artists/${encodeURIComponent(artistId)}/related${query.size > 0 ? `?${query}` : ''}`;
-      return (await (await this.#call({ method: 'GET', path, idempotent: true }, options)).json()) as GetRelatedArtistsResponse;
-    },
+    listRelated: async (artistId: string, options: PageOptions = {}): Promise<GetRelatedArtistsResponse> =>
+      this.#get(`/v1/music/artists/${id(artistId)}/related`, options, { page_size: options.pageSize, page_token: options.pageToken }),
 
     /**
      * Every related artist, fetching pages as the loop asks for them.
@@ -194,19 +379,8 @@ export class MaqamClient {
      * @example
      * for await (const artist of maqam.artists.related('artist-1')) console.log(artist.name.value);
      */
-    related: (artistId: string, options: CallContext & { pageSize?: number } = {}): AsyncIterable<Artist> => {
-      const list = this.artists.listRelated;
-      return {
-        async *[Symbol.asyncIterator]() {
-          let pageToken: string | undefined;
-          do {
-            const page = await list(artistId, { ...options, ...(pageToken ? { pageToken } : {}) });
-            yield* page.artists;
-            pageToken = page.nextPageToken || undefined;
-          } while (pageToken);
-        },
-      };
-    },
+    related: (artistId: string, options: PageOptions = {}): AsyncIterable<Artist> =>
+      pages((pageToken) => this.artists.listRelated(artistId, { ...options, pageToken }), (page) => page.artists, options.pageToken),
   };
 
   readonly streaming = {

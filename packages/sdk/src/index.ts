@@ -1,7 +1,12 @@
 // @maqam/sdk: the Maqam API client for browsers, Node >= 20, Deno and Bun.
 // Runtime-neutral: nothing here imports a Node built-in (see ./node.ts).
-export { MaqamClient, type MaqamClientOptions, type SongResult, type CallContext } from './client.ts';
-export type { AcquireMusicStreamResponse, Artist, AudioQuality, GetRelatedArtistsResponse, Song, TokenInfoResponse } from './types.ts';
+export {
+  MaqamClient, type MaqamClientOptions, type SongResult, type AlbumResult, type ArtistResult, type BatchItemError, type CallContext, type PageOptions,
+} from './client.ts';
+export type {
+  AcquireMusicStreamResponse, Album, AlbumType, Artist, AudioQuality, GetAlbumTracksResponse, GetArtistDiscographyResponse, GetLyricsResponse,
+  GetRelatedArtistsResponse, Song, TokenInfoResponse,
+} from './types.ts';
 export {
   MaqamError, InvalidRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, RateLimitError,
   ServiceUnavailableError, SignInRequiredError, NetworkError, type FieldViolation,

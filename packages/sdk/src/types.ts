@@ -57,3 +57,46 @@ export type AudioQuality = wire.AudioQuality;
  * const { sub, scope, expires_in }: TokenInfoResponse = await maqam.auth.tokenInfo();
  */
 export type TokenInfoResponse = wire.TokenInfoResponse;
+
+/**
+ * An album: its type, label, genres, and `trackCount` / `totalDurationMs`
+ * over the songs that are not withdrawn.
+ *
+ * @example
+ * const album: Album = await maqam.albums.get('album-1');
+ * console.log(album.title.value, album.albumType, album.releaseDate);
+ */
+export type Album = wire.Album;
+
+/**
+ * The four kinds of album a discography can be filtered by.
+ *
+ * @example
+ * const singles = maqam.artists.albums('artist-1', { albumType: 'ALBUM_TYPE_SINGLE' satisfies AlbumType });
+ */
+export type AlbumType = wire.AlbumType;
+
+/**
+ * One page of an album's songs; `nextPageToken` is empty on the last page.
+ *
+ * @example
+ * const { tracks }: GetAlbumTracksResponse = await maqam.albums.listTracks('album-1');
+ */
+export type GetAlbumTracksResponse = wire.GetAlbumTracksResponse;
+
+/**
+ * One page of an artist's albums, newest first.
+ *
+ * @example
+ * const { albums }: GetArtistDiscographyResponse = await maqam.artists.listAlbums('artist-1');
+ */
+export type GetArtistDiscographyResponse = wire.GetArtistDiscographyResponse;
+
+/**
+ * A song's lyrics: `lyrics.lines` always, and `syncedLyrics` (each line with
+ * `startTimeMs`, a decimal string) when they are time-synced.
+ *
+ * @example
+ * const { language, lyrics, syncedLyrics }: GetLyricsResponse = await maqam.songs.lyrics('song-1');
+ */
+export type GetLyricsResponse = wire.GetLyricsResponse;

@@ -111,6 +111,75 @@ describe('the SDK with an API key', () => {
     expect(() => new MaqamClient({ baseUrl: 'ftp://x' })).toThrow(TypeError);
     const maqam = new MaqamClient({ baseUrl, apiKey: server.apiKey });
     await expect(maqam.songs.batchGet([''])).rejects.toThrow(TypeError);
+    await expect(maqam.songs.get('')).rejects.toThrow(TypeError);
+    await expect(maqam.albums.listTracks('')).rejects.toThrow(TypeError);
+  });
+});
+
+describe('the SDK on the whole catalog', () => {
+  let server: TestServer;
+  let baseUrl: string;
+  let maqam: MaqamClient;
+  beforeAll(async () => {
+    ({ server, baseUrl } = await realServer());
+    maqam = new MaqamClient({ baseUrl, apiKey: server.apiKey, locale: 'en' });
+  });
+  afterAll(async () => server?.close());
+
+  it('gets a song, an album and an artist, typed, in the locale asked for', async () => {
+    const song = await maqam.songs.get('song-ar');
+    expect(song.title?.value).toBe('Tamally Maak');
+    expect((await maqam.songs.get('song-ar', { locale: 'ar' })).title?.value).toBe('تملي معاك');
+    const album = await maqam.albums.get(song.albumId!.value);
+    expect([album.id.value, album.albumType, album.trackCount]).toEqual(['album-1', 'ALBUM_TYPE_ALBUM', 3]);
+    const artist = await maqam.artists.get('artist-ar', { locale: 'ar' });
+    expect([artist.name.value, artist.followerCount]).toEqual(['عمرو دياب', '12345678901234567']);
+    await expect(maqam.songs.get('song-withdrawn')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(maqam.albums.get('nope')).rejects.toMatchObject({ code: 'ERROR_CODE_NOT_FOUND', status: 404 });
+  });
+
+  it('batch-gets albums and artists in chunks of 100, in request order', async () => {
+    const { fetchFn, count } = countingFetch();
+    const counted = new MaqamClient({ baseUrl, apiKey: server.apiKey, fetch: fetchFn });
+    const ids = Array.from({ length: 150 }, (_, i) => (i === 120 ? 'album-1' : `missing-${i}`));
+    const albums = await counted.albums.batchGet(ids);
+    expect(count('/v1/music/albums:batchGet')).toBe(2);
+    expect([...albums.keys()]).toEqual(ids);
+    expect(albums.get('album-1')?.album?.title.originalValue).toBe('تملي معاك');
+    expect(albums.get('missing-0')?.error?.code).toBe('ERROR_CODE_NOT_FOUND');
+    const artists = await counted.artists.batchGet(['artist-en', 'nope', 'artist-en']);
+    expect([...artists.keys()]).toEqual(['artist-en', 'nope']);
+    expect(artists.get('artist-en')?.artist?.name.value).toBe('Maya Stone');
+    expect(artists.get('nope')?.error?.code).toBe('ERROR_CODE_NOT_FOUND');
+  });
+
+  it("lists an album's tracks a page at a time and to the end", async () => {
+    const page = await maqam.albums.listTracks('album-1', { pageSize: 2 });
+    expect(page.tracks.map((s) => s.id?.value)).toEqual(['song-ar', 'song-en']);
+    expect(page.nextPageToken).not.toBe('');
+    const all: string[] = [];
+    for await (const song of maqam.albums.tracks('album-1', { pageSize: 1 })) all.push(song.id!.value);
+    expect(all).toEqual(['song-ar', 'song-en', 'song-fr']);
+  });
+
+  it("lists an artist's albums (filtered by type) and top tracks", async () => {
+    const albums: string[] = [];
+    for await (const album of maqam.artists.albums('artist-ar', { pageSize: 1 })) albums.push(album.id.value);
+    expect(albums).toEqual(['album-1']);
+    expect((await maqam.artists.listAlbums('artist-ar', { albumType: 'ALBUM_TYPE_SINGLE' })).albums).toEqual([]);
+    const top = await maqam.artists.topTracks('artist-en', { pageSize: 1 });
+    expect(top.map((s) => s.id?.value)).toEqual(['song-ar']);
+    await expect(maqam.artists.topTracks('artist-en', { pageSize: 51 })).rejects.toBeInstanceOf(InvalidRequestError);
+  });
+
+  it('reads synced lyrics, and tells a song without lyrics by NotFoundError', async () => {
+    const { language, lyrics, syncedLyrics } = await maqam.songs.lyrics('song-ar');
+    expect(language).toBe('ar');
+    expect(lyrics.lines).toHaveLength(4);
+    expect(syncedLyrics?.lines[0]).toEqual({ text: 'ولو حتى بعيد عني', startTimeMs: '4500' });
+    const error = await maqam.songs.lyrics('song-en').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as NotFoundError).message).toBe('The song "song-en" has no lyrics.');
   });
 });
 
