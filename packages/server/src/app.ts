@@ -14,6 +14,7 @@ import { createPageCursorCodec } from './catalog/page-cursor.ts';
 import { songsRoutes } from './catalog/songs.routes.ts';
 import { artistsRoutes } from './catalog/artists.routes.ts';
 import { albumsRoutes } from './catalog/albums.routes.ts';
+import { artworkRoutes } from './catalog/artwork.routes.ts';
 import { createGuard, type CredentialVerifiers } from './http/credentials.ts';
 import { addressKey, createRateLimiter, credentialKey, FallbackRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit.ts';
 import { createErrorHandler } from './http/error-handler.ts';
@@ -96,6 +97,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
     cache,
     artistNames,
     cursors: createPageCursorCodec(createTokenSealer(subkey(secret, 'page-token')), config.pageTokenTtlSeconds),
+    publicUrl: config.publicUrl,
   });
   const watcher = await watchCatalog({ repo: catalogRepo, cache, artistNames, negotiator, intervalMs: CATALOG_POLL_MS, log: app.log });
   app.addHook('onClose', async () => watcher.stop());
@@ -179,6 +181,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   songsRoutes(app, deps);
   artistsRoutes(app, deps);
   albumsRoutes(app, deps);
+  artworkRoutes(app, catalogRepo);
   opsRoutes(app, storage);
   const signer = createStreamUrlSigner(createTokenSealer(subkey(secret, 'stream-url')));
   streamingRoutes(app, {

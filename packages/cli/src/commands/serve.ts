@@ -17,6 +17,9 @@ const DEMO_SONG_COUNT = 50_000;
 /** Demo songs given playable media, when ffmpeg is there to make it. */
 export const DEMO_MEDIA_SONGS = ['song-1', 'song-2', 'song-3'];
 
+/** Length of each demo clip: the catalog gives these songs this duration and lyrics synced to it. */
+const DEMO_CLIP_SECONDS = 24;
+
 /** A few seconds of synthesized audio per demo song (a rising phrase on a different tonic each). */
 async function seedDemoMedia(storage: Storage, config: Config, out: Output): Promise<boolean> {
   if (spawnSync('ffmpeg', ['-version']).status !== 0) return false;
@@ -31,7 +34,7 @@ async function seedDemoMedia(storage: Storage, config: Config, out: Output): Pro
       const file = join(dir, `${songId}.wav`);
       // Commas inside a filtergraph expression must be escaped, or they split the filter.
       const expression = `0.25*sin(2*PI*t*${tonic.toFixed(2)}*pow(2\\,mod(floor(t*2)\\,8)/12))*(1-mod(t*2\\,1)*0.6)`;
-      const made = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `aevalsrc=${expression}:s=44100:d=24`, '-ac', '2', file]);
+      const made = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `aevalsrc=${expression}:s=44100:d=${DEMO_CLIP_SECONDS}`, '-ac', '2', file]);
       if (made.status !== 0) throw new Error(`ffmpeg could not synthesize demo audio: ${made.stderr.toString().trim()}`);
       await addMedia(storage.db, config.mediaDirectory, songId, file);
     }
@@ -46,7 +49,8 @@ async function seedDemo(storage: Storage, config: Config, out: Output): Promise<
   const anyArtist = await storage.db.selectFrom('artists').select('id').limit(1).executeTakeFirst();
   if (!anyArtist) {
     out.info('empty database: seeding the demo catalog (50,000 songs)...');
-    await seedDemoCatalog(storage, { songs: DEMO_SONG_COUNT });
+    const clips = Object.fromEntries(DEMO_MEDIA_SONGS.map((id) => [id, DEMO_CLIP_SECONDS * 1000]));
+    await seedDemoCatalog(storage, { songs: DEMO_SONG_COUNT, clips });
   }
   const anyUser = await storage.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (!anyUser) await createUsersService(storage.db).create(DEMO_USER.username, DEMO_USER.password);

@@ -168,6 +168,14 @@ export function createCatalogRepo(storage: Storage) {
       return rows.map((row) => row.song_id);
     },
 
+    /** The name an artwork image shows: an artist's name or an album's title, with its original language. */
+    async artworkName(kind: 'artists' | 'albums', id: string): Promise<{ texts: string; original_language: string } | undefined> {
+      if (kind === 'artists') {
+        return db.selectFrom('artists').select(['name_i18n as texts', 'original_language']).where('id', '=', id).where('withdrawn', '=', 0).executeTakeFirst();
+      }
+      return db.selectFrom('albums').select(['title_i18n as texts', 'original_language']).where('id', '=', id).where('withdrawn', '=', 0).executeTakeFirst();
+    },
+
     /** The song's lyrics, all null when it has none; undefined when the song is unknown or withdrawn. */
     async lyrics(songId: string): Promise<LyricsRow | undefined> {
       return db

@@ -14,6 +14,8 @@ export interface CatalogServiceDeps {
   cache: FragmentCache;
   artistNames: ArtistNames;
   cursors: PageCursorCodec;
+  /** MAQAM_PUBLIC_URL: what server-relative image URLs resolve against. */
+  publicUrl: string;
 }
 
 /** A page request as the route read it: the size, and the token with the name the client spelled it by. */
@@ -35,7 +37,7 @@ interface FragmentKind {
   render(ids: string[], negotiation: Negotiation): Promise<Map<string, Buffer>>;
 }
 
-export function createCatalogService({ repo, cache, artistNames, cursors }: CatalogServiceDeps) {
+export function createCatalogService({ repo, cache, artistNames, cursors, publicUrl }: CatalogServiceDeps) {
   const song: FragmentKind = {
     member: 'song',
     chainPrefix: '',
@@ -48,7 +50,7 @@ export function createCatalogService({ repo, cache, artistNames, cursors }: Cata
       const names = await artistNames.load(artistIdsBySong.flat());
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i]!;
-        rendered.set(row.id, Buffer.from(renderSongResult(row, artistIdsBySong[i]!, names, negotiation.chain)));
+        rendered.set(row.id, Buffer.from(renderSongResult(row, artistIdsBySong[i]!, names, negotiation.chain, publicUrl)));
       }
       return rendered;
     },
@@ -70,7 +72,7 @@ export function createCatalogService({ repo, cache, artistNames, cursors }: Cata
         const total = totals.get(row.id);
         // COUNT and SUM come back as strings from PostgreSQL (int8) and numbers from SQLite.
         const counts = { trackCount: Number(total?.track_count ?? 0), totalDurationMs: Number(total?.total_duration_ms ?? 0) };
-        rendered.set(row.id, Buffer.from(renderAlbumResult(row, artistIdsByAlbum[i]!, counts, names, negotiation.chain)));
+        rendered.set(row.id, Buffer.from(renderAlbumResult(row, artistIdsByAlbum[i]!, counts, names, negotiation.chain, publicUrl)));
       }
       return rendered;
     },
@@ -82,7 +84,7 @@ export function createCatalogService({ repo, cache, artistNames, cursors }: Cata
     notFound: 'artistNotFound',
     async render(ids, negotiation) {
       const rendered = new Map<string, Buffer>();
-      for (const row of await repo.artistsByIds(ids)) rendered.set(row.id, Buffer.from(renderArtistResult(row, negotiation.chain)));
+      for (const row of await repo.artistsByIds(ids)) rendered.set(row.id, Buffer.from(renderArtistResult(row, negotiation.chain, publicUrl)));
       return rendered;
     },
   };

@@ -1,7 +1,7 @@
 import type { ImportSummary } from '@maqam/contract';
 import type { Storage } from '../storage/storage.ts';
 import { writeBatch, type NumberedRecord } from './import.ts';
-import type { AlbumRecord, ArtistRecord, ImportRecord, RelatedRecord, SongRecord } from '@maqam/contract';
+import type { AlbumRecord, AlbumType, ArtistRecord, ImportRecord, LyricsRecord, RelatedRecord, SongRecord } from '@maqam/contract';
 
 /**
  * A generated Arabic-first demo catalog, the same for the same seed: Arabic
@@ -75,6 +75,11 @@ type Origin = 'ar' | 'en' | 'fr';
 export interface DemoCatalogOptions {
   songs?: number;
   seed?: number;
+  /**
+   * Songs that will get a demo audio clip, with the clip's length in ms: their
+   * duration is the clip's, and their lyrics are time-synced to it.
+   */
+  clips?: Readonly<Record<string, number>>;
 }
 
 export function demoCatalogSize(songs = 50_000) {
@@ -87,8 +92,37 @@ export function demoCatalogSize(songs = 50_000) {
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
-function artwork(kind: string, id: string) {
-  return [640, 300, 64].map((size) => ({ url: `https://images.maqam.example/${kind}/${id}/${size}.jpg`, width: size, height: size }));
+/** The server draws the demo's covers and portraits (catalog/artwork.ts); relative URLs resolve against MAQAM_PUBLIC_URL. */
+function artwork(kind: 'artists' | 'albums', id: string) {
+  return [{ url: `/artwork/${kind}/${encodeURIComponent(id)}.svg`, width: 300, height: 300 }];
+}
+
+const LABELS = ['Rotana', 'Mazzika', 'Platinum Records', 'Voice of Beirut', 'Relax-In', 'Sawt El Fan', 'Mistika', 'Watary', ''];
+
+/** Lyric lines for the demo: Arabic verses for Arabic songs, English otherwise. */
+const ARABIC_VERSES = [
+  'يا ليل طوّل شوية', 'والقمر ساهر معايا', 'قلبي بيسأل عليك', 'وعيوني مستنية', 'كل ما أقول أنساك', 'ترجع تاني في بالي',
+  'يا حبيبي تعالى', 'الدنيا من غيرك ليل', 'صوتك لسه في وداني', 'وأنا لسه على الوعد', 'نور عيني يا غالي', 'والشوق بيندهلك',
+];
+const ENGLISH_VERSES = [
+  'Lights over the city', 'Driving through the rain', 'Call my name tonight', 'Golden hours fading', 'We were young and wild',
+  'Echoes in the desert', 'Hold on to the summer', 'Every road leads home',
+];
+
+function lyricLines(origin: Origin, random: ReturnType<typeof randomFrom>, count: number): string[] {
+  const verses = origin === 'ar' ? ARABIC_VERSES : ENGLISH_VERSES;
+  return Array.from({ length: count }, () => random.pick(verses));
+}
+
+const lrcTime = (ms: number) => {
+  const centis = Math.round(ms / 10);
+  return `[${pad(Math.floor(centis / 6000), 2)}:${pad(Math.floor(centis / 100) % 60, 2)}.${pad(centis % 100, 2)}]`;
+};
+
+/** LRC lines spread over `durationMs`, the first after a short intro. */
+function lrcOver(lines: readonly string[], durationMs: number): string {
+  const step = Math.floor(durationMs / (lines.length + 1));
+  return lines.map((line, i) => `${lrcTime(Math.min(durationMs - 500, 500 + i * step))}${line}`).join('\n');
 }
 
 /** Yields the demo catalog as import records: artists, then albums, songs and related edges. */
@@ -147,6 +181,30 @@ export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generato
     yield artist;
   }
 
+  // Album types first (on their own random stream), then which album each song is on, so a single has
+  // one or two tracks and an album eight or more: every album gets one song, then the slots of its type.
+  const placement = randomFrom((options.seed ?? 1) + 1);
+  const albumTypes: AlbumType[] = [];
+  const slots: number[] = [];
+  const bigAlbums: number[] = [];
+  for (let i = 0; i < size.albums; i++) {
+    const roll = placement.next();
+    const type: AlbumType = roll < 0.2 ? 'ALBUM_TYPE_SINGLE' : roll < 0.35 ? 'ALBUM_TYPE_EP' : roll < 0.95 ? 'ALBUM_TYPE_ALBUM' : 'ALBUM_TYPE_COMPILATION';
+    albumTypes.push(type);
+    const target = type === 'ALBUM_TYPE_SINGLE' ? placement.int(1, 2) : type === 'ALBUM_TYPE_EP' ? placement.int(3, 6) : placement.int(8, 16);
+    for (let n = 1; n < target; n++) slots.push(i);
+    if (target >= 8) bigAlbums.push(i);
+  }
+  for (let i = slots.length - 1; i > 0; i--) {
+    const j = placement.int(0, i);
+    [slots[i], slots[j]] = [slots[j]!, slots[i]!];
+  }
+  const songAlbum = new Uint32Array(size.songs);
+  for (let i = 0; i < size.songs; i++) {
+    const extra = i - size.albums;
+    songAlbum[i] = extra < 0 ? i : extra < slots.length ? slots[extra]! : placement.pick(bigAlbums.length > 0 ? bigAlbums : [0]);
+  }
+
   const albumArtist: number[] = [];
   const albumDate: string[] = [];
   for (let i = 0; i < size.albums; i++) {
@@ -156,6 +214,7 @@ export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generato
     const origin = origins[artistIndex]!;
     const date = `${random.int(1960, 2026)}-${pad(random.int(1, 12), 2)}-${pad(random.int(1, 28), 2)}`;
     albumDate.push(date);
+    const albumType = albumTypes[i]!;
     const album: AlbumRecord = {
       kind: 'album',
       id,
@@ -164,14 +223,18 @@ export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generato
       artistIds: [`artist-${artistIndex + 1}`],
       releaseDate: date,
       artwork: artwork('albums', id),
+      albumType,
+      genres: genresOf[artistIndex]!,
+      label: placement.pick(LABELS),
     };
     yield album;
   }
 
   const tracksOnAlbum = new Uint16Array(size.albums);
+  const lyricsRandom = randomFrom((options.seed ?? 1) + 2);
   for (let i = 0; i < size.songs; i++) {
     const id = `song-${i + 1}`;
-    const albumIndex = i < size.albums ? i : random.int(0, size.albums - 1);
+    const albumIndex = songAlbum[i]!;
     const artistIndex = albumArtist[albumIndex]!;
     const origin = origins[artistIndex]!;
     const artistIds = [`artist-${artistIndex + 1}`];
@@ -181,6 +244,8 @@ export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generato
     }
     const track = ++tracksOnAlbum[albumIndex]!;
     const regional = origin === 'ar' && random.chance(0.15);
+    const clipMs = options.clips?.[id];
+    const durationMs = random.int(120_000, 480_000);
     const song: SongRecord = {
       kind: 'song',
       id,
@@ -188,19 +253,30 @@ export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generato
       originalLanguage: origin,
       artistIds,
       albumId: `album-${albumIndex + 1}`,
-      durationMs: random.int(120_000, 480_000),
+      durationMs: clipMs ?? durationMs,
       trackNumber: ((track - 1) % 14) + 1,
       discNumber: Math.floor((track - 1) / 14) + 1,
       releaseDate: albumDate[albumIndex]!,
       genres: genresOf[artistIndex]!,
       isExplicit: random.chance(0.05),
       isrc: regional ? '' : `${origin === 'ar' ? 'EG' : origin === 'en' ? 'GB' : 'FR'}MQM${albumDate[albumIndex]!.slice(2, 4)}${pad(i % 100000, 5)}`,
-      hasLyrics: random.chance(0.6),
       popularity: Math.min(100, Math.floor(100 * random.next() ** 2.5)),
       artwork: artwork('albums', `album-${albumIndex + 1}`),
       previewUrl: random.chance(0.7) ? `https://previews.maqam.example/${id}.mp3` : '',
     };
     yield song;
+    // Lyrics: synced to the clip for the songs that get one; otherwise 60% have some, a third of those synced.
+    const language = origin === 'ar' ? 'ar' : 'en';
+    if (clipMs !== undefined) {
+      const lyrics: LyricsRecord = { kind: 'lyrics', songId: id, language, lrc: lrcOver(lyricLines(origin, lyricsRandom, 6), clipMs) };
+      yield lyrics;
+    } else if (lyricsRandom.chance(0.6)) {
+      const lines = lyricLines(origin, lyricsRandom, lyricsRandom.int(6, 14));
+      const lyrics: LyricsRecord = lyricsRandom.chance(0.33)
+        ? { kind: 'lyrics', songId: id, language, lrc: lrcOver(lines, durationMs) }
+        : { kind: 'lyrics', songId: id, language, lines };
+      yield lyrics;
+    }
   }
 
   // Related edges stay within the artist's musical world (same origin) most of the time.

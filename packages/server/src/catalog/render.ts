@@ -1,6 +1,7 @@
 import { resolveLocalizedString } from '../http/locale.ts';
 import type { ArtistName } from './artist-names.ts';
 import type { AlbumRow, ArtistRow, LyricsRow, SongRow } from './catalog.repo.ts';
+import { resolveImageUrls } from './artwork.ts';
 
 /**
  * Serializes catalog items into the JSON fragments the API answers with, by
@@ -40,6 +41,7 @@ export function renderSongResult(
   artistIds: readonly string[],
   names: ReadonlyMap<string, ArtistName>,
   chain: readonly string[],
+  publicUrl: string,
 ): string {
   return (
     `{"song":{"id":{"value":${quote(row.id)}}` +
@@ -49,7 +51,7 @@ export function renderSongResult(
     `,"durationMs":${row.duration_ms},"trackNumber":${row.track_number},"discNumber":${row.disc_number}` +
     `,"releaseDate":${quote(row.release_date)},"genres":${row.genres}` +
     `,"isExplicit":${row.is_explicit === 1},"isrc":${quote(row.isrc)},"hasLyrics":${row.has_lyrics === 1}` +
-    `,"popularity":${row.popularity},"artwork":${row.artwork},"previewUrl":${quote(row.preview_url)}}}`
+    `,"popularity":${row.popularity},"artwork":${resolveImageUrls(row.artwork, publicUrl)},"previewUrl":${quote(row.preview_url)}}}`
   );
 }
 
@@ -60,6 +62,7 @@ export function renderAlbumResult(
   totals: { trackCount: number; totalDurationMs: number },
   names: ReadonlyMap<string, ArtistName>,
   chain: readonly string[],
+  publicUrl: string,
 ): string {
   return (
     `{"album":{"id":{"value":${quote(row.id)}}` +
@@ -67,18 +70,18 @@ export function renderAlbumResult(
     `,"artists":${artistRefs(artistIds, names, chain)}` +
     `,"albumType":${quote(row.album_type)},"releaseDate":${quote(row.release_date)}` +
     `,"trackCount":${Math.min(totals.trackCount, INT32_MAX)},"totalDurationMs":${Math.min(totals.totalDurationMs, INT32_MAX)}` +
-    `,"genres":${row.genres},"artwork":${row.artwork},"label":${quote(row.label)}}}`
+    `,"genres":${row.genres},"artwork":${resolveImageUrls(row.artwork, publicUrl)},"label":${quote(row.label)}}}`
   );
 }
 
 /** One ArtistResult `{"artist":{...}}`: also GetArtist's whole answer. */
-export function renderArtistResult(row: ArtistRow, chain: readonly string[]): string {
+export function renderArtistResult(row: ArtistRow, chain: readonly string[], publicUrl: string): string {
   const bio = row.bio_i18n === null ? '' : `,"bio":${localizedJson(JSON.parse(row.bio_i18n) as Texts, row.original_language, chain)}`;
   return (
     `{"artist":{"id":{"value":${quote(row.id)}}` +
     `,"name":${localizedJson(JSON.parse(row.name_i18n) as Texts, row.original_language, chain)}${bio}` +
     `,"genres":${row.genres},"followerCount":${quote(row.follower_count)},"monthlyListeners":${quote(row.monthly_listeners)}` +
-    `,"isVerified":${row.is_verified === 1},"socialLinks":${row.social_links},"artwork":${row.artwork}` +
+    `,"isVerified":${row.is_verified === 1},"socialLinks":${row.social_links},"artwork":${resolveImageUrls(row.artwork, publicUrl)}` +
     `,"nationality":${quote(row.nationality)}}}`
   );
 }

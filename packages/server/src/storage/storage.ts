@@ -1,4 +1,4 @@
-import { Kysely, Migrator, sql, type Compilable, type RawBuilder } from 'kysely';
+import { Kysely, Migrator, sql, type Compilable, type LogEvent, type RawBuilder } from 'kysely';
 import type { Database } from './database.ts';
 import { migrations } from './migrations/index.ts';
 import { createPostgresDialect } from './postgres.ts';
@@ -33,12 +33,22 @@ export interface StorageOptions {
   timeoutMs?: number;
   /** Told when a PostgreSQL connection fails (the server logs it). */
   onConnectionError?: (error: Error) => void;
+  /** Told of every statement run, with its parameters (tools: query plans, debugging). */
+  logQuery?: (sql: string, parameters: readonly unknown[]) => void;
+}
+
+function queryLog(options: StorageOptions) {
+  const logQuery = options.logQuery;
+  if (logQuery === undefined) return undefined;
+  return (event: LogEvent) => {
+    if (event.level === 'query') logQuery(event.query.sql, event.query.parameters);
+  };
 }
 
 /** Opens `sqlite:<path>` (the default) or `postgres://...`. Does not migrate. */
 export function openStorage(databaseUrl: string, options: StorageOptions = {}): Storage {
   if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
-    const db = new Kysely<Database>({ dialect: createPostgresDialect(databaseUrl, options) });
+    const db = new Kysely<Database>({ dialect: createPostgresDialect(databaseUrl, options), log: queryLog(options) });
     const idListParameter = (ids: readonly string[]) => ids;
     return {
       db,
@@ -51,6 +61,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
   if (databaseUrl.startsWith('sqlite:')) {
     const db = new Kysely<Database>({
       dialect: createSqliteDialect(databaseUrl.slice('sqlite:'.length), options.timeoutMs ? options.timeoutMs : undefined),
+      log: queryLog(options),
     });
     const idListParameter = (ids: readonly string[]) => JSON.stringify(ids);
     return {

@@ -1,0 +1,77 @@
+// Shared by the benchmarks that put a pinned server under wrk: start it on
+// core 0, drive it from core 1, read wrk's figures and the server's CPU and
+// memory from /proc.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export interface WrkResult {
+  requests: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+export function toMs(text: string): number {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text)!;
+  const value = Number(match[1]);
+  return match[2] === 'us' ? value / 1000 : match[2] === 'ms' ? value : match[2] === 's' ? value * 1000 : value * 60000;
+}
+
+/** wrk on core 1: `-t1 -c<connections>` for `seconds`, with a Lua script and its environment. */
+export function wrk(options: { url: string; script: string; seconds: number; connections: number; env?: Record<string, string> }): WrkResult {
+  const result = spawnSync(
+    'taskset',
+    ['-c', '1', 'wrk', '-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency', '-s', options.script, options.url],
+    { env: { ...process.env, ...options.env }, encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`wrk failed: ${result.stderr}`);
+  const out = result.stdout;
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  return {
+    requests: Number(/(\d+) requests in/.exec(out)![1]),
+    requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]),
+    p50Ms: toMs(/\s50%\s+(\S+)/.exec(out)![1]!),
+    p99Ms: toMs(/\s99%\s+(\S+)/.exec(out)![1]!),
+    errors: non2xx + (socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
+  };
+}
+
+/** A process on core 0. */
+export function startPinned(command: string[], env: Record<string, string | undefined>): ChildProcess {
+  return spawn('taskset', ['-c', '0', ...command], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.on('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Polls until `probe` answers 200 (or the child exits). */
+export async function waitReady(child: ChildProcess, probe: () => Promise<Response>): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await probe()).status === 200) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not become ready');
+}
+
+/** CPU seconds (user + system) the process has used so far. */
+export function cpuSeconds(pid: number): number {
+  // Fields after the ")" that ends the command name: utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticksPerSecond = 100;
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
+export function memoryOf(pid: number): { rssMb: number; rssAnonMb: number; peakRssMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)![1]);
+  return { rssMb: Math.round(kb('VmRSS') / 1024), rssAnonMb: Math.round(kb('RssAnon') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };
+}

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { MAX_ID_LENGTH } from '@maqam/contract';
+import { ApiError } from '../errors.ts';
+import { artworkSvg } from './artwork.ts';
+import type { CatalogRepo } from './catalog.repo.ts';
+
+const ArtworkParams = Type.Object({
+  kind: Type.Union([Type.Literal('artists'), Type.Literal('albums')]),
+  // `<id>.svg`; the id may hold any character but NUL (percent-encoded in the path).
+  file: Type.String({ pattern: '^[^\\u0000]+\\.svg$', maxLength: MAX_ID_LENGTH + 4 }),
+});
+
+/**
+ * GET /artwork/{artists|albums}/{id}.svg: the drawn cover or portrait of an
+ * item. Public like any image on a CDN (an <img> cannot send credentials),
+ * and cacheable: the picture changes only with the item's name.
+ */
+export function artworkRoutes(app: FastifyInstance, repo: CatalogRepo): void {
+  app.get<{ Params: { kind: 'artists' | 'albums'; file: string } }>(
+    '/artwork/:kind/:file',
+    { schema: { hide: true, params: ArtworkParams } },
+    async (request, reply) => {
+      const { kind, file } = request.params;
+      const id = file.slice(0, -'.svg'.length);
+      const item = await repo.artworkName(kind, id);
+      if (item === undefined) throw new ApiError(kind === 'artists' ? 'artistNotFound' : 'albumNotFound', { params: { id } });
+      const texts = JSON.parse(item.texts) as Record<string, string>;
+      const svg = artworkSvg(kind, id, texts[item.original_language] ?? Object.values(texts)[0] ?? id);
+      const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"`;
+      reply
+        .header('content-type', 'image/svg+xml; charset=utf-8')
+        .header('cache-control', 'public, max-age=86400')
+        .header('etag', etag)
+        // An SVG opened on its own is a document: it may not run script or load anything.
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply.send(svg);
+    },
+  );
+}

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Artwork the server draws itself: a square SVG with the initials of a name
+ * over a gradient whose colours follow from the id, so the same item always
+ * looks the same. The demo catalog points its covers and portraits here.
+ *
+ * Catalog image URLs may be relative to the server (`/artwork/...`): they are
+ * resolved against MAQAM_PUBLIC_URL when an item is rendered, so stored
+ * catalogs keep working when the port or public URL changes.
+ */
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+
+/** Up to two initials: the first letter of the first two words (Arabic "ال" skipped as Arabic covers do). */
+export function initialsOf(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  const letters = words.slice(0, 2).map((word) => {
+    const bare = word.startsWith('ال') && word.length > 2 ? word.slice(2) : word;
+    return [...bare.replace(/^[^\p{L}\p{N}]+/u, '')][0] ?? '';
+  });
+  return letters.join(letters.every((l) => /\p{Script=Arabic}/u.test(l)) ? ' ' : '').toUpperCase();
+}
+
+export function artworkSvg(kind: 'artists' | 'albums', id: string, name: string): string {
+  const hash = createHash('sha256').update(`${kind}/${id}`).digest();
+  const hue = (hash[0]! * 360) / 256;
+  const hue2 = (hue + 40 + (hash[1]! % 80)) % 360;
+  const from = `hsl(${hue.toFixed(0)} 55% 38%)`;
+  const to = `hsl(${hue2.toFixed(0)} 60% 22%)`;
+  const initials = escapeXml(initialsOf(name));
+  // Portraits are round, covers square with a record's groove, so the two read apart at a glance.
+  const shape = kind === 'artists'
+    ? '<circle cx="150" cy="150" r="150" fill="url(#g)"/>'
+    : '<rect width="300" height="300" fill="url(#g)"/><circle cx="150" cy="150" r="118" fill="none" stroke="#fff" stroke-opacity=".12" stroke-width="2"/>';
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 300" width="300" height="300" role="img" aria-label="${escapeXml(name)}">` +
+    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>` +
+    shape +
+    `<text x="150" y="150" dy=".35em" text-anchor="middle" font-family="system-ui, 'Noto Sans Arabic', sans-serif" font-size="104" font-weight="600" fill="#fff" fill-opacity=".92">${initials}</text>` +
+    `</svg>`
+  );
+}
+
+/** Resolves server-relative image URLs (`"url":"/...`) in stored image JSON against the public URL. */
+export function resolveImageUrls(imagesJson: string, publicUrl: string): string {
+  return imagesJson.includes('"url":"/') ? imagesJson.replaceAll('"url":"/', `"url":${JSON.stringify(publicUrl).slice(0, -1)}/`) : imagesJson;
+}

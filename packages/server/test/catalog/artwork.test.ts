@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ImportRecord } from '@maqam/contract';
+import { importNdjsonFile } from '@maqam/server';
+import { dialects } from '../dialects.ts';
+import { writeNdjson } from '../fixtures.ts';
+import { startTestServer, type TestServer } from '../harness.ts';
+
+const PUBLIC_URL = 'https://music.example:8443';
+
+const EXTRA: ImportRecord[] = [
+  {
+    kind: 'artist', id: 'artist-markup', name: { en: '<script>alert("x")</script> & Co' }, originalLanguage: 'en', genres: [], followerCount: 1,
+    monthlyListeners: 1, isVerified: false, socialLinks: [], artwork: [{ url: '/artwork/artists/artist-markup.svg', width: 300, height: 300 }],
+    nationality: 'GB',
+  },
+  {
+    kind: 'album', id: 'album-drawn', title: { ar: 'الليالي الحلوة' }, originalLanguage: 'ar', artistIds: ['artist-ar'], releaseDate: '2001-01-01',
+    artwork: [{ url: '/artwork/albums/album-drawn.svg', width: 300, height: 300 }, { url: 'https://cdn.example/a.jpg', width: 64, height: 64 }],
+  },
+  { kind: 'album', id: 'album-gone', title: { ar: 'مسحوب' }, originalLanguage: 'ar', artistIds: ['artist-ar'], releaseDate: '2001-01-01', artwork: [], withdrawn: true },
+];
+
+describe.each(dialects.map((d) => [d.name, d] as const))('artwork on %s', (_name, dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { MAQAM_PUBLIC_URL: PUBLIC_URL });
+    const dir = mkdtempSync(join(tmpdir(), 'maqam-artwork-'));
+    const outcome = await importNdjsonFile(server.storage, writeNdjson(dir, 'extra.ndjson', EXTRA));
+    rmSync(dir, { recursive: true, force: true });
+    expect(outcome.errors).toEqual([]);
+  });
+  afterAll(async () => server?.close());
+
+  it('resolves server-relative image URLs against MAQAM_PUBLIC_URL and leaves absolute ones alone', async () => {
+    const { album } = (await server.call({ method: 'GET', url: '/v1/music/albums/album-drawn' })).json();
+    expect(album.artwork).toEqual([
+      { url: `${PUBLIC_URL}/artwork/albums/album-drawn.svg`, width: 300, height: 300 },
+      { url: 'https://cdn.example/a.jpg', width: 64, height: 64 },
+    ]);
+    const { artist } = (await server.call({ method: 'GET', url: '/v1/music/artists/artist-markup' })).json();
+    expect(artist.artwork[0].url).toBe(`${PUBLIC_URL}/artwork/artists/artist-markup.svg`);
+  });
+
+  it('draws a cover with the initials of the original title, without a credential, cacheably', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/artwork/albums/album-drawn.svg' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(res.body).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    // "الليالي الحلوة": the article is skipped, as Arabic covers do.
+    expect(res.body).toContain('>ل ح</text>');
+    const again = await server.app.inject({ method: 'GET', url: '/artwork/albums/album-drawn.svg', headers: { 'if-none-match': res.headers.etag as string } });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('escapes the name it draws', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/artwork/artists/artist-markup.svg' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('<script');
+    expect(res.body).toContain('aria-label="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co"');
+  });
+
+  it('answers an unknown or withdrawn item, or another kind, in the error shape', async () => {
+    for (const url of ['/artwork/albums/nope.svg', '/artwork/albums/album-gone.svg']) {
+      const res = await server.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().code).toBe('ERROR_CODE_NOT_FOUND');
+    }
+    const wrongKind = await server.app.inject({ method: 'GET', url: '/artwork/songs/song-ar.svg' });
+    expect(wrongKind.statusCode).toBe(400);
+    expect(wrongKind.json().violations[0].field).toBe('kind');
+    const notSvg = await server.app.inject({ method: 'GET', url: '/artwork/albums/album-drawn.png' });
+    expect(notSvg.statusCode).toBe(400);
+  });
+});
