@@ -1,79 +1,34 @@
-// The Maqam demo: what an app developer's browser app looks like with the
-// SDK. Sign in with PKCE against the demo client, browse the demo catalog in
-// Arabic (right to left) or English, follow related artists page by page,
-// and play a stream where the song has media.
-import { localStorageTokens, MaqamClient, MaqamError, NotFoundError, SignInRequiredError, type Artist, type AudioQuality, type Song, type TokenInfoResponse } from '@maqam/sdk';
-
-type Lang = 'ar' | 'en';
+// The Maqam demo: a small music app built on the SDK, as an app developer
+// would build one. Sign in with PKCE, browse featured artists, artist pages
+// (top tracks, discography by type, related artists) and album pages (tracks
+// by disc), play what has demo media in a player bar that stays while you
+// browse, and follow time-synced lyrics that light up with the music and seek
+// when tapped. Arabic (right to left) first, English a tap away.
+import {
+  localStorageTokens, MaqamClient, MaqamError, NotFoundError, SignInRequiredError,
+  type Album, type AlbumType, type Artist, type AudioQuality, type GetLyricsResponse, type Song, type TokenInfoResponse,
+} from '@maqam/sdk';
+import { TEXT, type Lang, type Texts } from './texts.ts';
 
 interface DemoSettings {
   issuer: string;
   clientId: string;
-  songCount: number;
+  /** Songs that have demo audio: the only ones the app offers to play. */
   mediaSongs: string[];
+  /** Artists the home view features, chosen by the server from the catalog. */
+  featuredArtists: string[];
 }
 
-const TEXT = {
-  ar: {
-    signIn: 'تسجيل الدخول',
-    signOut: 'تسجيل الخروج',
-    signedInAs: (scope: string) => `مسجَّل الدخول (${scope})`,
-    otherLang: 'English',
-    intro: 'هذا عرض لواجهة مقام البرمجية عبر حزمة SDK في المتصفح. سجّل الدخول (المستخدم demo وكلمة المرور maqam-demo) لتصفّح الأغاني والفنانين المرتبطين والاستماع.',
-    songs: 'الأغاني',
-    page: (n: number) => `الصفحة ${n}`,
-    previous: 'السابق',
-    next: 'التالي',
-    by: 'أداء',
-    play: 'استمع',
-    hasMedia: 'قابلة للاستماع',
-    related: (name: string) => `فنانون مرتبطون بـ${name}`,
-    pickArtist: 'اختر فنانًا من قائمة الأغاني لرؤية الفنانين المرتبطين به.',
-    more: 'المزيد',
-    noMore: 'لا مزيد.',
-    player: 'المشغّل',
-    quality: 'الجودة',
-    scopes: { read: 'قراءة', stream: 'استماع' } as Record<string, string>,
-    qualities: { AUDIO_QUALITY_LOW: 'منخفضة', AUDIO_QUALITY_STANDARD: 'عادية', AUDIO_QUALITY_HIGH: 'عالية', AUDIO_QUALITY_LOSSLESS: 'بلا فقد (FLAC)' },
-    nowPlaying: (title: string) => `يُشغَّل الآن: ${title}`,
-    noMedia: 'لا توجد ملفات صوتية لهذه الأغنية في العرض التجريبي.',
-    cannotPlay: 'هذا المتصفح لا يستطيع تشغيل HLS.',
-    signedOut: 'انتهت الجلسة. سجّل الدخول من جديد.',
-    loading: 'جارٍ التحميل…',
-    error: (message: string) => `خطأ: ${message}`,
-  },
-  en: {
-    signIn: 'Sign in',
-    signOut: 'Sign out',
-    signedInAs: (scope: string) => `Signed in (${scope})`,
-    otherLang: 'العربية',
-    intro: 'A demo of the Maqam API through its SDK in the browser. Sign in (user demo, password maqam-demo) to browse songs and related artists and to listen.',
-    songs: 'Songs',
-    page: (n: number) => `Page ${n}`,
-    previous: 'Previous',
-    next: 'Next',
-    by: 'by',
-    play: 'Play',
-    hasMedia: 'playable',
-    related: (name: string) => `Artists related to ${name}`,
-    pickArtist: 'Pick an artist in the song list to see related artists.',
-    more: 'More',
-    noMore: 'No more.',
-    player: 'Player',
-    quality: 'Quality',
-    scopes: { read: 'read', stream: 'stream' } as Record<string, string>,
-    qualities: { AUDIO_QUALITY_LOW: 'Low', AUDIO_QUALITY_STANDARD: 'Standard', AUDIO_QUALITY_HIGH: 'High', AUDIO_QUALITY_LOSSLESS: 'Lossless (FLAC)' },
-    nowPlaying: (title: string) => `Now playing: ${title}`,
-    noMedia: 'This song has no audio in the demo.',
-    cannotPlay: 'This browser cannot play HLS.',
-    signedOut: 'Your session ended. Sign in again.',
-    loading: 'Loading…',
-    error: (message: string) => `Error: ${message}`,
-  },
-} as const;
+type Route = { view: 'home' } | { view: 'artist'; id: string } | { view: 'album'; id: string };
 
-const SONGS_PER_PAGE = 10;
-const RELATED_PAGE_SIZE = 5;
+/** The data of the view on screen. */
+type View =
+  | { view: 'home'; playable: Song[]; artists: Artist[]; releases: Album[] }
+  | { view: 'artist'; artist: Artist; top: Song[]; albums: Album[]; albumType: AlbumType | ''; albumsToken: string; related: Artist[]; relatedToken: string }
+  | { view: 'album'; album: Album; tracks: Song[] };
+
+const RELATED_PAGE_SIZE = 6;
+const DISCOGRAPHY_PAGE_SIZE = 12;
 
 const settings = (await (await fetch('/demo/config.json')).json()) as DemoSettings;
 // The sign-in returns to the issuer's origin; start there so the stored PKCE verifier is found on return.
@@ -82,12 +37,11 @@ if (new URL(settings.issuer).origin !== location.origin) location.replace(`${set
 const state = {
   lang: (localStorage.getItem('maqam-demo:lang') === 'en' ? 'en' : 'ar') as Lang,
   user: null as TokenInfoResponse | null,
-  songPage: 0,
-  songs: [] as Song[],
-  artist: null as { id: string; name: string } | null,
-  related: [] as Artist[],
-  relatedToken: '' as string | null, // '' = not loaded, null = no more pages
-  nowPlaying: '',
+  view: null as View | null,
+  loading: false,
+  nowPlaying: null as Song | null,
+  lyrics: null as GetLyricsResponse | null,
+  lyricsOpen: false,
   quality: 'AUDIO_QUALITY_STANDARD' as AudioQuality,
 };
 
@@ -105,22 +59,28 @@ const maqam = new MaqamClient({
         render();
       }
     },
-    onSignedOut: () => say(TEXT[state.lang].signedOut),
+    onSignedOut: () => say(t().signedOut),
   },
 });
-// For the console: try `await maqam.songs.batchGet(['song-1'])`.
+// For the console: try `await maqam.artists.get('artist-1')`.
 Object.assign(globalThis, { maqam });
 
+const t = (): Texts => TEXT[state.lang];
 const $ = (id: string) => document.getElementById(id)!;
+const audio = $('audio') as HTMLAudioElement;
 
 /** A DOM element; text goes in as text, never as HTML. */
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record<string, string | ((event: Event) => void)>> = {}, ...children: (Node | string | null | false)[]) {
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<Record<string, string | ((event: Event) => void)>> = {},
+  ...children: (Node | string | null | false | undefined)[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(props)) {
     if (typeof value === 'function') element.addEventListener(name.slice(2).toLowerCase(), value);
     else if (value !== undefined) element.setAttribute(name, value);
   }
-  for (const child of children) if (child !== null && child !== false) element.append(child);
+  for (const child of children) if (child !== null && child !== false && child !== undefined) element.append(child);
   return element;
 }
 
@@ -136,125 +96,430 @@ async function act(work: () => Promise<void>) {
   } catch (error) {
     if (error instanceof SignInRequiredError) {
       state.user = null;
-      say(TEXT[state.lang].signedOut);
+      say(t().signedOut);
     } else {
-      say(TEXT[state.lang].error(error instanceof MaqamError ? `${error.message} (${error.code})` : String(error)));
+      say(t().error(error instanceof MaqamError ? `${error.message} (${error.code})` : String(error)));
     }
   }
   render();
 }
 
-const duration = (ms = 0) => `${Math.floor(ms / 60000)}:${String(Math.floor(ms / 1000) % 60).padStart(2, '0')}`;
+// ---- formatting ----
 
-async function loadSongs() {
-  const first = state.songPage * SONGS_PER_PAGE + 1;
-  const ids = Array.from({ length: SONGS_PER_PAGE }, (_, i) => `song-${first + i}`).filter((_, i) => first + i <= settings.songCount);
-  const results = await maqam.songs.batchGet(ids, { locale: state.lang });
-  state.songs = [...results.values()].flatMap((result) => (result.song ? [result.song] : []));
+const digits = () => (state.lang === 'ar' ? 'ar-EG' : 'en');
+const number = (n: number) => new Intl.NumberFormat(digits()).format(n);
+const compact = (n: number) => new Intl.NumberFormat(digits(), { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+function clock(ms = 0): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  return `${number(Math.floor(seconds / 60))}:${new Intl.NumberFormat(digits(), { minimumIntegerDigits: 2 }).format(seconds % 60)}`;
+}
+const year = (date: string) => number(Number(date.slice(0, 4)));
+const artistNames = (refs: Song['artists']) => (refs ?? []).map((a) => a.name?.value ?? '').join(state.lang === 'ar' ? '، ' : ', ');
+const playable = (song: Song) => settings.mediaSongs.includes(song.id?.value ?? '');
+
+function cover(images: { url: string }[] | undefined, alt: string, className: string) {
+  const url = images?.[0]?.url;
+  return url ? h('img', { src: url, alt, class: className, loading: 'lazy', width: '300', height: '300' }) : h('div', { class: `${className} blank`, role: 'img', 'aria-label': alt });
 }
 
-async function loadRelated(reset: boolean) {
-  if (!state.artist) return;
-  const page = await maqam.artists.listRelated(state.artist.id, {
-    pageSize: RELATED_PAGE_SIZE,
-    locale: state.lang,
-    ...(reset || !state.relatedToken ? {} : { pageToken: state.relatedToken }),
+// ---- routes and loading ----
+
+function currentRoute(): Route {
+  const [, view, id] = /^#\/(artist|album)\/(.+)$/.exec(location.hash) ?? [];
+  if (view === 'artist' || view === 'album') return { view, id: decodeURIComponent(id!) };
+  return { view: 'home' };
+}
+
+const link = (route: Route) => (route.view === 'home' ? '#/' : `#/${route.view}/${encodeURIComponent(route.id)}`);
+
+async function loadView(route: Route): Promise<View> {
+  const locale = state.lang;
+  if (route.view === 'artist') {
+    const [artist, top, discography, related] = await Promise.all([
+      maqam.artists.get(route.id, { locale }),
+      maqam.artists.topTracks(route.id, { locale, pageSize: 10 }),
+      maqam.artists.listAlbums(route.id, { locale, pageSize: DISCOGRAPHY_PAGE_SIZE }),
+      maqam.artists.listRelated(route.id, { locale, pageSize: RELATED_PAGE_SIZE }),
+    ]);
+    return {
+      view: 'artist', artist, top, albums: discography.albums, albumType: '', albumsToken: discography.nextPageToken,
+      related: related.artists, relatedToken: related.nextPageToken,
+    };
+  }
+  if (route.view === 'album') {
+    const [album, tracks] = await Promise.all([maqam.albums.get(route.id, { locale }), collect(maqam.albums.tracks(route.id, { locale, pageSize: 100 }))]);
+    return { view: 'album', album, tracks };
+  }
+  const [songs, artists] = await Promise.all([
+    settings.mediaSongs.length > 0 ? maqam.songs.batchGet(settings.mediaSongs, { locale }) : new Map(),
+    settings.featuredArtists.length > 0 ? maqam.artists.batchGet(settings.featuredArtists, { locale }) : new Map(),
+  ]);
+  const featured = [...artists.values()].flatMap((result) => (result.artist ? [result.artist] : []));
+  // New releases: the latest albums of the first featured artists, newest first.
+  const latest = await Promise.all(featured.slice(0, 6).map((artist) => maqam.artists.listAlbums(artist.id.value, { locale, pageSize: 2 })));
+  const releases = latest.flatMap((page) => page.albums).sort((a, b) => b.releaseDate.localeCompare(a.releaseDate));
+  return { view: 'home', playable: [...songs.values()].flatMap((result) => (result.song ? [result.song] : [])), artists: featured, releases };
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+/** Shows the view the address names (the old one stays on screen until it has loaded), then moves focus to its heading. */
+async function navigate() {
+  if (!state.user) return;
+  state.loading = true;
+  renderMain();
+  await act(async () => {
+    try {
+      state.view = await loadView(currentRoute());
+    } finally {
+      state.loading = false;
+    }
   });
-  state.related = reset ? page.artists : [...state.related, ...page.artists];
-  state.relatedToken = page.nextPageToken || null;
+  scrollTo({ top: 0 });
+  $('main').querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
 }
+
+// ---- playing ----
 
 /** The hls.js instance of the stream playing, where HLS is not native. */
 let player: { destroy(): void } | undefined;
 
 async function play(song: Song) {
-  const t = TEXT[state.lang];
-  const audio = document.querySelector('audio')!;
-  try {
-    const { stream } = await maqam.streaming.acquireMusic(song.id!.value, { maxQuality: state.quality });
-    state.nowPlaying = song.title?.value ?? song.id!.value;
-    player?.destroy();
-    player = undefined;
-    if (audio.canPlayType('application/vnd.apple.mpegurl')) {
-      audio.src = stream.manifestUrl;
-    } else {
-      // Browsers without native HLS get hls.js, loaded only now.
-      const { default: Hls } = await import('hls.js');
-      if (!Hls.isSupported()) throw new Error(t.cannotPlay);
-      const hls = new Hls();
-      hls.loadSource(stream.manifestUrl);
-      hls.attachMedia(audio);
-      player = hls;
-    }
-    await audio.play().catch(() => undefined); // autoplay may be refused; the controls are there
-  } catch (error) {
-    if (error instanceof NotFoundError) say(t.noMedia);
-    else throw error;
+  const { stream } = await maqam.streaming.acquireMusic(song.id!.value, { maxQuality: state.quality });
+  state.nowPlaying = song;
+  state.lyrics = null;
+  player?.destroy();
+  player = undefined;
+  if (audio.canPlayType('application/vnd.apple.mpegurl')) {
+    audio.src = stream.manifestUrl;
+  } else {
+    // Browsers without native HLS get hls.js, loaded only now.
+    const { default: Hls } = await import('hls.js');
+    if (!Hls.isSupported()) throw new Error(t().cannotPlay);
+    const hls = new Hls();
+    hls.loadSource(stream.manifestUrl);
+    hls.attachMedia(audio);
+    player = hls;
+  }
+  renderPlayer();
+  await audio.play().catch(() => undefined); // autoplay may be refused; the play button is there
+  if (song.hasLyrics) {
+    state.lyrics = await maqam.songs.lyrics(song.id!.value).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
   }
 }
+
+function playAction(song: Song) {
+  return () =>
+    void act(async () => {
+      try {
+        await play(song);
+      } catch (error) {
+        if (error instanceof NotFoundError) say(t().noMedia);
+        else throw error;
+      }
+    });
+}
+
+/** The synced line sung at `ms`: the last that has started. */
+function activeLine(ms: number): number {
+  const lines = state.lyrics?.syncedLyrics?.lines ?? [];
+  let active = -1;
+  for (let i = 0; i < lines.length; i++) if (Number(lines[i]!.startTimeMs) <= ms) active = i;
+  return active;
+}
+
+/** Progress and the lit lyrics line follow the audio without re-rendering the page. */
+function onTime() {
+  const duration = Number.isFinite(audio.duration) ? audio.duration * 1000 : (state.nowPlaying?.durationMs ?? 0);
+  const position = audio.currentTime * 1000;
+  const seek = document.querySelector<HTMLInputElement>('#seek');
+  if (seek) {
+    seek.max = String(Math.round(duration));
+    seek.value = String(Math.round(position));
+    seek.setAttribute('aria-valuetext', `${clock(position)} / ${clock(duration)}`);
+  }
+  const elapsed = document.getElementById('elapsed');
+  if (elapsed) elapsed.textContent = clock(position);
+  const total = document.getElementById('total');
+  if (total) total.textContent = clock(duration);
+  const active = activeLine(position);
+  for (const line of Array.from(document.querySelectorAll<HTMLElement>('#lyrics [data-line]'))) {
+    const isActive = Number(line.dataset.line) === active;
+    if (isActive && !line.hasAttribute('aria-current')) {
+      line.setAttribute('aria-current', 'true');
+      line.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    } else if (!isActive && line.hasAttribute('aria-current')) {
+      line.removeAttribute('aria-current');
+    }
+  }
+}
+audio.addEventListener('timeupdate', onTime);
+audio.addEventListener('durationchange', onTime);
+audio.addEventListener('play', () => renderPlayer());
+audio.addEventListener('pause', () => renderPlayer());
+
+// ---- rendering ----
 
 function render() {
-  const t = TEXT[state.lang];
+  const text = t();
   document.documentElement.lang = state.lang;
   document.documentElement.dir = state.lang === 'ar' ? 'rtl' : 'ltr';
+  document.title = text.title;
   $('controls').replaceChildren(
-    h('button', { type: 'button', lang: state.lang === 'ar' ? 'en' : 'ar', 'data-testid': 'lang', onclick: () => switchLanguage() }, t.otherLang),
+    h('button', { type: 'button', lang: state.lang === 'ar' ? 'en' : 'ar', 'data-testid': 'lang', onclick: () => void switchLanguage() }, text.otherLang),
     ...(state.user
-      ? [h('span', { 'data-testid': 'user', title: state.user.sub }, t.signedInAs(state.user.scope.split(' ').map((scope) => t.scopes[scope] ?? scope).join(state.lang === 'ar' ? '، ' : ', '))), h('button', { type: 'button', 'data-testid': 'sign-out', onclick: () => void act(signOut) }, t.signOut)]
-      : [h('button', { type: 'button', class: 'primary', 'data-testid': 'sign-in', onclick: () => void signIn() }, t.signIn)]),
+      ? [
+          h('span', { 'data-testid': 'user', class: 'meta', title: state.user.sub }, text.signedInAs(state.user.scope.split(' ').map((scope) => text.scopes[scope] ?? scope).join(state.lang === 'ar' ? '، ' : ', '))),
+          h('button', { type: 'button', 'data-testid': 'sign-out', onclick: () => void act(signOut) }, text.signOut),
+        ]
+      : [h('button', { type: 'button', class: 'primary', 'data-testid': 'sign-in', onclick: () => void signIn() }, text.signIn)]),
   );
-  if (!state.user) {
-    $('main').replaceChildren(h('p', {}, t.intro));
-    return;
-  }
-  // The audio element survives re-renders, so playback goes on while browsing.
-  const audio = document.querySelector('audio') ?? h('audio', { controls: '', 'data-testid': 'audio' });
-  $('main').replaceChildren(
-    h('div', { class: 'layout' },
-      h('section', { 'aria-labelledby': 'songs-heading' },
-        h('h2', { id: 'songs-heading' }, t.songs),
-        h('ol', { class: 'songs', start: String(state.songPage * SONGS_PER_PAGE + 1), 'data-testid': 'songs' },
-          ...state.songs.map((song) => h('li', { 'data-song': song.id?.value ?? '' },
-            h('div', { class: 'song' },
-              h('span', {}, h('strong', { lang: state.lang }, song.title?.value ?? ''), ' ',
-                settings.mediaSongs.includes(song.id?.value ?? '') ? h('span', { class: 'meta' }, `♪ ${t.hasMedia}`) : null),
-              h('button', { type: 'button', 'aria-label': `${t.play}: ${song.title?.value ?? ''}`, 'data-testid': 'play', onclick: () => void act(() => play(song)) }, t.play)),
-            h('div', { class: 'meta' }, `${t.by} `,
-              ...(song.artists ?? []).flatMap((artist, i) => [
-                i > 0 ? '، ' : '',
-                h('button', { type: 'button', class: 'link', 'data-testid': 'artist', onclick: () => void act(() => selectArtist(artist.id!.value, artist.name?.value ?? '')) }, artist.name?.value ?? ''),
-              ]),
-              ` · ${duration(song.durationMs)}`)))),
-        h('div', { class: 'pager' },
-          h('button', { type: 'button', 'data-testid': 'previous', ...(state.songPage === 0 ? { disabled: '' } : {}), onclick: () => void act(() => turnSongPage(-1)) }, t.previous),
-          h('span', { 'data-testid': 'page' }, t.page(state.songPage + 1)),
-          h('button', { type: 'button', 'data-testid': 'next', onclick: () => void act(() => turnSongPage(1)) }, t.next))),
-      h('aside', {},
-        h('section', { 'aria-labelledby': 'player-heading' },
-          h('h2', { id: 'player-heading' }, t.player),
-          h('label', {}, `${t.quality} `,
-            qualitySelect(t)),
-          audio,
-          state.nowPlaying ? h('p', { 'data-testid': 'now-playing' }, t.nowPlaying(state.nowPlaying)) : null),
-        h('section', { 'aria-labelledby': 'related-heading' },
-          h('h2', { id: 'related-heading' }, state.artist ? t.related(state.artist.name) : t.related('…')),
-          state.artist
-            ? h('div', {},
-                h('ul', { 'data-testid': 'related' }, ...state.related.map((artist) => h('li', {},
-                  h('button', { type: 'button', class: 'link', onclick: () => void act(() => selectArtist(artist.id.value, artist.name.value)) }, artist.name.value),
-                  h('span', { class: 'meta' }, ` · ${artist.nationality}`)))),
-                state.relatedToken
-                  ? h('button', { type: 'button', 'data-testid': 'more', onclick: () => void act(() => loadRelated(false)) }, t.more)
-                  : h('p', { class: 'meta', 'data-testid': 'no-more' }, t.noMore))
-            : h('p', { class: 'meta' }, t.pickArtist)))),
-  );
+  $('home-link').setAttribute('title', text.home);
+  renderMain();
+  renderPlayer();
+  renderLyrics();
 }
 
-function qualitySelect(t: (typeof TEXT)[Lang]) {
-  const select = h('select', { 'data-testid': 'quality', onchange: (event) => void (state.quality = (event.target as HTMLSelectElement).value as AudioQuality) },
-    ...(Object.keys(t.qualities) as AudioQuality[]).map((quality) =>
-      h('option', { value: quality, ...(quality === state.quality ? { selected: '' } : {}) }, t.qualities[quality])));
-  return select;
+function renderMain() {
+  const text = t();
+  const main = $('main');
+  main.setAttribute('aria-busy', String(state.loading));
+  if (!state.user) {
+    main.replaceChildren(
+      h('section', { class: 'hero' },
+        h('h2', { tabindex: '-1' }, text.welcome),
+        h('p', {}, text.intro),
+        h('button', { type: 'button', class: 'primary', onclick: () => void signIn() }, text.signIn)),
+    );
+    return;
+  }
+  const view = state.view;
+  if (!view) {
+    main.replaceChildren(h('p', { class: 'meta' }, text.loading));
+    return;
+  }
+  if (view.view === 'home') main.replaceChildren(...homeView(view, text));
+  else if (view.view === 'artist') main.replaceChildren(...artistView(view, text));
+  else main.replaceChildren(...albumView(view, text));
+}
+
+function shelf(title: string, testId: string, items: Node[]) {
+  const id = `shelf-${testId}`;
+  return h('section', { 'aria-labelledby': id, class: 'shelf' }, h('h3', { id }, title), h('ul', { class: 'cards', 'data-testid': testId }, ...items.map((item) => h('li', {}, item))));
+}
+
+function artistCard(artist: Artist) {
+  return h('a', { href: link({ view: 'artist', id: artist.id.value }), class: 'card artist-card', 'data-testid': 'artist-link' },
+    cover(artist.artwork, '', 'portrait'),
+    h('span', { class: 'card-title', dir: 'auto' }, artist.name.value),
+    h('span', { class: 'meta' }, t().listeners(compact(Number(artist.monthlyListeners)))));
+}
+
+function albumCard(album: Album) {
+  return h('a', { href: link({ view: 'album', id: album.id.value }), class: 'card', 'data-testid': 'album-link', 'data-album-type': album.albumType },
+    cover(album.artwork, '', 'cover'),
+    h('span', { class: 'card-title', dir: 'auto' }, album.title.value),
+    h('span', { class: 'meta' }, `${t().albumTypes[album.albumType]} · ${year(album.releaseDate)}`));
+}
+
+function homeView(view: Extract<View, { view: 'home' }>, text: Texts): Node[] {
+  return [
+    h('h2', { tabindex: '-1', class: 'visually-hidden' }, text.home),
+    view.playable.length > 0
+      ? h('section', { 'aria-labelledby': 'shelf-playable', class: 'shelf' },
+          h('h3', { id: 'shelf-playable' }, text.playableNow),
+          trackList(view.playable, text, { showAlbumArt: true, testId: 'playable' }))
+      : h('p', { class: 'meta' }, text.noDemoMedia),
+    shelf(text.featuredArtists, 'featured', view.artists.map(artistCard)),
+    shelf(text.newReleases, 'releases', view.releases.map(albumCard)),
+  ];
+}
+
+function artistView(view: Extract<View, { view: 'artist' }>, text: Texts): Node[] {
+  const { artist } = view;
+  const filters: (AlbumType | '')[] = ['', 'ALBUM_TYPE_ALBUM', 'ALBUM_TYPE_SINGLE', 'ALBUM_TYPE_EP', 'ALBUM_TYPE_COMPILATION'];
+  return [
+    h('header', { class: 'profile' },
+      cover(artist.artwork, '', 'portrait large'),
+      h('div', {},
+        h('p', { class: 'eyebrow' }, artist.isVerified ? `✓ ${text.verified}` : text.artist),
+        h('h2', { tabindex: '-1', dir: 'auto', 'data-testid': 'artist-name' }, artist.name.value),
+        artist.name.originalValue !== artist.name.value ? h('p', { class: 'original', lang: '' }, artist.name.originalValue) : null,
+        h('p', { class: 'meta' }, [text.listeners(compact(Number(artist.monthlyListeners))), text.followers(compact(Number(artist.followerCount))), ...artist.genres].join(' · ')),
+        artist.bio ? h('p', { class: 'bio' }, artist.bio.value) : null)),
+    h('section', { 'aria-labelledby': 'top-heading' },
+      h('h3', { id: 'top-heading' }, text.popular),
+      trackList(view.top, text, { showAlbumArt: true, testId: 'top-tracks' })),
+    h('section', { 'aria-labelledby': 'discography-heading', class: 'shelf' },
+      h('h3', { id: 'discography-heading' }, text.discography),
+      h('div', { class: 'chips', role: 'group', 'aria-label': text.albumType },
+        ...filters.map((type) => h('button', {
+          type: 'button', class: 'chip', 'aria-pressed': String(view.albumType === type), 'data-testid': `filter-${type || 'all'}`,
+          onclick: () => void act(() => filterDiscography(view, type)),
+        }, type ? text.albumTypesPlural[type] : text.all))),
+      view.albums.length > 0
+        ? h('ul', { class: 'cards', 'data-testid': 'discography' }, ...view.albums.map((album) => h('li', {}, albumCard(album))))
+        : h('p', { class: 'meta' }, text.noAlbums),
+      view.albumsToken ? h('button', { type: 'button', 'data-testid': 'more-albums', onclick: () => void act(() => moreAlbums(view)) }, text.more) : null),
+    h('section', { 'aria-labelledby': 'related-heading', class: 'shelf' },
+      h('h3', { id: 'related-heading' }, text.related),
+      view.related.length > 0
+        ? h('ul', { class: 'cards', 'data-testid': 'related' }, ...view.related.map((other) => h('li', {}, artistCard(other))))
+        : h('p', { class: 'meta' }, text.noRelated),
+      view.relatedToken
+        ? h('button', { type: 'button', 'data-testid': 'more', onclick: () => void act(() => moreRelated(view)) }, text.more)
+        : view.related.length > 0 ? h('p', { class: 'meta', 'data-testid': 'no-more' }, text.noMore) : null),
+  ];
+}
+
+function albumView(view: Extract<View, { view: 'album' }>, text: Texts): Node[] {
+  const { album } = view;
+  const discs = [...new Set(view.tracks.map((song) => song.discNumber ?? 1))];
+  return [
+    h('header', { class: 'profile' },
+      cover(album.artwork, '', 'cover large'),
+      h('div', {},
+        h('p', { class: 'eyebrow' }, text.albumTypes[album.albumType]),
+        h('h2', { tabindex: '-1', dir: 'auto', 'data-testid': 'album-title' }, album.title.value),
+        h('p', {}, ...album.artists.flatMap((ref, i) => [
+          i > 0 ? (state.lang === 'ar' ? '، ' : ', ') : '',
+          ref.id ? h('a', { href: link({ view: 'artist', id: ref.id.value }) }, ref.name?.value ?? '') : (ref.name?.value ?? ''),
+        ])),
+        h('p', { class: 'meta' }, [year(album.releaseDate), text.songCount(number(album.trackCount)), clock(album.totalDurationMs), album.label, ...album.genres].filter(Boolean).join(' · ')))),
+    ...discs.map((disc) => h('section', { 'aria-label': discs.length > 1 ? text.disc(number(disc)) : text.tracks },
+      discs.length > 1 ? h('h3', {}, text.disc(number(disc))) : h('h3', { class: 'visually-hidden' }, text.tracks),
+      trackList(view.tracks.filter((song) => (song.discNumber ?? 1) === disc), text, { numbered: true, testId: 'tracks' }))),
+  ];
+}
+
+/** Songs as rows: number or cover, title and artists, lyrics mark, length, and Play where the demo has audio. */
+function trackList(songs: Song[], text: Texts, options: { numbered?: boolean; showAlbumArt?: boolean; testId: string }) {
+  return h('ol', { class: 'tracks', 'data-testid': options.testId },
+    ...songs.map((song, index) => {
+      const title = song.title?.value ?? '';
+      const isCurrent = state.nowPlaying?.id?.value === song.id?.value;
+      return h('li', { 'data-song': song.id?.value ?? '', class: isCurrent ? 'current' : '' },
+        h('span', { class: 'index', 'aria-hidden': 'true' }, options.numbered ? number(song.trackNumber ?? index + 1) : number(index + 1)),
+        options.showAlbumArt ? cover(song.artwork, '', 'thumb') : null,
+        h('span', { class: 'track-main' },
+          h('span', { class: 'track-title', dir: 'auto' }, title, song.isExplicit ? h('abbr', { class: 'badge', title: text.explicit }, 'E') : null),
+          h('span', { class: 'meta', dir: 'auto' }, artistNames(song.artists))),
+        song.hasLyrics ? h('span', { class: 'meta lyrics-mark', title: text.hasLyrics }, '♪') : h('span', {}),
+        h('span', { class: 'meta duration' }, clock(song.durationMs)),
+        playable(song)
+          ? h('button', { type: 'button', class: 'play', 'aria-label': `${text.play}: ${title}`, 'data-testid': 'play', onclick: playAction(song) }, '▶')
+          : h('span', { class: 'play-placeholder' }),
+        song.albumId && !options.numbered
+          ? h('a', { href: link({ view: 'album', id: song.albumId.value }), class: 'visually-hidden' }, text.openAlbum(title))
+          : null);
+    }));
+}
+
+function renderPlayer() {
+  const text = t();
+  const bar = $('player');
+  const song = state.nowPlaying;
+  if (!state.user || !song) {
+    bar.hidden = true;
+    document.body.classList.remove('with-player');
+    return;
+  }
+  bar.hidden = false;
+  document.body.classList.add('with-player');
+  const title = song.title?.value ?? '';
+  bar.replaceChildren(
+    h('div', { class: 'now' },
+      cover(song.artwork, '', 'thumb'),
+      h('div', {},
+        h('p', { class: 'track-title', dir: 'auto', 'data-testid': 'now-playing' }, title),
+        h('p', { class: 'meta' }, artistNames(song.artists)))),
+    h('div', { class: 'transport' },
+      h('button', {
+        type: 'button', class: 'round', 'data-testid': 'toggle', 'aria-label': audio.paused ? text.resume : text.pause,
+        onclick: () => void (audio.paused ? audio.play() : audio.pause()),
+      }, audio.paused ? '▶' : '❚❚'),
+      h('span', { id: 'elapsed', class: 'meta time' }),
+      h('input', {
+        id: 'seek', type: 'range', min: '0', step: '100', 'aria-label': text.seek, 'data-testid': 'seek',
+        oninput: (event) => void (audio.currentTime = Number((event.target as HTMLInputElement).value) / 1000),
+      }),
+      h('span', { id: 'total', class: 'meta time' })),
+    h('div', { class: 'extras' },
+      song.hasLyrics
+        ? h('button', { type: 'button', 'aria-pressed': String(state.lyricsOpen), 'aria-controls': 'lyrics', 'data-testid': 'lyrics-toggle', onclick: () => toggleLyrics() }, text.lyrics)
+        : null,
+      h('label', { class: 'meta' }, `${text.quality} `, qualitySelect(text))),
+  );
+  onTime();
+}
+
+function renderLyrics() {
+  const text = t();
+  const panel = $('lyrics');
+  const lyrics = state.lyrics;
+  panel.hidden = !(state.user && state.lyricsOpen && state.nowPlaying);
+  document.body.classList.toggle('with-lyrics', !panel.hidden);
+  if (panel.hidden) return;
+  const synced = lyrics?.syncedLyrics?.lines;
+  panel.replaceChildren(
+    h('div', { class: 'lyrics-head' },
+      h('h2', { id: 'lyrics-heading' }, text.lyricsOf(state.nowPlaying?.title?.value ?? '')),
+      h('button', { type: 'button', class: 'round', 'aria-label': text.close, onclick: () => toggleLyrics() }, '×')),
+    !lyrics
+      ? h('p', { class: 'meta' }, text.loading)
+      : synced
+        ? h('ol', { class: 'lyrics synced', lang: lyrics.language, dir: lyrics.language === 'ar' ? 'rtl' : 'auto', 'data-testid': 'lyrics-lines' },
+            ...synced.map((line, i) => h('li', {},
+              h('button', {
+                type: 'button', class: 'line', 'data-line': String(i), 'data-testid': 'lyrics-line',
+                'aria-label': `${line.text || '…'} (${clock(Number(line.startTimeMs))})`,
+                onclick: () => {
+                  audio.currentTime = Number(line.startTimeMs) / 1000;
+                  void audio.play().catch(() => undefined);
+                },
+              }, line.text || '♪'))))
+        : h('ol', { class: 'lyrics', lang: lyrics.language, dir: lyrics.language === 'ar' ? 'rtl' : 'auto', 'data-testid': 'lyrics-lines' }, ...lyrics.lyrics.lines.map((line) => h('li', {}, line))),
+    synced ? h('p', { class: 'meta hint' }, text.tapToSeek) : '',
+  );
+  onTime();
+}
+
+function toggleLyrics() {
+  state.lyricsOpen = !state.lyricsOpen;
+  renderPlayer();
+  renderLyrics();
+}
+
+function qualitySelect(text: Texts) {
+  return h('select', { 'data-testid': 'quality', onchange: (event) => void (state.quality = (event.target as HTMLSelectElement).value as AudioQuality) },
+    ...(Object.keys(text.qualities) as AudioQuality[]).map((quality) =>
+      h('option', { value: quality, ...(quality === state.quality ? { selected: '' } : {}) }, text.qualities[quality])));
+}
+
+// ---- actions ----
+
+async function filterDiscography(view: Extract<View, { view: 'artist' }>, type: AlbumType | '') {
+  const page = await maqam.artists.listAlbums(view.artist.id.value, { locale: state.lang, pageSize: DISCOGRAPHY_PAGE_SIZE, ...(type ? { albumType: type } : {}) });
+  Object.assign(view, { albumType: type, albums: page.albums, albumsToken: page.nextPageToken });
+}
+
+async function moreAlbums(view: Extract<View, { view: 'artist' }>) {
+  const page = await maqam.artists.listAlbums(view.artist.id.value, {
+    locale: state.lang, pageSize: DISCOGRAPHY_PAGE_SIZE, pageToken: view.albumsToken, ...(view.albumType ? { albumType: view.albumType } : {}),
+  });
+  Object.assign(view, { albums: [...view.albums, ...page.albums], albumsToken: page.nextPageToken });
+}
+
+async function moreRelated(view: Extract<View, { view: 'artist' }>) {
+  const page = await maqam.artists.listRelated(view.artist.id.value, { locale: state.lang, pageSize: RELATED_PAGE_SIZE, pageToken: view.relatedToken });
+  Object.assign(view, { related: [...view.related, ...page.artists], relatedToken: page.nextPageToken });
 }
 
 async function signIn() {
@@ -263,38 +528,26 @@ async function signIn() {
 
 async function signOut() {
   await maqam.auth.signOut();
-  state.user = null;
-  state.artist = null;
-  state.nowPlaying = '';
-  document.querySelector('audio')?.remove();
-}
-
-async function turnSongPage(step: number) {
-  state.songPage = Math.max(0, state.songPage + step);
-  await loadSongs();
-}
-
-async function selectArtist(id: string, name: string) {
-  state.artist = { id, name };
-  await loadRelated(true);
+  audio.pause();
+  player?.destroy();
+  player = undefined;
+  audio.removeAttribute('src');
+  Object.assign(state, { user: null, view: null, nowPlaying: null, lyrics: null, lyricsOpen: false });
 }
 
 async function switchLanguage() {
   state.lang = state.lang === 'ar' ? 'en' : 'ar';
   localStorage.setItem('maqam-demo:lang', state.lang);
-  // Names come localized from the API: ask again in the new language.
+  render();
+  // Names come localized from the API: ask again in the new language, the song playing included.
   await act(async () => {
     if (!state.user) return;
-    await loadSongs();
-    if (state.artist) {
-      const { id } = state.artist;
-      const named = state.songs.flatMap((song) => song.artists ?? []).find((artist) => artist.id?.value === id)?.name?.value
-        ?? state.related.find((artist) => artist.id.value === id)?.name.value;
-      state.artist = { id, name: named ?? state.artist.name };
-      const shown = state.related.length;
-      await loadRelated(true);
-      while (state.related.length < shown && state.relatedToken) await loadRelated(false);
-    }
+    const [view, song] = await Promise.all([
+      loadView(currentRoute()),
+      state.nowPlaying ? maqam.songs.get(state.nowPlaying.id!.value, { locale: state.lang }) : Promise.resolve(null),
+    ]);
+    state.view = view;
+    if (song && state.nowPlaying?.id?.value === song.id?.value) state.nowPlaying = song;
   });
 }
 
@@ -307,11 +560,12 @@ async function start() {
   if (await maqam.auth.tokens()) {
     await act(async () => {
       state.user = await maqam.auth.tokenInfo();
-      await loadSongs();
+      state.view = await loadView(currentRoute());
     });
   } else {
     render();
   }
+  addEventListener('hashchange', () => void navigate());
 }
 
 await start();

@@ -63,7 +63,7 @@ async function signIn(page: Page, base: string) {
   await page.getByLabel('كلمة المرور Password').fill('maqam-demo');
   await page.getByRole('button', { name: 'سماح · Allow' }).click();
   await page.waitForURL(`${base}/demo`);
-  await page.getByTestId('songs').locator('li').first().waitFor();
+  await page.getByTestId('featured').locator('li').first().waitFor();
 }
 
 describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
@@ -77,76 +77,137 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
 
   describe('with the demo defaults', () => {
     let server: DemoServer;
-    let context: BrowserContext;
+    const contexts: BrowserContext[] = [];
+    /** A browser profile of its own (no tokens from another test), Arabic Egypt, desktop size. */
+    const freshContext = async () => {
+      const context = await browser.newContext({ locale: 'ar-EG', viewport: { width: 1100, height: 900 } });
+      contexts.push(context);
+      return context;
+    };
     beforeAll(async () => {
       server = await serveDemo();
-      context = await browser.newContext({ locale: 'ar-EG', viewport: { width: 1100, height: 900 } });
     });
     afterAll(async () => {
-      await context?.close();
+      for (const context of contexts) await context.close();
       await server?.close();
     });
 
-    it('signs in with PKCE, lists songs in Arabic right to left, pages related artists, switches to English, plays, signs out', async () => {
-      const page = await context.newPage();
+    it('signs in, browses from the home view to an artist and an album, in Arabic right to left', async () => {
+      const page = await (await freshContext()).newPage();
       const failures: string[] = [];
       page.on('pageerror', (error) => failures.push(error.message));
       await signIn(page, server.base);
+      mkdirSync(OUTPUT, { recursive: true });
 
-      // Arabic first, right to left, with the songs of the first page.
+      // Arabic first, right to left; the home view shelves come from real operations.
       expect(await page.evaluate(() => [document.documentElement.lang, getComputedStyle(document.body).direction])).toEqual(['ar', 'rtl']);
-      const songs = page.getByTestId('songs').locator('li');
-      expect(await songs.count()).toBe(10);
-      expect(await songs.first().getAttribute('data-song')).toBe('song-1');
-      expect(await songs.first().locator('strong').textContent()).toMatch(/[\u0600-\u06FF]/);
+      const featured = page.getByTestId('featured').getByTestId('artist-link');
+      expect(await featured.count()).toBe(12);
+      expect(await featured.first().textContent()).toMatch(/\S/);
+      await page.getByTestId('releases').getByTestId('album-link').first().waitFor();
       await expect(page.getByTestId('user').textContent()).resolves.toMatch(/\S/);
+      // Covers and portraits are drawn by the server and load.
+      const portrait = featured.first().locator('img');
+      await expect.poll(() => portrait.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(300);
+      await page.screenshot({ path: join(OUTPUT, 'demo-home-ar.png') });
 
-      await page.getByTestId('next').click();
-      await expect.poll(() => songs.first().getAttribute('data-song')).toBe('song-11');
-
-      // Related artists, page after page, until the last.
-      await page.getByTestId('artist').first().click();
+      // An artist page: profile, popular songs, discography filtered by type, related artists page by page.
+      const artistName = (await featured.first().locator('.card-title').textContent())!;
+      await featured.first().click();
+      await expect.poll(() => page.getByTestId('artist-name').textContent()).toBe(artistName);
+      expect(await page.getByTestId('top-tracks').locator('li').count()).toBeGreaterThan(0);
+      const discography = page.getByTestId('discography').getByTestId('album-link');
+      await discography.first().waitFor();
+      await page.getByTestId('filter-ALBUM_TYPE_ALBUM').click();
+      await expect.poll(() => page.getByTestId('filter-ALBUM_TYPE_ALBUM').getAttribute('aria-pressed')).toBe('true');
+      expect(new Set(await discography.evaluateAll((cards) => cards.map((card) => card.getAttribute('data-album-type'))))).toEqual(new Set(['ALBUM_TYPE_ALBUM']));
       const related = page.getByTestId('related').locator('li');
       await related.first().waitFor();
-      expect(await related.count()).toBe(5);
-      let pages = 1;
       while (await page.getByTestId('more').isVisible()) {
         const before = await related.count();
         await page.getByTestId('more').click();
         await expect.poll(() => related.count()).toBeGreaterThan(before);
-        pages++;
       }
-      expect(pages).toBeGreaterThan(1);
       await expect(page.getByTestId('no-more').isVisible()).resolves.toBe(true);
       const names = await related.allTextContents();
       expect(new Set(names).size).toBe(names.length);
-      mkdirSync(OUTPUT, { recursive: true });
-      await page.screenshot({ path: join(OUTPUT, 'demo-app-ar.png'), fullPage: true });
+      await page.screenshot({ path: join(OUTPUT, 'demo-artist-ar.png'), fullPage: true });
 
-      // English, left to right, names asked again in English.
+      // An album page: its songs by disc, in track order.
+      const albumTitle = (await discography.first().locator('.card-title').textContent())!;
+      await discography.first().click();
+      await expect.poll(() => page.getByTestId('album-title').textContent()).toBe(albumTitle);
+      const tracks = page.getByTestId('tracks').locator('li');
+      expect(await tracks.count()).toBeGreaterThan(0);
+      const numbers = await page.getByTestId('tracks').first().locator('.index').allTextContents();
+      expect(numbers[0]).toBe('١');
+      await page.screenshot({ path: join(OUTPUT, 'demo-album-ar.png'), fullPage: true });
+
+      // Back in history: the artist page again.
+      await page.goBack();
+      await expect.poll(() => page.getByTestId('artist-name').textContent()).toBe(artistName);
+      expect(failures).toEqual([]);
+    });
+
+    it.skipIf(!haveFfmpeg)('plays a song with synced lyrics: the lit line advances, a tapped line seeks, the player follows the language', async () => {
+      const page = await (await freshContext()).newPage();
+      const failures: string[] = [];
+      page.on('pageerror', (error) => failures.push(error.message));
+      await signIn(page, server.base);
+
+      // Play is offered only on songs with demo media.
+      const playable = page.getByTestId('playable').locator('li');
+      expect(await playable.count()).toBe(3);
+      expect(await page.getByTestId('featured').getByTestId('play').count()).toBe(0);
+      const first = playable.first();
+      expect(await first.getAttribute('data-song')).toBe('song-1');
+      const arabicTitle = (await first.locator('.track-title').textContent())!;
+      expect(arabicTitle).toMatch(/[\u0600-\u06FF]/);
+      await first.getByTestId('play').click();
+      await expect.poll(() => page.getByTestId('now-playing').textContent()).toBe(arabicTitle);
+      await expect.poll(() => page.evaluate(() => (document.getElementById('audio') as HTMLAudioElement).currentTime), { timeout: 15_000 }).toBeGreaterThan(0.2);
+      // The demo clip's length, not some longer catalog duration.
+      await expect.poll(() => page.locator('#total').textContent()).toBe('٠:٢٤');
+
+      // Lyrics: the lit line follows the music.
+      await page.getByTestId('lyrics-toggle').click();
+      const lines = page.getByTestId('lyrics-line');
+      expect(await lines.count()).toBe(6);
+      const lit = () => lines.evaluateAll((buttons) => buttons.findIndex((button) => button.getAttribute('aria-current') === 'true'));
+      await expect.poll(lit, { timeout: 10_000 }).toBeGreaterThanOrEqual(0);
+      const before = await lit();
+      await expect.poll(lit, { timeout: 10_000 }).toBeGreaterThan(before);
+      await page.screenshot({ path: join(OUTPUT, 'demo-lyrics-ar.png') });
+
+      // Tapping a line seeks to it.
+      await lines.nth(4).click();
+      await expect.poll(lit).toBe(4);
+      // The fifth line starts at 14.2 s of the 24 s clip (demo-catalog.ts spreads six lines over it).
+      expect(await page.evaluate(() => (document.getElementById('audio') as HTMLAudioElement).currentTime)).toBeGreaterThan(14);
+
+      // English: the page and what is playing follow the language.
       await page.getByTestId('lang').click();
       await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('ltr');
-      await expect.poll(() => page.getByTestId('sign-out').textContent()).toBe('Sign out');
-      expect(await related.count()).toBe(names.length);
-      await page.screenshot({ path: join(OUTPUT, 'demo-app-en.png'), fullPage: true });
+      await expect.poll(() => page.getByTestId('now-playing').textContent()).toMatch(/^[A-Za-z ]+$/);
+      await page.screenshot({ path: join(OUTPUT, 'demo-lyrics-en.png') });
 
-      if (haveFfmpeg) {
-        // song-1 has demo media: acquire a stream and hear it play.
-        await page.getByTestId('previous').click();
-        await expect.poll(() => songs.first().getAttribute('data-song')).toBe('song-1');
-        await songs.first().getByTestId('play').click();
-        await page.getByTestId('now-playing').waitFor();
-        await expect.poll(() => page.evaluate(() => document.querySelector('audio')!.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.2);
+      // Lossless: FLAC in fragmented MP4, starting from its initialization segment.
+      await page.getByTestId('quality').selectOption('AUDIO_QUALITY_LOSSLESS');
+      const init = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/init.mp4') && response.ok());
+      const segment = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/seg000.m4s') && response.ok());
+      await page.getByTestId('playable').locator('li').first().getByTestId('play').click();
+      expect((await init).headers()['content-type']).toBe('audio/mp4');
+      await segment;
+      await expect.poll(() => page.evaluate(() => (document.getElementById('audio') as HTMLAudioElement).currentTime), { timeout: 15_000 }).toBeGreaterThan(0.2);
 
-        // Lossless: FLAC in fragmented MP4, starting from its initialization segment.
-        await page.getByTestId('quality').selectOption('AUDIO_QUALITY_LOSSLESS');
-        const init = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/init.mp4') && response.ok());
-        const segment = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/seg000.m4s') && response.ok());
-        await songs.first().getByTestId('play').click();
-        expect((await init).headers()['content-type']).toBe('audio/mp4');
-        await segment;
-        await expect.poll(() => page.evaluate(() => document.querySelector('audio')!.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.2);
-      }
+      // On a phone, the player bar stays on screen over the list.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByTestId('lyrics-toggle').click();
+      const bar = (await page.locator('#player').boundingBox())!;
+      expect(bar.y + bar.height).toBeLessThanOrEqual(844);
+      expect(bar.y).toBeGreaterThan(500);
+      await page.screenshot({ path: join(OUTPUT, 'demo-phone-en.png') });
+      await page.setViewportSize({ width: 1100, height: 900 });
 
       // Sign out: the page says so, and the token is revoked on the server.
       const accessToken = await page.evaluate(() => JSON.parse(Object.entries(localStorage).find(([key]) => key.startsWith('maqam:tokens:'))![1]).accessToken as string);
@@ -174,12 +235,23 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
         await page.getByTestId('sign-in').waitFor();
         expect(await accessibilityViolations(page)).toEqual([]);
         await signIn(page, server.base);
-        await page.getByTestId('artist').first().click();
+        expect(await accessibilityViolations(page)).toEqual([]);
+        await page.getByTestId('featured').getByTestId('artist-link').first().click();
         await page.getByTestId('related').locator('li').first().waitFor();
+        expect(await accessibilityViolations(page)).toEqual([]);
+        await page.getByTestId('discography').getByTestId('album-link').first().click();
+        await page.getByTestId('album-title').waitFor();
         expect(await accessibilityViolations(page)).toEqual([]);
         await page.getByTestId('lang').click();
         await expect.poll(() => page.getByTestId('sign-out').textContent()).toBe('Sign out');
         expect(await accessibilityViolations(page)).toEqual([]);
+        if (haveFfmpeg) {
+          await page.getByTestId('home-link').click();
+          await page.getByTestId('playable').getByTestId('play').first().click();
+          await page.getByTestId('lyrics-toggle').click();
+          await page.getByTestId('lyrics-line').first().waitFor();
+          expect(await accessibilityViolations(page)).toEqual([]);
+        }
       } finally {
         await context.close();
       }
@@ -200,7 +272,7 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
         await signIn(tabA, server.base);
         const tabB = await context.newPage();
         await tabB.goto(`${server.base}/demo`);
-        await tabB.getByTestId('songs').locator('li').first().waitFor();
+        await tabB.getByTestId('featured').locator('li').first().waitFor();
 
         const refreshes: string[] = [];
         context.on('request', (request) => {

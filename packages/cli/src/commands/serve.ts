@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import { addMedia, closeOnSignals, createClientsService, createUsersService, seedDemoCatalog, startServer, type Config, type Storage } from '@maqam/server';
 import type { Output } from '../output.ts';
 
@@ -63,6 +64,7 @@ async function seedDemo(storage: Storage, config: Config, out: Output): Promise<
       scopes: ['read', 'stream'],
     });
   }
+  featuredArtists = await findFeaturedArtists(storage);
   try {
     hasDemoMedia = await seedDemoMedia(storage, config, out);
   } catch (error) {
@@ -73,6 +75,21 @@ async function seedDemo(storage: Storage, config: Config, out: Output): Promise<
 
 let hasDemoMedia = false;
 
+/** Artists the demo's home view features: the most listened to, read from the catalog at start. */
+let featuredArtists: string[] = [];
+
+async function findFeaturedArtists(storage: Storage): Promise<string[]> {
+  const rows = await storage.db
+    .selectFrom('artists')
+    .select('id')
+    .where('withdrawn', '=', 0)
+    .orderBy(sql`cast(monthly_listeners as bigint)`, 'desc')
+    .orderBy('id')
+    .limit(12)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 /** The built demo web app (npm run build:demo), served at /demo. */
 const DEMO_APP_DIR = join(dirname(fileURLToPath(import.meta.resolve('@maqam/demo-app/package.json'))), 'dist');
 
@@ -82,7 +99,12 @@ export async function serve(config: Config, out: Output, flags: { demo?: boolean
     demo: flags.demo
       ? {
           dir: DEMO_APP_DIR,
-          settings: () => ({ issuer: config.publicUrl, clientId: DEMO_CLIENT_ID, songCount: DEMO_SONG_COUNT, mediaSongs: hasDemoMedia ? DEMO_MEDIA_SONGS : [] }),
+          settings: () => ({
+            issuer: config.publicUrl,
+            clientId: DEMO_CLIENT_ID,
+            mediaSongs: hasDemoMedia ? DEMO_MEDIA_SONGS : [],
+            featuredArtists,
+          }),
         }
       : undefined,
   });

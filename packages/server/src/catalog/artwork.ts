@@ -38,7 +38,7 @@ export function artworkSvg(kind: 'artists' | 'albums', id: string, name: string)
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 300" width="300" height="300" role="img" aria-label="${escapeXml(name)}">` +
     `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>` +
     shape +
-    `<text x="150" y="150" dy=".35em" text-anchor="middle" font-family="system-ui, 'Noto Sans Arabic', sans-serif" font-size="104" font-weight="600" fill="#fff" fill-opacity=".92">${initials}</text>` +
+    `<text x="150" y="150" dy=".35em" text-anchor="middle" font-family="system-ui, 'Noto Sans Arabic', sans-serif" font-size="92" font-weight="600" fill="#fff" fill-opacity=".92">${initials}</text>` +
     `</svg>`
   );
 }

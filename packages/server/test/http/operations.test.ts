@@ -40,6 +40,26 @@ describe('operations endpoints and the error model', () => {
     );
     expect(doc.components.securitySchemes).toHaveProperty('apiKeyAuth');
     expect(JSON.stringify(doc)).not.toContain('/healthz');
+    // Contract section 10: every catalog operation under its operationId and the service's tag.
+    const catalog = Object.entries(doc.paths as Record<string, Record<string, { operationId: string; tags: string[] }>>)
+      .flatMap(([path, methods]) => Object.values(methods).map((op) => [op.operationId, path, op.tags] as const))
+      .filter(([, , tags]) => tags?.includes('MusicCatalogService'));
+    expect(Object.fromEntries(catalog.map(([id, path]) => [id, path]))).toEqual({
+      BatchGetSongs: '/v1/music/songs:batchGet',
+      GetSong: '/v1/music/songs/{song_id}',
+      GetLyrics: '/v1/music/songs/{song_id}/lyrics',
+      GetAlbum: '/v1/music/albums/{album_id}',
+      BatchGetAlbums: '/v1/music/albums:batchGet',
+      GetAlbumTracks: '/v1/music/albums/{album_id}/tracks',
+      GetArtist: '/v1/music/artists/{artist_id}',
+      BatchGetArtists: '/v1/music/artists:batchGet',
+      GetArtistDiscography: '/v1/music/artists/{artist_id}/albums',
+      GetArtistTopTracks: '/v1/music/artists/{artist_id}/top-tracks',
+      GetRelatedArtists: '/v1/music/artists/{artist_id}/related',
+    });
+    expect(doc.paths['/v1/music/artists/{artist_id}/albums'].get.parameters.find((p: { name: string }) => p.name === 'album_type').schema.enum)
+      .toEqual(['ALBUM_TYPE_ALBUM', 'ALBUM_TYPE_SINGLE', 'ALBUM_TYPE_EP', 'ALBUM_TYPE_COMPILATION']);
+    expect(JSON.stringify(doc)).not.toContain('/artwork/');
   });
 
   it('serves an interactive reference at /docs', async () => {

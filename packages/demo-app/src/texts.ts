@@ -1,0 +1,162 @@
+// Every word the demo shows, in Arabic and English. Catalog texts (names,
+// titles, bios) come localized from the API instead.
+import type { AlbumType, AudioQuality } from '@maqam/sdk';
+
+export type Lang = 'ar' | 'en';
+
+export interface Texts {
+  title: string;
+  signIn: string;
+  signOut: string;
+  signedInAs: (scope: string) => string;
+  otherLang: string;
+  welcome: string;
+  intro: string;
+  home: string;
+  playableNow: string;
+  noDemoMedia: string;
+  featuredArtists: string;
+  newReleases: string;
+  artist: string;
+  verified: string;
+  listeners: (n: string) => string;
+  followers: (n: string) => string;
+  popular: string;
+  discography: string;
+  albumType: string;
+  all: string;
+  albumTypes: Record<AlbumType, string>;
+  albumTypesPlural: Record<AlbumType, string>;
+  noAlbums: string;
+  related: string;
+  noRelated: string;
+  more: string;
+  noMore: string;
+  tracks: string;
+  disc: (n: string) => string;
+  songCount: (n: string) => string;
+  explicit: string;
+  hasLyrics: string;
+  openAlbum: (title: string) => string;
+  play: string;
+  pause: string;
+  resume: string;
+  seek: string;
+  lyrics: string;
+  lyricsOf: (title: string) => string;
+  tapToSeek: string;
+  close: string;
+  quality: string;
+  qualities: Record<AudioQuality, string>;
+  scopes: Record<string, string>;
+  noMedia: string;
+  cannotPlay: string;
+  signedOut: string;
+  loading: string;
+  error: (message: string) => string;
+}
+
+export const TEXT: Record<Lang, Texts> = {
+  ar: {
+    title: 'مقام · موسيقى عربية',
+    signIn: 'تسجيل الدخول',
+    signOut: 'تسجيل الخروج',
+    signedInAs: (scope) => `مسجَّل الدخول (${scope})`,
+    otherLang: 'English',
+    welcome: 'أهلًا بك في مقام',
+    intro: 'تطبيق موسيقى تجريبي مبني على واجهة مقام البرمجية وحزمة SDK. سجّل الدخول (المستخدم demo وكلمة المرور maqam-demo) لتتصفح الفنانين والألبومات وتستمع وتتابع الكلمات مع الموسيقى.',
+    home: 'الرئيسية',
+    playableNow: 'جاهزة للاستماع',
+    noDemoMedia: 'لا توجد ملفات صوتية في هذا العرض (ثبّت ffmpeg ثم أعد تشغيل الخادم).',
+    featuredArtists: 'فنانون مميزون',
+    newReleases: 'أحدث الإصدارات',
+    artist: 'فنان',
+    verified: 'فنان موثّق',
+    listeners: (n) => `${n} مستمع شهريًا`,
+    followers: (n) => `${n} متابع`,
+    popular: 'الأكثر استماعًا',
+    discography: 'الأعمال',
+    albumType: 'نوع الإصدار',
+    all: 'الكل',
+    albumTypes: { ALBUM_TYPE_ALBUM: 'ألبوم', ALBUM_TYPE_SINGLE: 'أغنية منفردة', ALBUM_TYPE_EP: 'ألبوم قصير', ALBUM_TYPE_COMPILATION: 'مجموعة' },
+    albumTypesPlural: { ALBUM_TYPE_ALBUM: 'ألبومات', ALBUM_TYPE_SINGLE: 'أغانٍ منفردة', ALBUM_TYPE_EP: 'ألبومات قصيرة', ALBUM_TYPE_COMPILATION: 'مجموعات' },
+    noAlbums: 'لا توجد إصدارات من هذا النوع.',
+    related: 'فنانون مشابهون',
+    noRelated: 'لا يوجد فنانون مشابهون بعد.',
+    more: 'المزيد',
+    noMore: 'لا مزيد.',
+    tracks: 'الأغاني',
+    disc: (n) => `القرص ${n}`,
+    songCount: (n) => `${n} أغنية`,
+    explicit: 'محتوى صريح',
+    hasLyrics: 'لها كلمات',
+    openAlbum: (title) => `ألبوم ${title}`,
+    play: 'استمع',
+    pause: 'إيقاف مؤقت',
+    resume: 'تشغيل',
+    seek: 'موضع التشغيل',
+    lyrics: 'الكلمات',
+    lyricsOf: (title) => `كلمات «${title}»`,
+    tapToSeek: 'اضغط على سطر للانتقال إليه.',
+    close: 'إغلاق',
+    quality: 'الجودة',
+    qualities: { AUDIO_QUALITY_LOW: 'منخفضة', AUDIO_QUALITY_STANDARD: 'عادية', AUDIO_QUALITY_HIGH: 'عالية', AUDIO_QUALITY_LOSSLESS: 'بلا فقد (FLAC)' },
+    scopes: { read: 'قراءة', stream: 'استماع' },
+    noMedia: 'لا توجد ملفات صوتية لهذه الأغنية في العرض التجريبي.',
+    cannotPlay: 'هذا المتصفح لا يستطيع تشغيل HLS.',
+    signedOut: 'انتهت الجلسة. سجّل الدخول من جديد.',
+    loading: 'جارٍ التحميل…',
+    error: (message) => `خطأ: ${message}`,
+  },
+  en: {
+    title: 'Maqam · Arabic music',
+    signIn: 'Sign in',
+    signOut: 'Sign out',
+    signedInAs: (scope) => `Signed in (${scope})`,
+    otherLang: 'العربية',
+    welcome: 'Welcome to Maqam',
+    intro: 'A demo music app built on the Maqam API and its SDK. Sign in (user demo, password maqam-demo) to browse artists and albums, listen, and follow the lyrics as the music plays.',
+    home: 'Home',
+    playableNow: 'Ready to play',
+    noDemoMedia: 'This demo has no audio (install ffmpeg, then restart the server).',
+    featuredArtists: 'Featured artists',
+    newReleases: 'New releases',
+    artist: 'Artist',
+    verified: 'Verified artist',
+    listeners: (n) => `${n} monthly listeners`,
+    followers: (n) => `${n} followers`,
+    popular: 'Popular',
+    discography: 'Discography',
+    albumType: 'Release type',
+    all: 'All',
+    albumTypes: { ALBUM_TYPE_ALBUM: 'Album', ALBUM_TYPE_SINGLE: 'Single', ALBUM_TYPE_EP: 'EP', ALBUM_TYPE_COMPILATION: 'Compilation' },
+    albumTypesPlural: { ALBUM_TYPE_ALBUM: 'Albums', ALBUM_TYPE_SINGLE: 'Singles', ALBUM_TYPE_EP: 'EPs', ALBUM_TYPE_COMPILATION: 'Compilations' },
+    noAlbums: 'No releases of this type.',
+    related: 'Fans also like',
+    noRelated: 'No related artists yet.',
+    more: 'More',
+    noMore: 'No more.',
+    tracks: 'Songs',
+    disc: (n) => `Disc ${n}`,
+    songCount: (n) => `${n} songs`,
+    explicit: 'Explicit',
+    hasLyrics: 'Has lyrics',
+    openAlbum: (title) => `Album of ${title}`,
+    play: 'Play',
+    pause: 'Pause',
+    resume: 'Play',
+    seek: 'Playback position',
+    lyrics: 'Lyrics',
+    lyricsOf: (title) => `Lyrics of “${title}”`,
+    tapToSeek: 'Tap a line to jump to it.',
+    close: 'Close',
+    quality: 'Quality',
+    qualities: { AUDIO_QUALITY_LOW: 'Low', AUDIO_QUALITY_STANDARD: 'Standard', AUDIO_QUALITY_HIGH: 'High', AUDIO_QUALITY_LOSSLESS: 'Lossless (FLAC)' },
+    scopes: { read: 'read', stream: 'stream' },
+    noMedia: 'This song has no audio in the demo.',
+    cannotPlay: 'This browser cannot play HLS.',
+    signedOut: 'Your session ended. Sign in again.',
+    loading: 'Loading…',
+    error: (message) => `Error: ${message}`,
+  },
+};
