@@ -433,4 +433,37 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the rest of MusicCatal
       expect(errors).toEqual([{ line: 1, message: 'references unknown song "nope"' }]);
     });
   });
+
+  // Last: it changes the catalog the tests above read.
+  describe('re-importing', () => {
+    it('converges: the same records again change nothing, changed records move every list', async () => {
+      const before = await Promise.all(['/v1/music/artists/artist-ar/top-tracks', '/v1/music/artists/artist-ar/albums', '/v1/music/albums/album-discs/tracks'].map(async (url) => (await get(url)).body));
+      const dir = mkdtempSync(join(tmpdir(), 'maqam-reimport-'));
+      try {
+        expect((await importNdjsonFile(server.storage, writeNdjson(dir, 'again.ndjson', EXTRA))).errors).toEqual([]);
+        const again = await Promise.all(['/v1/music/artists/artist-ar/top-tracks', '/v1/music/artists/artist-ar/albums', '/v1/music/albums/album-discs/tracks'].map(async (url) => (await get(url)).body));
+        expect(again).toEqual(before);
+
+        // disc-e withdrawn, disc-a now credits artist-en and is the most popular, album-ep becomes a single.
+        const changed = EXTRA.map((record) => {
+          if (record.kind === 'song' && record.id === 'disc-e') return { ...record, withdrawn: true };
+          if (record.kind === 'song' && record.id === 'disc-a') return { ...record, artistIds: ['artist-en'], popularity: 100 };
+          if (record.kind === 'album' && record.id === 'album-ep') return { ...record, albumType: 'ALBUM_TYPE_SINGLE' as const };
+          return record;
+        });
+        expect((await importNdjsonFile(server.storage, writeNdjson(dir, 'changed.ndjson', changed))).errors).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      expect(idsOf((await get('/v1/music/artists/artist-ar/top-tracks')).json().tracks)).toEqual(['disc-b', 'disc-c', 'song-ar', 'disc-d', 'song-of-hidden']);
+      expect(idsOf((await get('/v1/music/artists/artist-en/top-tracks')).json().tracks)).toEqual(['disc-a', 'song-ar', 'song-en']);
+      expect(idsOf((await get('/v1/music/albums/album-discs/tracks')).json().tracks)).toEqual(['disc-a', 'disc-b', 'disc-c', 'disc-d']);
+      expect(idsOf((await get('/v1/music/artists/artist-ar/albums?album_type=ALBUM_TYPE_SINGLE')).json().albums)).toEqual(['album-ep', 'album-single']);
+      // Rendered items are cached until the node sees the new catalog version (it polls each second).
+      await expect.poll(async () => (await get('/v1/music/songs/disc-e')).statusCode).toBe(404);
+      expect(notFound(await get('/v1/music/songs/disc-e'))).toBe('No song with id "disc-e".');
+      await expect.poll(async () => (await get('/v1/music/albums/album-discs')).json().album.trackCount).toBe(4);
+      expect((await get('/v1/music/albums/album-discs')).json().album.totalDurationMs).toBe(400_000);
+    });
+  });
 });
