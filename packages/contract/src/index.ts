@@ -5,3 +5,4 @@ export * from './keys.ts';
 export * from './accounts.ts';
 export * from './auth.ts';
 export * from './streaming.ts';
+export * from './search.ts';

@@ -15,6 +15,9 @@ import { songsRoutes } from './catalog/songs.routes.ts';
 import { artistsRoutes } from './catalog/artists.routes.ts';
 import { albumsRoutes } from './catalog/albums.routes.ts';
 import { artworkRoutes } from './catalog/artwork.routes.ts';
+import { createSearchRepo } from './search/search.repo.ts';
+import { createSearchService } from './search/search.service.ts';
+import { searchRoutes } from './search/search.routes.ts';
 import { createGuard, type CredentialVerifiers } from './http/credentials.ts';
 import { addressKey, createRateLimiter, credentialKey, FallbackRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit.ts';
 import { createErrorHandler } from './http/error-handler.ts';
@@ -92,14 +95,12 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   const cache = new FragmentCache(config.songCacheMegabytes * 1024 * 1024);
   const catalogRepo = createCatalogRepo(storage);
   const artistNames = new ArtistNames(catalogRepo);
-  const catalog = createCatalogService({
-    repo: catalogRepo,
-    cache,
-    artistNames,
-    cursors: createPageCursorCodec(createTokenSealer(subkey(secret, 'page-token')), config.pageTokenTtlSeconds),
-    publicUrl: config.publicUrl,
+  const cursors = createPageCursorCodec(createTokenSealer(subkey(secret, 'page-token')), config.pageTokenTtlSeconds);
+  const catalog = createCatalogService({ repo: catalogRepo, cache, artistNames, cursors, publicUrl: config.publicUrl });
+  const search = createSearchService({ repo: createSearchRepo(storage), catalog, cursors });
+  const watcher = await watchCatalog({
+    repo: catalogRepo, caches: [cache, artistNames, search], negotiator, intervalMs: CATALOG_POLL_MS, log: app.log,
   });
-  const watcher = await watchCatalog({ repo: catalogRepo, cache, artistNames, negotiator, intervalMs: CATALOG_POLL_MS, log: app.log });
   app.addHook('onClose', async () => watcher.stop());
 
   const apiKeys = createApiKeysService(createApiKeysRepo(storage.db));
@@ -161,6 +162,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
       },
       tags: [
         { name: 'MusicCatalogService', description: 'Songs, albums, artists and lyrics.' },
+        { name: 'DiscoveryService', description: 'Arabic-aware search.' },
         { name: 'AuthService', description: 'OAuth 2.0 authorization code with PKCE, refresh with rotation, revocation.' },
         { name: 'StreamingService', description: 'Signed HLS streams for signed-in users.' },
       ],
@@ -182,6 +184,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   artistsRoutes(app, deps);
   albumsRoutes(app, deps);
   artworkRoutes(app, catalogRepo);
+  searchRoutes(app, { search, guard, negotiator });
   opsRoutes(app, storage);
   const signer = createStreamUrlSigner(createTokenSealer(subkey(secret, 'stream-url')));
   streamingRoutes(app, {

@@ -183,8 +183,12 @@ export const VIOLATIONS = {
   },
   grant: { en: 'is not valid: {detail}', ar: 'غير صالح: {detail}' },
   pageToken: {
-    en: 'is not a page token this server issued for this artist, or it has expired',
-    ar: 'ليس رمز صفحة أصدره هذا الخادم لهذا الفنان، أو انتهت صلاحيته',
+    en: 'is not a page token this server issued for this list, or it has expired',
+    ar: 'ليس رمز صفحة أصدره هذا الخادم لهذه القائمة، أو انتهت صلاحيته',
+  },
+  searchTypes: {
+    en: 'must be a comma-separated list of song, artist and album',
+    ar: 'يجب أن يكون قائمة مفصولة بفواصل من song وartist وalbum',
   },
 } as const satisfies Record<string, Localized>;
 

@@ -1,8 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LocaleNegotiator } from '../http/locale.ts';
 import type { CatalogRepo } from './catalog.repo.ts';
-import type { ArtistNames } from './artist-names.ts';
-import type { FragmentCache } from './fragment-cache.ts';
 
 /**
  * Imports run in another process (the CLI) or on another node, so the server
@@ -12,8 +10,8 @@ import type { FragmentCache } from './fragment-cache.ts';
  */
 export async function watchCatalog(deps: {
   repo: CatalogRepo;
-  cache: FragmentCache;
-  artistNames: ArtistNames;
+  /** What holds catalog data in memory: rendered fragments, artist names, the search vocabulary. */
+  caches: readonly { clear(): void }[];
   negotiator: LocaleNegotiator;
   intervalMs: number;
   log: FastifyBaseLogger;
@@ -23,8 +21,7 @@ export async function watchCatalog(deps: {
     const current = await deps.repo.catalogVersion();
     if (current === version) return;
     deps.negotiator.setCatalogLanguages(await deps.repo.catalogLanguages());
-    deps.cache.clear();
-    deps.artistNames.clear();
+    for (const cache of deps.caches) cache.clear();
     version = current;
   }
   await refresh();

@@ -230,7 +230,11 @@ export function createCatalogService({ repo, cache, artistNames, cursors, public
     if (!(await repo.artistVisible(id))) throw new ApiError('artistNotFound', { params: { id } });
   }
 
+  const kinds = { song, album, artist } as const;
+
   return {
+    /** The rendered `{"<kind>":{...}}` fragments of these ids, in order; undefined where unknown or withdrawn. */
+    fragments: (kind: 'song' | 'album' | 'artist', ids: readonly string[], negotiation: Negotiation) => fragmentsOf(kinds[kind], ids, negotiation),
     batchGetSongs: (ids: readonly string[], negotiation: Negotiation) => batchGet(song, ids, negotiation),
     batchGetAlbums: (ids: readonly string[], negotiation: Negotiation) => batchGet(album, ids, negotiation),
     batchGetArtists: (ids: readonly string[], negotiation: Negotiation) => batchGet(artist, ids, negotiation),

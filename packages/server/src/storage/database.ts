@@ -19,6 +19,8 @@ export interface Database {
   lyrics: LyricsTable;
   song_artists: SongArtistsTable;
   album_artists: AlbumArtistsTable;
+  search_postings: SearchPostingsTable;
+  search_vocabulary: SearchVocabularyTable;
   api_keys: ApiKeysTable;
   users: UsersTable;
   oauth_clients: OAuthClientsTable;
@@ -122,6 +124,19 @@ export interface AlbumArtistsTable {
   album_id: string;
   release_date: string;
   album_type: string;
+}
+
+/** One search word of an item's names or titles ('=' + words for a whole name). */
+export interface SearchPostingsTable {
+  word: string;
+  kind: 'song' | 'album' | 'artist';
+  item_id: string;
+}
+
+/** Every indexed word, with its space-separated phonetic keys. */
+export interface SearchVocabularyTable {
+  word: string;
+  keys: string;
 }
 
 export interface RelatedArtistsTable {

@@ -5,6 +5,7 @@ import * as oauthGrants from './003-oauth-grants.ts';
 import * as streaming from './004-streaming.ts';
 import * as singleUseSignIn from './005-single-use-sign-in.ts';
 import * as wholeCatalog from './006-whole-catalog.ts';
+import * as searchIndex from './007-search-index.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -19,6 +20,7 @@ export const migrations: MigrationProvider = {
       '004-streaming': streaming,
       '005-single-use-sign-in': singleUseSignIn,
       '006-whole-catalog': wholeCatalog,
+      '007-search-index': searchIndex,
     };
   },
 };

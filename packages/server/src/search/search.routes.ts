@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { MAX_QUERY_LENGTH, SEARCH_TYPES, SearchQuery, SearchResponse, type SearchType } from '@maqam/contract';
+import { invalidRequest } from '../errors.ts';
+import type { Guard } from '../http/credentials.ts';
+import { negotiateLocale } from '../http/locale.hook.ts';
+import type { LocaleNegotiator } from '../http/locale.ts';
+import { pageRequest } from '../catalog/paging.ts';
+import { CATALOG_SECURITY, ERROR_RESPONSES, sendJson } from '../catalog/songs.routes.ts';
+import type { SearchService } from './search.service.ts';
+
+/** `types` as the contract reads it: a comma-separated subset, default all three. */
+function searchTypes(value: string | undefined): SearchType[] {
+  if (value === undefined) return [...SEARCH_TYPES];
+  const types = value.split(',').map((type) => type.trim());
+  if (types.length === 0 || types.some((type) => !(SEARCH_TYPES as readonly string[]).includes(type))) {
+    throw invalidRequest({ field: 'types', reason: 'searchTypes' });
+  }
+  return [...new Set(types as SearchType[])];
+}
+
+export function searchRoutes(app: FastifyInstance, deps: { search: SearchService; guard: Guard; negotiator: LocaleNegotiator }): void {
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/v1/search',
+    {
+      schema: {
+        operationId: 'Search',
+        tags: ['DiscoveryService'],
+        summary: 'Finds songs, artists and albums the way people type them.',
+        description:
+          'Every query word must match a name or title (a song also matches through its artists and album): whole, as a prefix (last word), ' +
+          'within one typo (5+ letters), or as another spelling, transliteration, Arabizi or script of the same word. ' +
+          'Ordered by relevance, then popularity, then id. Page tokens are bound to q and types.',
+        security: CATALOG_SECURITY,
+        querystring: SearchQuery,
+        response: { 200: SearchResponse, ...ERROR_RESPONSES },
+      },
+      onRequest: deps.guard('catalog'),
+      preValidation: negotiateLocale(deps.negotiator),
+    },
+    async (request, reply) => {
+      const query = request.query as Record<string, unknown> & { q: string; types?: string };
+      const q = query.q.trim();
+      if (q.length === 0) throw invalidRequest({ field: 'q', reason: 'minLength', params: { limit: 1 } });
+      if (q.length > MAX_QUERY_LENGTH) throw invalidRequest({ field: 'q', reason: 'maxLength', params: { limit: MAX_QUERY_LENGTH } });
+      const types = searchTypes(query.types);
+      return sendJson(reply, await deps.search.search(q, types, pageRequest(query), request.negotiation));
+    },
+  );
+}

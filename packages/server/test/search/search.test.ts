@@ -1,0 +1,226 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SearchResponse, ValidationErrorBody, type ImportRecord } from '@maqam/contract';
+import { importNdjsonFile } from '@maqam/server';
+import { createAjv } from '../../src/http/validation.ts';
+import { dialects } from '../dialects.ts';
+import { writeNdjson } from '../fixtures.ts';
+import { startTestServer, type TestServer } from '../harness.ts';
+
+const ajv = createAjv();
+const isPage = ajv.compile(SearchResponse);
+const isValidationError = ajv.compile(ValidationErrorBody);
+
+function artist(id: string, name: Record<string, string>, originalLanguage: string, monthlyListeners: number): ImportRecord {
+  return {
+    kind: 'artist', id, name, originalLanguage, genres: [], followerCount: 1, monthlyListeners, isVerified: false, socialLinks: [], artwork: [],
+    nationality: 'EG',
+  };
+}
+
+function song(id: string, title: Record<string, string>, originalLanguage: string, artistIds: string[], popularity: number, albumId = 'album-1'): ImportRecord {
+  return {
+    kind: 'song', id, title, originalLanguage, artistIds, albumId, durationMs: 200_000, trackNumber: 1, discNumber: 1, releaseDate: '1970-01-01',
+    genres: [], isExplicit: false, isrc: '', popularity, artwork: [], previewUrl: '',
+  } as ImportRecord;
+}
+
+/**
+ * On top of the shared fixture (artist-ar "عمرو دياب" / "Amr Diab" with song-ar
+ * "تملي معاك", artist-en "Maya Stone" with song-en "Midnight City"): names
+ * written one way only, so that only the contract's rules can find them.
+ */
+const EXTRA: ImportRecord[] = [
+  artist('umm', { ar: 'أُمّ كُلثوم' }, 'ar', 5_000_000),
+  artist('fairuz', { ar: 'فيروز' }, 'ar', 4_000_000),
+  artist('adele', { en: 'Adele' }, 'en', 9_000_000),
+  artist('hamaki', { ar: 'محمد حماقي' }, 'ar', 3_000_000),
+  artist('elissa', { ar: 'إليسا' }, 'ar', 2_000_000),
+  { kind: 'album', id: 'atlal-album', title: { ar: 'الأطلال' }, originalLanguage: 'ar', artistIds: ['umm'], releaseDate: '1966-01-01', artwork: [] },
+  song('atlal', { ar: 'الأطلال' }, 'ar', ['umm'], 90, 'atlal-album'),
+  song('enta-omri', { ar: 'إنت عمري' }, 'ar', ['umm'], 95, 'atlal-album'),
+  song('helwa', { ar: 'حلوة يا بلدي' }, 'ar', ['fairuz'], 40),
+  song('hello', { en: 'Hello' }, 'en', ['adele'], 99),
+  song('ahla', { ar: 'أحلى واحدة' }, 'ar', ['hamaki'], 70),
+  song('gone', { ar: 'أم كلثوم تغني' }, 'ar', ['umm'], 100),
+  // Many songs of one word, for paging and ties.
+  ...Array.from({ length: 7 }, (_, i) => song(`layl-${i}`, { ar: 'يا ليل' }, 'ar', ['fairuz'], i % 2 === 0 ? 50 : 60)),
+];
+
+const ids = (body: { results: Record<string, { id: { value: string } }>[] }) =>
+  body.results.map((result) => {
+    const [kind, item] = Object.entries(result)[0]!;
+    return `${kind}:${item.id.value}`;
+  });
+
+describe.each(dialects.map((d) => [d.name, d] as const))('Search on %s', (_name, dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    const dir = mkdtempSync(join(tmpdir(), 'maqam-search-'));
+    const outcome = await importNdjsonFile(server.storage, writeNdjson(dir, 'extra.ndjson', EXTRA));
+    // Withdrawn by a later import: a withdrawn song is not found.
+    const withdrawal = await importNdjsonFile(server.storage, writeNdjson(dir, 'withdrawn.ndjson', [{ ...(EXTRA.find((r) => r.kind === 'song' && r.id === 'gone') as object), withdrawn: true }]));
+    rmSync(dir, { recursive: true, force: true });
+    expect([...outcome.errors, ...withdrawal.errors]).toEqual([]);
+  });
+  afterAll(async () => server?.close());
+
+  const search = async (query: Record<string, string>, headers: Record<string, string> = {}) => {
+    const res = await server.call({ method: 'GET', url: `/v1/search?${new URLSearchParams(query)}`, headers: { 'accept-language': 'en', ...headers } });
+    return res;
+  };
+  const found = async (q: string, types?: string) => {
+    const res = await search({ q, page_size: '20', ...(types ? { types } : {}) });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(isPage(res.json())).toBe(true);
+    return ids(res.json());
+  };
+
+  describe('matching', () => {
+    it.each([
+      ['ام كلثوم', 'artist:umm'], // rule 1: hamza, and the diacritics of the stored name
+      ['اُمّ كلثوم', 'artist:umm'],
+      ['انت عمري', 'song:enta-omri'],
+      ['حلوه يا بلدى', 'song:helwa'], // ة/ه, ى/ي
+      ['  ADELE!! ', 'artist:adele'], // rule 2
+      ['اطلال', 'song:atlal'], // rule 3: the article is optional
+      ['والأطلال', 'song:atlal'],
+      ['عمرو د', 'artist:artist-ar'], // rule 4: the last word as a prefix
+      ['midnigt', 'song:song-en'], // rule 5: one typo in a word of 5+ letters
+      ['Amro Diyab', 'artist:artist-ar'], // rule 6: another transliteration
+      ['Om Kalthoum', 'artist:umm'],
+      ['Oum Kalsoum', 'artist:umm'],
+      ['Muhammad Hamaki', 'artist:hamaki'],
+      ['3amr diab', 'artist:artist-ar'], // rule 7: Arabizi
+      ['7amaki', 'artist:hamaki'],
+      ['7elwa', 'song:helwa'],
+      ['اديل', 'artist:adele'], // rule 8: across scripts, both ways
+      ['Fairuz', 'artist:fairuz'],
+      ['Elissa', 'artist:elissa'],
+    ])('finds %s: %s', async (q, wanted) => {
+      expect((await found(q)).slice(0, 5)).toContain(wanted);
+    });
+
+    it('finds a song through its artist and its album, and an album through its artist', async () => {
+      expect(await found('Om Kalthoum', 'song')).toEqual(expect.arrayContaining(['song:atlal', 'song:enta-omri']));
+      expect(await found('الأطلال', 'song')).toEqual(['song:atlal', 'song:enta-omri']);
+      expect(await found('كلثوم', 'album')).toEqual(['album:atlal-album']);
+    });
+
+    it('needs every word to match', async () => {
+      expect(await found('عمرو فيروز')).toEqual([]);
+      expect(await found('zzzzqqq')).toEqual([]);
+    });
+
+    it('does not find withdrawn items', async () => {
+      expect(await found('تغني')).toEqual([]);
+    });
+  });
+
+  describe('order', () => {
+    it('puts the artist whose name is the query above the songs crediting it', async () => {
+      const results = await found('ام كلثوم');
+      expect(results[0]).toBe('artist:umm');
+      expect(results).toEqual(expect.arrayContaining(['song:atlal', 'song:enta-omri', 'album:atlal-album']));
+    });
+
+    it('ranks whole words above prefixes above variants, then popularity, then id', async () => {
+      // "layl" songs tie on relevance: popularity 60 first, then ids.
+      expect(await found('يا ليل', 'song')).toEqual(['song:layl-1', 'song:layl-3', 'song:layl-5', 'song:layl-0', 'song:layl-2', 'song:layl-4', 'song:layl-6']);
+      // "حل" begins حلوة (a prefix match) and sounds like "Hello" and أحلى (variants): the prefix first, variants by popularity.
+      expect(await found('حل', 'song')).toEqual(['song:helwa', 'song:hello', 'song:ahla']);
+    });
+  });
+
+  describe('paging', () => {
+    it('pages to the end with tokens bound to q and types', async () => {
+      const seen: string[] = [];
+      let token = '';
+      let pages = 0;
+      do {
+        const res = await search({ q: 'ليل', types: 'song', page_size: '3', ...(token ? { page_token: token } : {}) });
+        expect(res.statusCode).toBe(200);
+        seen.push(...ids(res.json()));
+        token = res.json().nextPageToken;
+        pages++;
+      } while (token);
+      expect(pages).toBe(3);
+      expect(seen).toEqual(await found('ليل', 'song'));
+      const first = (await search({ q: 'ليل', types: 'song', page_size: '3' })).json().nextPageToken;
+      for (const other of [{ q: 'ليل', types: 'song,artist' }, { q: 'فيروز', types: 'song' }]) {
+        const res = await search({ ...other, page_size: '3', page_token: first });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().violations[0].field).toBe('page_token');
+      }
+    });
+  });
+
+  describe('validation', () => {
+    const fields = async (query: Record<string, string>) => {
+      const res = await search(query);
+      expect(res.statusCode).toBe(400);
+      expect(isValidationError(res.json())).toBe(true);
+      return res.json().violations.map((v: { field: string }) => v.field);
+    };
+
+    it('needs q of 1 to 200 characters after trimming', async () => {
+      expect(await fields({})).toEqual(['q']);
+      expect(await fields({ q: '   ' })).toEqual(['q']);
+      expect(await fields({ q: 'a'.repeat(201) })).toEqual(['q']);
+      expect((await search({ q: ` ${'a'.repeat(200)} ` })).statusCode).toBe(200);
+    });
+
+    it('takes types as a comma-separated subset of song, artist, album', async () => {
+      expect(await fields({ q: 'x', types: 'songs' })).toEqual(['types']);
+      expect(await fields({ q: 'x', types: 'song,,album' })).toEqual(['types']);
+      expect(await found('ام كلثوم', 'artist')).toEqual(['artist:umm']);
+    });
+
+    it('needs a credential', async () => {
+      expect((await server.app.inject({ method: 'GET', url: '/v1/search?q=x' })).statusCode).toBe(401);
+    });
+  });
+
+  it('renders results exactly as the catalog operations do, in the locale asked for', async () => {
+    const res = await search({ q: 'Amr Diab', types: 'artist' }, { 'accept-language': 'ar' });
+    const artistPage = await server.call({ method: 'GET', url: '/v1/music/artists/artist-ar', headers: { 'accept-language': 'ar' } });
+    expect(res.json().results[0]).toEqual(artistPage.json());
+  });
+
+  it('sees a re-import once the node notices the catalog changed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'maqam-search-reimport-'));
+    try {
+      const renamed = artist('fairuz', { ar: 'فيروز', en: 'Fairouz Haddad' }, 'ar', 4_000_000);
+      expect((await importNdjsonFile(server.storage, writeNdjson(dir, 'renamed.ndjson', [renamed]))).errors).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // The postings change with the import; the vocabulary of a new word arrives with the catalog poll.
+    await expect.poll(async () => found('Haddad', 'artist')).toEqual(['artist:fairuz']);
+  });
+});
+
+describe('Search answers the same on both dialects', () => {
+  it.skipIf(dialects.length < 2)('gives the same pages for the same queries', async () => {
+    const servers = await Promise.all(dialects.map((dialect) => startTestServer(dialect)));
+    try {
+      for (const server of servers) {
+        const dir = mkdtempSync(join(tmpdir(), 'maqam-search-both-'));
+        await importNdjsonFile(server.storage, writeNdjson(dir, 'extra.ndjson', EXTRA));
+        rmSync(dir, { recursive: true, force: true });
+      }
+      for (const q of ['ام كلثوم', 'ليل', 'Amr', 'a', 'حب', 'Midnight', 'Fairuz', 'يا']) {
+        const pages = await Promise.all(servers.map(async (server) => {
+          const res = await server.call({ method: 'GET', url: `/v1/search?${new URLSearchParams({ q, page_size: '50' })}` });
+          return res.json().results;
+        }));
+        expect(pages[1], q).toEqual(pages[0]);
+      }
+    } finally {
+      for (const server of servers) await server.close();
+    }
+  });
+});
