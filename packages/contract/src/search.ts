@@ -4,6 +4,7 @@ import { Album, Artist, GetRelatedArtistsQuery, Song, WITHOUT_NUL } from './cata
 /** Contract section 11: DiscoveryService.Search. */
 export const SEARCH_TYPES = ['song', 'artist', 'album'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
+export const SearchType = Type.Unsafe<SearchType>({ type: 'string', enum: [...SEARCH_TYPES], title: 'SearchType' });
 export const MAX_QUERY_LENGTH = 200;
 
 export const SearchQuery = Type.Object({

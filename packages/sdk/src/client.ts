@@ -1,6 +1,6 @@
 import type {
   AcquireMusicStreamResponse, Album, AlbumType, Artist, AudioQuality, GetAlbumTracksResponse, GetArtistDiscographyResponse, GetLyricsResponse,
-  GetRelatedArtistsResponse, Song, TokenInfoResponse,
+  GetRelatedArtistsResponse, SearchResponse, SearchResult, SearchType, Song, TokenInfoResponse,
 } from './types.ts';
 import { AuthenticationError, MaqamError } from './errors.ts';
 import { RetryBudget, send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
@@ -382,6 +382,32 @@ export class MaqamClient {
     related: (artistId: string, options: PageOptions = {}): AsyncIterable<Artist> =>
       pages((pageToken) => this.artists.listRelated(artistId, { ...options, pageToken }), (page) => page.artists, options.pageToken),
   };
+
+  /**
+   * One page of search results: songs, artists and albums as people type
+   * them (with or without hamza or article, half typed, misspelled, in
+   * another transliteration, in Arabizi or in the other script). Each result
+   * holds one of `song`, `artist` or `album`.
+   *
+   * @example
+   * const { results, nextPageToken } = await maqam.search('عمرو د', { types: ['artist', 'song'], pageSize: 10 });
+   * for (const result of results) console.log(result.artist?.name.value ?? result.song?.title?.value ?? result.album?.title.value);
+   */
+  readonly search = async (q: string, options: PageOptions & { types?: readonly SearchType[] } = {}): Promise<SearchResponse> => {
+    assert(typeof q === 'string' && q.trim() !== '', 'q must be a non-empty string');
+    return this.#get('/v1/search', options, {
+      q, types: options.types?.join(','), page_size: options.pageSize, page_token: options.pageToken,
+    });
+  };
+
+  /**
+   * Every search result, fetching pages as the loop asks for them.
+   *
+   * @example
+   * for await (const result of maqam.searchAll('Om Kalthoum', { types: ['song'] })) console.log(result.song?.title?.value);
+   */
+  readonly searchAll = (q: string, options: PageOptions & { types?: readonly SearchType[] } = {}): AsyncIterable<SearchResult> =>
+    pages((pageToken) => this.search(q, { ...options, pageToken }), (page) => page.results, options.pageToken);
 
   readonly streaming = {
     /**

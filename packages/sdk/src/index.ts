@@ -5,7 +5,7 @@ export {
 } from './client.ts';
 export type {
   AcquireMusicStreamResponse, Album, AlbumType, Artist, AudioQuality, GetAlbumTracksResponse, GetArtistDiscographyResponse, GetLyricsResponse,
-  GetRelatedArtistsResponse, Song, TokenInfoResponse,
+  GetRelatedArtistsResponse, SearchResponse, SearchResult, SearchType, Song, TokenInfoResponse,
 } from './types.ts';
 export {
   MaqamError, InvalidRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, RateLimitError,

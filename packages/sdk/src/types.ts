@@ -100,3 +100,27 @@ export type GetArtistDiscographyResponse = wire.GetArtistDiscographyResponse;
  * const { language, lyrics, syncedLyrics }: GetLyricsResponse = await maqam.songs.lyrics('song-1');
  */
 export type GetLyricsResponse = wire.GetLyricsResponse;
+
+/**
+ * One page of search results; `nextPageToken` is empty on the last page.
+ *
+ * @example
+ * const page: SearchResponse = await maqam.search('fairuz');
+ */
+export type SearchResponse = wire.SearchResponse;
+
+/**
+ * A search result: exactly one of `song`, `artist` or `album`.
+ *
+ * @example
+ * const title = (r: SearchResult) => r.song?.title?.value ?? r.artist?.name.value ?? r.album?.title.value;
+ */
+export type SearchResult = wire.SearchResult;
+
+/**
+ * What a search may return: `song`, `artist` or `album`.
+ *
+ * @example
+ * const types: SearchType[] = ['artist'];
+ */
+export type SearchType = wire.SearchType;

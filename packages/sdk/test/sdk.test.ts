@@ -172,6 +172,16 @@ describe('the SDK on the whole catalog', () => {
     await expect(maqam.artists.topTracks('artist-en', { pageSize: 51 })).rejects.toBeInstanceOf(InvalidRequestError);
   });
 
+  it('searches a page at a time, and through every page', async () => {
+    const page = await maqam.search('عمرو د', { types: ['artist'], pageSize: 1 });
+    expect(page.results.map((r) => r.artist?.id.value)).toEqual(['artist-ar']);
+    const all: string[] = [];
+    for await (const result of maqam.searchAll('Amr Diab', { pageSize: 1 })) all.push(Object.keys(result)[0]!);
+    expect(all[0]).toBe('artist');
+    expect(all).toContain('song');
+    await expect(maqam.search('  ')).rejects.toThrow(TypeError);
+  });
+
   it('reads synced lyrics, and tells a song without lyrics by NotFoundError', async () => {
     const { language, lyrics, syncedLyrics } = await maqam.songs.lyrics('song-ar');
     expect(language).toBe('ar');
