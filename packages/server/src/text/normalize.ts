@@ -10,8 +10,8 @@
  * - `searchWords`: the words of a folded text, the definite article removed
  *   (rule 3): "الحب" → "حب", also after a clitic ("والحب", "بالحب", "فالحب",
  *   "كالحب" → "حب"; "للحب" → "حب"). Latin "al"/"el" standing alone are
- *   articles too ("El Leila" → "leila"); "abdel", "abdul" become "abd" as
- *   "عبد" does.
+ *   articles too ("El Leila" → "leila"), as are "bel", "wel", "fel", "lel"
+ *   ("bel seif" for "بالصيف"); "abdel", "abdul" become "abd" as "عبد" does.
  * - `phoneticKey`: a consonant skeleton shared by Arabic script, Latin
  *   transliterations and Arabizi (rules 6, 7, 8). Vowels go (a e i o u, and
  *   ا ع ء and و ي inside a word, where they are long vowels); w and y stay at
@@ -48,7 +48,8 @@ export function foldText(text: string): string {
 }
 
 const ARTICLE = /^(?:[وبفك]?ال|لل)(?=..)/;
-const LATIN_ARTICLES = new Set(['al', 'el', 'il']);
+// The article as Latin spellings write it, alone or fused with a clitic ("bel seif" for "بالصيف").
+const LATIN_ARTICLES = new Set(['al', 'el', 'il', 'bel', 'bil', 'wel', 'wil', 'fel', 'fil', 'lel', 'lil']);
 
 /** Rule 3: a word without its definite article (Arabic, also after a clitic). */
 export function stripArticle(word: string): string {
@@ -76,7 +77,7 @@ export function searchTerms(text: string): SearchTerm[] {
   const terms: SearchTerm[] = [];
   for (const raw of foldText(text).split(' ')) {
     if (raw === '' || LATIN_ARTICLES.has(raw)) continue;
-    const word = /^ab[dt][aeiu]l$/.test(raw) ? 'abd' : stripArticle(raw);
+    const word = /^[23]?ab[dt][aeiu]l$/.test(raw) ? 'abd' : stripArticle(raw);
     const keys = new Set([phoneticKey(word)]);
     if (word !== raw && word !== 'abd') keys.add(phoneticKey(raw));
     keys.delete('');
