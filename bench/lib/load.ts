@@ -19,10 +19,10 @@ export function toMs(text: string): number {
 }
 
 /** wrk on core 1: `-t1 -c<connections>` for `seconds`, with a Lua script and its environment. */
-export function wrk(options: { url: string; script: string; seconds: number; connections: number; env?: Record<string, string> }): WrkResult {
+export function wrk(options: { url: string; script: string; seconds: number; connections: number; timeoutSeconds?: number; env?: Record<string, string> }): WrkResult {
   const result = spawnSync(
     'taskset',
-    ['-c', '1', 'wrk', '-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency', '-s', options.script, options.url],
+    ['-c', '1', 'wrk', '-t1', `-c${options.connections}`, `-d${options.seconds}s`, `--timeout`, `${options.timeoutSeconds ?? 2}s`, '--latency', '-s', options.script, options.url],
     { env: { ...process.env, ...options.env }, encoding: 'utf8' },
   );
   if (result.status !== 0) throw new Error(`wrk failed: ${result.stderr}`);

@@ -19,13 +19,14 @@ interface DemoSettings {
   featuredArtists: string[];
 }
 
-type Route = { view: 'home' } | { view: 'artist'; id: string } | { view: 'album'; id: string };
+type Route = { view: 'home' } | { view: 'artist'; id: string } | { view: 'album'; id: string } | { view: 'search'; q: string };
 
 /** The data of the view on screen. */
 type View =
   | { view: 'home'; playable: Song[]; artists: Artist[]; releases: Album[] }
   | { view: 'artist'; artist: Artist; top: Song[]; albums: Album[]; albumType: AlbumType | ''; albumsToken: string; related: Artist[]; relatedToken: string }
-  | { view: 'album'; album: Album; tracks: Song[] };
+  | { view: 'album'; album: Album; tracks: Song[] }
+  | { view: 'search'; q: string; artists: Artist[]; albums: Album[]; songs: Song[] };
 
 const RELATED_PAGE_SIZE = 6;
 const DISCOGRAPHY_PAGE_SIZE = 12;
@@ -113,7 +114,7 @@ function clock(ms = 0): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));
   return `${number(Math.floor(seconds / 60))}:${new Intl.NumberFormat(digits(), { minimumIntegerDigits: 2 }).format(seconds % 60)}`;
 }
-const year = (date: string) => number(Number(date.slice(0, 4)));
+const year = (date: string) => new Intl.NumberFormat(digits(), { useGrouping: false }).format(Number(date.slice(0, 4)));
 const artistNames = (refs: Song['artists']) => (refs ?? []).map((a) => a.name?.value ?? '').join(state.lang === 'ar' ? '، ' : ', ');
 const playable = (song: Song) => settings.mediaSongs.includes(song.id?.value ?? '');
 
@@ -125,15 +126,31 @@ function cover(images: { url: string }[] | undefined, alt: string, className: st
 // ---- routes and loading ----
 
 function currentRoute(): Route {
-  const [, view, id] = /^#\/(artist|album)\/(.+)$/.exec(location.hash) ?? [];
+  const [, view, id] = /^#\/(artist|album|search)\/(.+)$/.exec(location.hash) ?? [];
   if (view === 'artist' || view === 'album') return { view, id: decodeURIComponent(id!) };
+  if (view === 'search') return { view, q: decodeURIComponent(id!) };
   return { view: 'home' };
 }
 
-const link = (route: Route) => (route.view === 'home' ? '#/' : `#/${route.view}/${encodeURIComponent(route.id)}`);
+const link = (route: Route) =>
+  route.view === 'home' ? '#/' : route.view === 'search' ? `#/search/${encodeURIComponent(route.q)}` : `#/${route.view}/${encodeURIComponent(route.id)}`;
+
+/** The search in flight; a newer keystroke cancels it. */
+let searching: AbortController | undefined;
 
 async function loadView(route: Route): Promise<View> {
   const locale = state.lang;
+  if (route.view === 'search') {
+    searching?.abort();
+    const controller = (searching = new AbortController());
+    const { results } = await maqam.search(route.q, { locale, pageSize: 40, signal: controller.signal });
+    return {
+      view: 'search', q: route.q,
+      artists: results.flatMap((r) => (r.artist ? [r.artist] : [])),
+      albums: results.flatMap((r) => (r.album ? [r.album] : [])),
+      songs: results.flatMap((r) => (r.song ? [r.song] : [])),
+    };
+  }
   if (route.view === 'artist') {
     const [artist, top, discography, related] = await Promise.all([
       maqam.artists.get(route.id, { locale }),
@@ -168,19 +185,29 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** Shows the view the address names (the old one stays on screen until it has loaded), then moves focus to its heading. */
-async function navigate() {
+async function navigate(focus = true) {
   if (!state.user) return;
   state.loading = true;
   renderMain();
+  const route = currentRoute();
+  // The box shows the search on screen: kept while typing, restored by Back, emptied elsewhere.
+  const box = $('search') as HTMLInputElement;
+  if (route.view !== 'search') box.value = '';
+  else if (box.value.trim() !== route.q) box.value = route.q;
   await act(async () => {
     try {
-      state.view = await loadView(currentRoute());
+      state.view = await loadView(route);
+    } catch (error) {
+      // A newer keystroke cancelled this search: its own answer will show.
+      if (error instanceof Error && error.name === 'AbortError') return;
+      throw error;
     } finally {
       state.loading = false;
     }
   });
   scrollTo({ top: 0 });
-  $('main').querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
+  // Typing keeps the focus in the search box.
+  if (focus) $('main').querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
 }
 
 // ---- playing ----
@@ -282,6 +309,10 @@ function render() {
       : [h('button', { type: 'button', class: 'primary', 'data-testid': 'sign-in', onclick: () => void signIn() }, text.signIn)]),
   );
   $('home-link').setAttribute('title', text.home);
+  const box = $('search') as HTMLInputElement;
+  box.placeholder = text.searchPlaceholder;
+  box.setAttribute('aria-label', text.search);
+  $('search-form').hidden = !state.user;
   renderMain();
   renderPlayer();
   renderLyrics();
@@ -307,6 +338,7 @@ function renderMain() {
   }
   if (view.view === 'home') main.replaceChildren(...homeView(view, text));
   else if (view.view === 'artist') main.replaceChildren(...artistView(view, text));
+  else if (view.view === 'search') main.replaceChildren(...searchView(view, text));
   else main.replaceChildren(...albumView(view, text));
 }
 
@@ -340,6 +372,19 @@ function homeView(view: Extract<View, { view: 'home' }>, text: Texts): Node[] {
     shelf(text.featuredArtists, 'featured', view.artists.map(artistCard)),
     shelf(text.newReleases, 'releases', view.releases.map(albumCard)),
   ];
+}
+
+function searchView(view: Extract<View, { view: 'search' }>, text: Texts): Node[] {
+  const empty = view.artists.length + view.albums.length + view.songs.length === 0;
+  return [
+    h('h2', { tabindex: '-1', 'data-testid': 'search-heading' }, text.resultsFor(view.q)),
+    empty ? h('p', { class: 'meta', 'data-testid': 'no-results' }, text.noResults) : null,
+    view.artists.length > 0 ? shelf(text.artists, 'search-artists', view.artists.map(artistCard)) : null,
+    view.albums.length > 0 ? shelf(text.albums, 'search-albums', view.albums.map(albumCard)) : null,
+    view.songs.length > 0
+      ? h('section', { 'aria-labelledby': 'search-songs-heading' }, h('h3', { id: 'search-songs-heading' }, text.tracks), trackList(view.songs, text, { showAlbumArt: true, testId: 'search-songs' }))
+      : null,
+  ].filter((node): node is HTMLElement => node !== null);
 }
 
 function artistView(view: Extract<View, { view: 'artist' }>, text: Texts): Node[] {
@@ -551,6 +596,26 @@ async function switchLanguage() {
   });
 }
 
+/** Search as the user types: after a short pause, in the address (so Back returns to the results), stale answers cancelled. */
+let typing: ReturnType<typeof setTimeout> | undefined;
+function onSearchInput() {
+  clearTimeout(typing);
+  typing = setTimeout(() => {
+    const q = ($('search') as HTMLInputElement).value.trim();
+    const target = q === '' ? '#/' : link({ view: 'search', q });
+    if (location.hash === target) return;
+    if (currentRoute().view === 'search') history.replaceState(null, '', target);
+    else history.pushState(null, '', target);
+    void navigate(false);
+  }, 250);
+}
+$('search').addEventListener('input', onSearchInput);
+$('search-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  clearTimeout(typing);
+  onSearchInput();
+});
+
 async function start() {
   if (location.pathname === '/demo/callback') {
     const url = location.href;
@@ -566,6 +631,8 @@ async function start() {
     render();
   }
   addEventListener('hashchange', () => void navigate());
+  const route = currentRoute();
+  if (route.view === 'search') ($('search') as HTMLInputElement).value = route.q;
 }
 
 await start();

@@ -54,6 +54,12 @@ export interface Texts {
   signedOut: string;
   loading: string;
   error: (message: string) => string;
+  search: string;
+  searchPlaceholder: string;
+  resultsFor: (q: string) => string;
+  noResults: string;
+  artists: string;
+  albums: string;
 }
 
 export const TEXT: Record<Lang, Texts> = {
@@ -107,6 +113,12 @@ export const TEXT: Record<Lang, Texts> = {
     signedOut: 'انتهت الجلسة. سجّل الدخول من جديد.',
     loading: 'جارٍ التحميل…',
     error: (message) => `خطأ: ${message}`,
+    search: 'بحث',
+    searchPlaceholder: 'ابحث عن فنان أو أغنية أو ألبوم',
+    resultsFor: (q) => `نتائج «${q}»`,
+    noResults: 'لا نتائج. جرّب كتابة أخرى للاسم.',
+    artists: 'فنانون',
+    albums: 'ألبومات',
   },
   en: {
     title: 'Maqam · Arabic music',
@@ -158,5 +170,11 @@ export const TEXT: Record<Lang, Texts> = {
     signedOut: 'Your session ended. Sign in again.',
     loading: 'Loading…',
     error: (message) => `Error: ${message}`,
+    search: 'Search',
+    searchPlaceholder: 'Search artists, songs, albums',
+    resultsFor: (q) => `Results for “${q}”`,
+    noResults: 'No results. Try another spelling.',
+    artists: 'Artists',
+    albums: 'Albums',
   },
 };

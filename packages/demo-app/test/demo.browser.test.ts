@@ -149,6 +149,42 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
       expect(failures).toEqual([]);
     });
 
+    it('searches as the user types, cancels stale searches, groups results, and opens one; Back returns to them', async () => {
+      const page = await (await freshContext()).newPage();
+      const failures: string[] = [];
+      page.on('pageerror', (error) => failures.push(error.message));
+      await signIn(page, server.base);
+      // The name of a featured artist, typed in Arabic without hamza and only half: the way people type.
+      const name = (await page.getByTestId('featured').getByTestId('artist-link').first().locator('.card-title').textContent())!;
+      const searches: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/v1/search') searches.push(new URL(request.url()).searchParams.get('q')!);
+      });
+      const typed = name.slice(0, Math.max(3, name.length - 2));
+      await page.getByTestId('search').pressSequentially(typed, { delay: 30 });
+      await expect.poll(() => page.getByTestId('search-heading').textContent()).toContain(typed);
+      // Debounced: far fewer requests than keystrokes, and the last one is what was typed.
+      expect(searches.length).toBeLessThan(typed.length);
+      expect(searches.at(-1)).toBe(typed);
+      const artists = page.getByTestId('search-artists').getByTestId('artist-link');
+      await artists.first().waitFor();
+      expect(await artists.locator('.card-title').allTextContents()).toContain(name);
+      await page.screenshot({ path: join(OUTPUT, 'demo-search-ar.png') });
+
+      await artists.filter({ hasText: name }).first().click();
+      await expect.poll(() => page.getByTestId('artist-name').textContent()).toBe(name);
+      await page.goBack();
+      await expect.poll(() => page.getByTestId('search-heading').textContent()).toContain(typed);
+      await expect(page.getByTestId('search').inputValue()).resolves.toBe(typed);
+
+      // A query that finds nothing says so; clearing the box returns home.
+      await page.getByTestId('search').fill('zzqxw');
+      await page.getByTestId('no-results').waitFor();
+      await page.getByTestId('search').fill('');
+      await page.getByTestId('featured').waitFor();
+      expect(failures).toEqual([]);
+    });
+
     it.skipIf(!haveFfmpeg)('plays a song with synced lyrics: the lit line advances, a tapped line seeks, the player follows the language', async () => {
       const page = await (await freshContext()).newPage();
       const failures: string[] = [];
