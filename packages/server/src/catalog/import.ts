@@ -7,7 +7,7 @@ import {
   ImportRecord, type AlbumRecord, type ArtistRecord, type ImportSummary, type LyricsRecord, type RelatedRecord, type SongRecord,
 } from '@maqam/contract';
 import { LrcError, parseLrc } from './lrc.ts';
-import { writeSearchIndex, type IndexedItem } from '../search/search-index.ts';
+import { updateSearchIndex } from '../search/search-index.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -172,7 +172,6 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
   const albumArtists: Insertable<Database['album_artists']>[] = [];
   const songRefs = new Map<string, number[]>();
   const songIds = new Set<string>();
-  const indexed: IndexedItem[] = [];
   const languages = new Set<string>();
   const artistIds = new Set<string>();
   const albumIds = new Set<string>();
@@ -215,7 +214,6 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
           withdrawn: r.withdrawn ? 1 : 0,
           updated_at: now,
         });
-        indexed.push({ kind: 'artist', id: r.id, texts: Object.values(r.name), withdrawn: r.withdrawn === true });
         break;
       }
       case 'album': {
@@ -238,7 +236,6 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
           withdrawn: r.withdrawn ? 1 : 0,
           updated_at: now,
         });
-        indexed.push({ kind: 'album', id: r.id, texts: Object.values(r.title), withdrawn: r.withdrawn === true });
         if (!r.withdrawn) {
           for (const artistId of new Set(r.artistIds)) {
             albumArtists.push({ artist_id: artistId, album_id: r.id, release_date: r.releaseDate, album_type: albumType });
@@ -274,7 +271,6 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
           updated_at: now,
         });
         songIds.add(r.id);
-        indexed.push({ kind: 'song', id: r.id, texts: Object.values(r.title), withdrawn: r.withdrawn === true });
         if (!r.withdrawn) {
           for (const artistId of new Set(r.artistIds)) songArtists.push({ artist_id: artistId, song_id: r.id, popularity: r.popularity });
         }
@@ -317,6 +313,12 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
       for (const row of rows) withLyrics.add(row.song_id);
     }
     for (const song of songs) song.has_lyrics = withLyrics.has(song.id) ? 1 : 0;
+    // The albums whose most popular song may change: those the batch's songs are on, now and before.
+    const albumsOfSongs = new Set(songs.map((song) => song.album_id));
+    for (let i = 0; i < songList.length; i += 5000) {
+      const before = await trx.selectFrom('songs').select('album_id').where('id', 'in', storage.idList(songList.slice(i, i + 5000))).execute();
+      for (const row of before) albumsOfSongs.add(row.album_id);
+    }
     await upsert(trx, 'songs', ['id'], songs);
     await upsert(trx, 'related_artists', ['artist_id', 'related_id'], [...related.values()]);
     await upsert(trx, 'lyrics', ['song_id'], [...lyrics.values()]);
@@ -325,7 +327,7 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
       await trx.updateTable('songs').set({ has_lyrics: 1 }).where('id', 'in', storage.idList(lyricsOfEarlierSongs.slice(i, i + 5000))).execute();
     }
     await reindex(trx, storage, upsert, songIds, albumIds, songArtists, albumArtists);
-    await writeSearchIndex(trx, storage, upsert, indexed);
+    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsOfSongs });
     await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
     await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: randomUUID() }]);
   });

@@ -1,79 +1,97 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
+import type { Database } from '../storage/database.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { SearchKind } from './search-index.ts';
 
-/** One expansion of a query word: an indexed word, which query word it stands for, and how well it matches. */
-export interface Expansion {
-  readonly word: string;
-  readonly queryWord: number;
-  readonly quality: number;
-}
-
-/** An item every query word matched, with its relevance tier (lower is better) and popularity. */
-export interface Candidate {
+/** A posting found by a walk: the item and its popularity. */
+export interface WalkRow {
   kind: SearchKind;
   item_id: string;
-  tier: number;
-  popularity: number | string | null;
+  popularity: number | string;
+}
+
+export interface Walk {
+  /** The posting word walked, most popular first. */
+  readonly word: string;
+  readonly kinds: readonly SearchKind[];
+  /** Every other query word: the item must have a posting of one of these words for each. */
+  readonly others: readonly (readonly string[])[];
+  /** Items whose whole name is this posting word are left out (they rank above). */
+  readonly notWholeName?: string;
+  /** Items that have, for every query word, a posting of one of these words are left out (they rank above). */
+  readonly notAll?: readonly (readonly string[])[];
+  /** Keyset: only items after (popularity, id, kind) in the walk's order. */
+  readonly after?: readonly [popularity: number, id: string, kind: string];
+  readonly limit: number;
 }
 
 export function createSearchRepo(storage: Storage) {
   const { db } = storage;
+  // Ids tie-break in byte order on both dialects (PostgreSQL's default collation would sort them otherwise).
+  const byteOrder = storage.dialect === 'postgres' ? (column: string) => sql.raw(`${column} collate "C"`) : (column: string) => sql.raw(column);
+
+  const hasPosting = (eb: ExpressionBuilder<Database & { p: Database['search_postings'] }, 'p'>, words: readonly string[]): Expression<SqlBool> =>
+    eb.exists(
+      eb.selectFrom('search_postings as x').select('x.item_id')
+        .whereRef('x.kind', '=', 'p.kind').whereRef('x.item_id', '=', 'p.item_id')
+        .where('x.word', 'in', [...words]),
+    );
+
   return {
     async vocabulary(): Promise<{ word: string; keys: string }[]> {
       return db.selectFrom('search_vocabulary').select(['word', 'keys']).execute();
     },
 
+    /** How many postings a word has, counted up to `cap` (to pick the rarest query word to walk). */
+    async postingCount(word: string, cap: number): Promise<number> {
+      const row = await db
+        .selectFrom((eb) => eb.selectFrom('search_postings').select('item_id').where('word', '=', word).limit(cap).as('capped'))
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+
     /**
-     * Every item of `kinds` matched by all `wordCount` query words. A song
-     * matches a word through its title, its artists' names or its album's
-     * title; an album through its title or its artists' names. The tier is
-     * 0 when the whole query is the item's name, else the worst quality
-     * among the words' best matches (1 whole words, 2 a prefix, 3 a variant).
-     * Popularity as the contract orders by it. Sorted by the caller.
+     * The postings of one word, most popular first (then id, then kind, in
+     * byte order), of items that also match every other query word and do
+     * not rank in a better tier: an index walk that stops at `limit`.
      */
-    async candidates(expansions: readonly Expansion[], wordCount: number, wholeName: string, kinds: readonly SearchKind[]): Promise<Candidate[]> {
-      if (expansions.length === 0) return [];
-      const values = sql.join(expansions.map((e) => sql`(${e.word}, ${e.queryWord}, ${e.quality})`));
-      const kindList = sql.join(kinds.map((kind) => sql`${kind}`));
-      const result = await sql<Candidate>`
-        with m (word, qi, quality) as (values ${values}),
-        direct as (
-          select p.kind, p.item_id, cast(m.qi as integer) as qi, min(cast(m.quality as integer)) as quality
-          from search_postings p join m on p.word = m.word
-          group by p.kind, p.item_id, m.qi
-        ),
-        via as (
-          select 'song' as kind, sa.song_id as item_id, d.qi, d.quality
-            from direct d join song_artists sa on sa.artist_id = d.item_id where d.kind = 'artist'
-          union all
-          select 'song' as kind, s.id as item_id, d.qi, d.quality
-            from direct d join songs s on s.album_id = d.item_id where d.kind = 'album' and s.withdrawn = 0
-          union all
-          select 'album' as kind, aa.album_id as item_id, d.qi, d.quality
-            from direct d join album_artists aa on aa.artist_id = d.item_id where d.kind = 'artist'
-        ),
-        hits as (
-          select h.kind, h.item_id, h.qi, min(h.quality) as quality
-          from (select kind, item_id, qi, quality from direct union all select kind, item_id, qi, quality from via) h
-          group by h.kind, h.item_id, h.qi
-        ),
-        matched as (
-          select kind, item_id, max(quality) as tier from hits
-          where kind in (${kindList})
-          group by kind, item_id having count(*) = ${wordCount}
-        )
-        select c.kind, c.item_id,
-          case when exists (select 1 from search_postings w where w.word = ${wholeName} and w.kind = c.kind and w.item_id = c.item_id)
-            then 0 else c.tier end as tier,
-          case c.kind
-            when 'song' then (select s.popularity from songs s where s.id = c.item_id)
-            when 'artist' then (select cast(a.monthly_listeners as bigint) from artists a where a.id = c.item_id)
-            else (select max(s.popularity) from songs s where s.album_id = c.item_id and s.withdrawn = 0)
-          end as popularity
-        from matched c
-      `.execute(db);
-      return result.rows;
+    async walk(walk: Walk): Promise<WalkRow[]> {
+      let query = db
+        .selectFrom('search_postings as p')
+        .select(['p.kind', 'p.item_id', 'p.popularity'])
+        .where('p.word', '=', walk.word)
+        .where('p.kind', 'in', [...walk.kinds]);
+      for (const words of walk.others) query = query.where((eb) => hasPosting(eb, words));
+      if (walk.notWholeName !== undefined) {
+        const whole = walk.notWholeName;
+        query = query.where((eb) => eb.not(hasPosting(eb, [whole])));
+      }
+      if (walk.notAll !== undefined && walk.notAll.length > 0) {
+        const groups = walk.notAll;
+        query = query.where((eb) => eb.not(eb.and(groups.map((words) => hasPosting(eb, words)))));
+      }
+      if (walk.after !== undefined) {
+        const [popularity, id, kind] = walk.after;
+        query = query.where((eb) =>
+          eb.or([
+            eb('p.popularity', '<', popularity),
+            eb.and([
+              eb('p.popularity', '=', popularity),
+              eb.or([
+                eb(sql`${byteOrder('p.item_id')}`, '>', id),
+                eb.and([eb('p.item_id', '=', id), eb(sql`${byteOrder('p.kind')}`, '>', kind)]),
+              ]),
+            ]),
+          ]),
+        );
+      }
+      return query
+        .orderBy('p.popularity', 'desc')
+        .orderBy(byteOrder('p.item_id'))
+        .orderBy(byteOrder('p.kind'))
+        .limit(walk.limit)
+        .execute() as Promise<WalkRow[]>;
     },
   };
 }

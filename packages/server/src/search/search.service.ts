@@ -2,21 +2,28 @@ import { invalidRequest } from '../errors.ts';
 import type { Negotiation } from '../http/locale.ts';
 import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
 import type { PageCursorCodec } from '../catalog/page-cursor.ts';
-import { searchTerms } from '../text/normalize.ts';
+import { searchTerms, type SearchTerm } from '../text/normalize.ts';
 import { wholeNameWord, type SearchKind } from './search-index.ts';
-import type { Candidate, Expansion, SearchRepo } from './search.repo.ts';
-import { Vocabulary } from './vocabulary.ts';
+import type { SearchRepo, Walk } from './search.repo.ts';
+import { MATCH, Vocabulary } from './vocabulary.ts';
 
 type Position = [tier: number, popularity: number, id: string, kind: string];
 
 const quote = JSON.stringify as (value: string) => string;
 
+/** Ids and kinds compare in UTF-8 byte order, as SQLite's BINARY and PostgreSQL's "C" collations do. */
+const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
 /** The contract's order: relevance tier, then popularity (highest first), then id; kind breaks a tie of ids. */
 function compare(a: Position, b: Position): number {
-  return a[0] - b[0] || b[1] - a[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0) || (a[3] < b[3] ? -1 : a[3] > b[3] ? 1 : 0);
+  return a[0] - b[0] || b[1] - a[1] || bytes(a[2], b[2]) || bytes(a[3], b[3]);
 }
 
-const positionOf = (candidate: Candidate): Position => [Number(candidate.tier), Number(candidate.popularity ?? 0), candidate.item_id, candidate.kind];
+/** Relevance tiers, best first: the whole name, whole words, prefixes, variants (typos, transliterations, other script). */
+const TIERS = [0, MATCH.whole, MATCH.prefix, MATCH.variant] as const;
+
+/** Postings counted per word to pick the rarest query word to walk. */
+const COUNT_CAP = 20_000;
 
 export interface SearchServiceDeps {
   repo: SearchRepo;
@@ -26,10 +33,11 @@ export interface SearchServiceDeps {
 
 /**
  * DiscoveryService.Search (contract section 11): the query's words are
- * expanded against the in-memory vocabulary, the postings say which items
- * every word matched and how well, and the page is rendered from the same
- * fragments as the catalog's operations. Sorting happens here, in code-unit
- * order, so both dialects answer the same pages.
+ * expanded against the in-memory vocabulary into the indexed words they
+ * match and how well; the page is read tier by tier from index walks that
+ * stop as soon as it is full (so a common word costs a page, not all its
+ * items), and rendered from the same fragments as the catalog's operations.
+ * Ties break in byte order on both dialects, so both answer the same pages.
  */
 export function createSearchService({ repo, catalog, cursors }: SearchServiceDeps) {
   let vocabulary: Promise<Vocabulary> | undefined;
@@ -40,6 +48,64 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
       throw error;
     });
     return vocabulary;
+  }
+
+  /**
+   * The first `need` items after `after` in the contract's order, tier by
+   * tier. Within a tier the items come from walks of the postings of the
+   * rarest query word's allowed words, most popular first, each filtered to
+   * items that match every other query word within the tier and no better
+   * tier, and stopped at `need`; merging the walks gives the tier's order.
+   */
+  async function rankedPage(terms: SearchTerm[], kinds: readonly SearchKind[], after: Position | null, need: number): Promise<Position[]> {
+    const words = await loadVocabulary();
+    const expansions = terms.map((term, index) => words.expand(term.word, term.keys, index === terms.length - 1));
+    if (expansions.some((found) => found.size === 0)) return [];
+    const within = (tier: number) => expansions.map((found) => [...found].filter(([, quality]) => quality <= tier).map(([word]) => word));
+    const whole = wholeNameWord(terms.map((term) => term.word));
+    const counts = new Map<string, number>();
+    const rarity = async (allowed: string[]) => {
+      let total = 0;
+      for (const word of allowed) {
+        if (!counts.has(word)) counts.set(word, await repo.postingCount(word, COUNT_CAP));
+        total += counts.get(word)!;
+      }
+      return total;
+    };
+
+    const page: Position[] = [];
+    for (const tier of TIERS) {
+      if (page.length >= need) break;
+      if (after !== null && tier < after[0]) continue;
+      const keyset = after !== null && tier === after[0] ? ([after[1], after[2], after[3]] as const) : undefined;
+      const limit = need - page.length;
+      let walks: Walk[];
+      if (tier === 0) {
+        walks = [{ word: whole, kinds, others: [], ...(keyset && { after: keyset }), limit }];
+      } else {
+        const allowed = within(tier);
+        if (allowed.some((list) => list.length === 0)) continue;
+        const better = tier > MATCH.whole ? within(tier - 1) : [];
+        // Nothing new at this tier: every item it would hold ranked above.
+        if (better.length > 0 && better.every((list, i) => list.length === allowed[i]!.length)) continue;
+        let driver = 0;
+        if (allowed.length > 1) {
+          const sizes = await Promise.all(allowed.map(rarity));
+          driver = sizes.indexOf(Math.min(...sizes));
+        }
+        const others = allowed.filter((_, i) => i !== driver);
+        const notAll = better.length > 0 && better.every((list) => list.length > 0) ? better : undefined;
+        walks = allowed[driver]!.map((word) => ({ word, kinds, others, notWholeName: whole, ...(notAll && { notAll }), ...(keyset && { after: keyset }), limit }));
+      }
+      const found = new Map<string, Position>();
+      for (const walk of walks) {
+        for (const row of await repo.walk(walk)) {
+          found.set(`${row.kind}\u0000${row.item_id}`, [tier, Number(row.popularity), row.item_id, row.kind]);
+        }
+      }
+      page.push(...[...found.values()].sort(compare).slice(0, limit));
+    }
+    return page;
   }
 
   return {
@@ -56,23 +122,10 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
         after = cursors.decode<Position>(request.token.value, scope, ['number', 'number', 'string', 'string']);
         if (after === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
       }
-      let candidates: Candidate[] = [];
-      if (terms.length > 0) {
-        const words = await loadVocabulary();
-        const expansions: Expansion[] = [];
-        terms.forEach((term, index) => {
-          for (const [word, quality] of words.expand(term.word, term.keys, index === terms.length - 1)) expansions.push({ word, queryWord: index, quality });
-        });
-        const wordCount = new Set(expansions.map((e) => e.queryWord)).size;
-        // A query word that matches nothing leaves nothing to find.
-        if (wordCount === terms.length) {
-          candidates = await repo.candidates(expansions, terms.length, wholeNameWord(terms.map((t) => t.word)), kinds);
-        }
-      }
-      const ordered = candidates.map(positionOf).sort(compare);
-      const start = after === null ? 0 : ordered.findIndex((position) => compare(position, after) > 0);
-      const page = start < 0 ? [] : ordered.slice(start, start + request.size);
-      const more = start >= 0 && start + request.size < ordered.length;
+      const need = request.size + 1; // one more tells whether another page follows
+      const page: Position[] = terms.length > 0 ? await rankedPage(terms, kinds, after, need) : [];
+      const more = page.length > request.size;
+      page.length = Math.min(page.length, request.size);
       const last = page[page.length - 1];
       const nextPageToken = more && last ? cursors.encode(scope, last) : '';
 

@@ -131,6 +131,8 @@ export interface SearchPostingsTable {
   word: string;
   kind: 'song' | 'album' | 'artist';
   item_id: string;
+  /** The item's popularity (song popularity, artist monthly listeners, album's most popular song): the walk order. */
+  popularity: number;
 }
 
 /** Every indexed word, with its space-separated phonetic keys. */

@@ -34,14 +34,14 @@ export interface StorageOptions {
   /** Told when a PostgreSQL connection fails (the server logs it). */
   onConnectionError?: (error: Error) => void;
   /** Told of every statement run, with its parameters (tools: query plans, debugging). */
-  logQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  logQuery?: (sql: string, parameters: readonly unknown[], durationMs: number) => void;
 }
 
 function queryLog(options: StorageOptions) {
   const logQuery = options.logQuery;
   if (logQuery === undefined) return undefined;
   return (event: LogEvent) => {
-    if (event.level === 'query') logQuery(event.query.sql, event.query.parameters);
+    if (event.level === 'query') logQuery(event.query.sql, event.query.parameters, event.queryDurationMillis);
   };
 }
 

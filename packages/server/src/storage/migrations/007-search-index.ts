@@ -1,14 +1,18 @@
 import type { Kysely } from 'kysely';
-import { searchRows, type IndexedItem, type SearchKind } from '../../search/search-index.ts';
+import { updateSearchIndex } from '../../search/search-index.ts';
+import { createBulkUpsert } from '../bulk-upsert.ts';
 
 /**
  * The search index of contract section 11, the same tables on both dialects
- * (so both answer the same pages): one posting per (search word, item) for
- * the names and titles of artists, albums and songs in every language, plus
- * one posting per whole name ('=' and its words) for the exact-name tier; and
- * the vocabulary of every indexed word with its phonetic keys, which nodes
- * hold in memory to expand a query word into prefix, typo and cross-script
- * matches. The importer writes both in the batch's transaction.
+ * (so both answer the same pages). One posting per (search word, item) for
+ * the names and titles of artists, albums and songs in every language, with
+ * the words an item is also found by (a song's artists and album, an album's
+ * artists) and the item's popularity, so a search walks a word's postings
+ * most popular first; plus one posting per whole name ('=' and its words)
+ * for the exact-name tier. And the vocabulary of every indexed word with its
+ * phonetic keys, which nodes hold in memory to expand a query word into
+ * prefix, typo and cross-script matches. The importer keeps both in step, in
+ * the batch's transaction.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -16,10 +20,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('word', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('item_id', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('search_postings_pk', ['word', 'kind', 'item_id'])
+    .addColumn('popularity', 'bigint', (c) => c.notNull())
+    // Item first: re-indexing deletes an item's postings, and a walk checks an item's other words, both by item.
+    .addPrimaryKeyConstraint('search_postings_pk', ['kind', 'item_id', 'word'])
     .execute();
-  // Re-indexing an item deletes its postings first.
-  await db.schema.createIndex('search_postings_by_item').on('search_postings').columns(['kind', 'item_id']).execute();
+  // The walk: a word's postings, most popular first, ties by id and kind.
+  await db.schema.createIndex('search_postings_walk').on('search_postings').columns(['word', 'popularity desc', 'item_id', 'kind']).execute();
   await db.schema
     .createTable('search_vocabulary')
     .addColumn('word', 'text', (c) => c.primaryKey())
@@ -31,23 +37,23 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 /** Indexes a catalog imported before this migration, a chunk of items at a time. */
 async function backfill(db: Kysely<any>): Promise<void> {
-  const sources: [SearchKind, string, string][] = [['artist', 'artists', 'name_i18n'], ['album', 'albums', 'title_i18n'], ['song', 'songs', 'title_i18n']];
-  const vocabulary = new Map<string, string>();
-  for (const [kind, table, column] of sources) {
+  const upsert = createBulkUpsert(db);
+  const none = new Set<string>();
+  for (const table of ['artists', 'albums', 'songs'] as const) {
     let after = '';
     for (;;) {
-      const rows: { id: string; texts: string }[] = await db
-        .selectFrom(table).select(['id', `${column} as texts`]).where('withdrawn', '=', 0).where('id', '>', after).orderBy('id').limit(5000).execute();
+      const rows: { id: string }[] = await db.selectFrom(table).select('id').where('withdrawn', '=', 0).where('id', '>', after).orderBy('id').limit(10_000).execute();
       if (rows.length === 0) break;
-      const items: IndexedItem[] = rows.map((row) => ({ kind, id: row.id, texts: Object.values(JSON.parse(row.texts) as Record<string, string>), withdrawn: false }));
-      const { postings, vocabulary: words } = searchRows(items);
-      for (let i = 0; i < postings.length; i += 1000) await db.insertInto('search_postings').values(postings.slice(i, i + 1000)).onConflict((oc) => oc.doNothing()).execute();
-      for (const { word, keys } of words) vocabulary.set(word, keys);
+      const ids = new Set(rows.map((row) => row.id));
+      await updateSearchIndex(db, upsert, {
+        artistIds: table === 'artists' ? ids : none,
+        albumIds: table === 'albums' ? ids : none,
+        songIds: table === 'songs' ? ids : none,
+        albumsOfSongs: none,
+      }, { dependents: false });
       after = rows[rows.length - 1]!.id;
     }
   }
-  const rows = [...vocabulary].map(([word, keys]) => ({ word, keys }));
-  for (let i = 0; i < rows.length; i += 1000) await db.insertInto('search_vocabulary').values(rows.slice(i, i + 1000)).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
