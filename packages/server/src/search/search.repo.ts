@@ -22,6 +22,8 @@ export interface Walk {
   readonly notAll?: readonly (readonly string[])[];
   /** Keyset: only items after (popularity, id, kind) in the walk's order. */
   readonly after?: readonly [popularity: number, id: string, kind: string];
+  /** Only postings at least this popular (the page is already full of more popular ones). */
+  readonly minPopularity?: number;
   readonly limit: number;
 }
 
@@ -62,6 +64,7 @@ export function createSearchRepo(storage: Storage) {
         .select(['p.kind', 'p.item_id', 'p.popularity'])
         .where('p.word', '=', walk.word)
         .where('p.kind', 'in', [...walk.kinds]);
+      if (walk.minPopularity !== undefined) query = query.where('p.popularity', '>=', walk.minPopularity);
       for (const words of walk.others) query = query.where((eb) => hasPosting(eb, words));
       if (walk.notWholeName !== undefined) {
         const whole = walk.notWholeName;

@@ -23,7 +23,7 @@ function compare(a: Position, b: Position): number {
 const TIERS = [0, MATCH.whole, MATCH.prefix, MATCH.variant] as const;
 
 /** Postings counted per word to pick the rarest query word to walk. */
-const COUNT_CAP = 20_000;
+const COUNT_CAP = 5_000;
 
 export interface SearchServiceDeps {
   repo: SearchRepo;
@@ -64,11 +64,13 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
     const within = (tier: number) => expansions.map((found) => [...found].filter(([, quality]) => quality <= tier).map(([word]) => word));
     const whole = wholeNameWord(terms.map((term) => term.word));
     const counts = new Map<string, number>();
-    const rarity = async (allowed: string[]) => {
+    /** Postings of a query word's allowed words, counted only until they pass `enough` (a rarer word is known by then). */
+    const rarity = async (allowed: string[], enough: number) => {
       let total = 0;
       for (const word of allowed) {
         if (!counts.has(word)) counts.set(word, await repo.postingCount(word, COUNT_CAP));
         total += counts.get(word)!;
+        if (total > enough) break;
       }
       return total;
     };
@@ -90,18 +92,25 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
         if (better.length > 0 && better.every((list, i) => list.length === allowed[i]!.length)) continue;
         let driver = 0;
         if (allowed.length > 1) {
-          const sizes = await Promise.all(allowed.map(rarity));
-          driver = sizes.indexOf(Math.min(...sizes));
+          let fewest = Infinity;
+          for (let i = 0; i < allowed.length; i++) {
+            const size = await rarity(allowed[i]!, fewest);
+            if (size < fewest) [fewest, driver] = [size, i];
+          }
         }
         const others = allowed.filter((_, i) => i !== driver);
         const notAll = better.length > 0 && better.every((list) => list.length > 0) ? better : undefined;
         walks = allowed[driver]!.map((word) => ({ word, kinds, others, notWholeName: whole, ...(notAll && { notAll }), ...(keyset && { after: keyset }), limit }));
       }
       const found = new Map<string, Position>();
+      // Once `limit` items are found, a later walk only matters down to the least popular of them:
+      // it stops at once when its word's best posting is below (search-as-you-type expands to many words).
+      let floor: number | undefined;
       for (const walk of walks) {
-        for (const row of await repo.walk(walk)) {
+        for (const row of await repo.walk(floor === undefined ? walk : { ...walk, minPopularity: floor })) {
           found.set(`${row.kind}\u0000${row.item_id}`, [tier, Number(row.popularity), row.item_id, row.kind]);
         }
+        if (found.size >= limit) floor = [...found.values()].sort(compare)[limit - 1]![1];
       }
       page.push(...[...found.values()].sort(compare).slice(0, limit));
     }
