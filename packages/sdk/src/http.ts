@@ -68,6 +68,16 @@ export interface CallOptions {
   idempotent: boolean;
 }
 
+/**
+ * In a page of another origin, a browser reports a CORS refusal as a bare
+ * network failure: say so, since it is the likely cause.
+ */
+function corsHint(baseUrl: string): string {
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+  if (origin === undefined || origin === 'null' || new URL(baseUrl).origin === origin) return '';
+  return ` (this page's origin ${origin} is not the API's: if the API does not trust it for CORS, the browser refuses the answer and reports a network error; register it as a client redirect URI or in MAQAM_CORS_ORIGINS)`;
+}
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -124,7 +134,7 @@ export async function send(http: HttpOptions, call: CallOptions): Promise<Respon
         await sleep(backoff(attempt), call.signal);
         continue;
       }
-      throw new NetworkError(`no answer from ${http.baseUrl}: ${(error as Error).message}`, { code: 'ERROR_CODE_UNAVAILABLE', status: 0 });
+      throw new NetworkError(`no answer from ${http.baseUrl}: ${(error as Error).message}${corsHint(http.baseUrl)}`, { code: 'ERROR_CODE_UNAVAILABLE', status: 0 });
     }
     if (response.ok) {
       http.retryBudget.succeeded();

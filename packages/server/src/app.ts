@@ -21,6 +21,7 @@ import { searchRoutes } from './search/search.routes.ts';
 import { createGuard, type CredentialVerifiers } from './http/credentials.ts';
 import { addressKey, createRateLimiter, credentialKey, FallbackRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit.ts';
 import { createErrorHandler } from './http/error-handler.ts';
+import { createCors } from './http/cors.ts';
 import { createClientErrorHandler, createFrameworkErrors } from './http/framework-errors.ts';
 import { LocaleNegotiator } from './http/locale.ts';
 import { opsRoutes } from './http/ops.routes.ts';
@@ -125,6 +126,16 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   const addressLimiter = limiting ? createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log, keyOf: addressKey }) : undefined;
   const guard = createGuard(verifiers, limiter);
 
+  // The methods each API path answers: for Allow on a 405 and for CORS preflights. Filled while routes are added.
+  const methodsByPath = new Map<string, Set<string>>();
+  let routesAdded = false;
+  app.addHook('onRoute', (route) => {
+    if (routesAdded || (!route.url.startsWith('/v1/') && !route.url.startsWith('/.well-known/'))) return;
+    const methods = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    methodsByPath.set(route.url, methods);
+  });
+
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
@@ -133,6 +144,14 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
       throw invalidRequest({ field: 'Host', reason: 'required' });
     }
   });
+  // Before the credential and rate-limit hooks: a preflight is answered here, and a refusal below still carries the CORS headers.
+  app.addHook('onRequest', createCors({
+    configured: config.corsOrigins,
+    ownOrigin: new URL(config.publicUrl).origin,
+    redirectUris: async () =>
+      (await storage.db.selectFrom('oauth_clients').select('redirect_uris').execute()).flatMap((row) => JSON.parse(row.redirect_uris) as string[]),
+    methodsOf: (url) => (methodsByPath.has(url) ? [...methodsByPath.get(url)!] : undefined),
+  }));
   app.addHook('onSend', async (request, reply) => {
     // The reference at /docs is a page of ours: no one may frame it (clickjacking).
     if (request.url.startsWith('/docs')) {
@@ -171,13 +190,6 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
 
   // Paths the API serves, so a wrong method is a 405 and not a 404.
-  const methodsByPath = new Map<string, Set<string>>();
-  app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/v1/')) return;
-    const methods = methodsByPath.get(route.url) ?? new Set<string>();
-    for (const method of [route.method].flat()) methods.add(method);
-    methodsByPath.set(route.url, methods);
-  });
 
   const deps = { catalog, guard, negotiator };
   songsRoutes(app, deps);
@@ -209,6 +221,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   });
   if (demo) await demoRoutes(app, demo);
 
+  routesAdded = true;
   for (const [url, methods] of methodsByPath) {
     const others = ALL_METHODS.filter((m) => !methods.has(m));
     const allowed = [...methods].join(', ');

@@ -11,6 +11,8 @@ export interface Config {
   redisUrl: string | undefined;
   secret: string | undefined;
   publicUrl: string;
+  /** Origins trusted for CORS besides the registered clients' ('*' trusts every origin). */
+  corsOrigins: readonly string[];
   defaultLocale: string;
   logLevel: string;
   accessTokenTtlSeconds: number;
@@ -101,6 +103,27 @@ export const SETTINGS = [
     description: 'The issuer and the base of every absolute URL the server makes.',
     parse: (raw, partial) => (raw || `http://${partial.host}:${partial.port}`).replace(/\/+$/, ''),
   } satisfies Setting<'publicUrl'>,
+  {
+    key: 'corsOrigins',
+    env: 'MAQAM_CORS_ORIGINS',
+    shownDefault: '(none)',
+    description:
+      "Comma-separated origins browser apps may call the API from (CORS), besides the origins of registered clients' redirect URIs; * trusts every origin.",
+    parse: (raw) => {
+      const origins = (raw ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+      for (const origin of origins) {
+        if (origin === '*') continue;
+        let parsed: URL;
+        try {
+          parsed = new URL(origin);
+        } catch {
+          throw new ConfigError(`MAQAM_CORS_ORIGINS: "${origin}" is not an origin such as https://app.example`);
+        }
+        if (parsed.origin !== origin.replace(/\/+$/, '')) throw new ConfigError(`MAQAM_CORS_ORIGINS: "${origin}" is not an origin such as https://app.example`);
+      }
+      return origins.map((origin) => origin.replace(/\/+$/, ''));
+    },
+  } satisfies Setting<'corsOrigins'>,
   {
     key: 'defaultLocale',
     env: 'MAQAM_DEFAULT_LOCALE',

@@ -1,0 +1,104 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * CORS (contract section 12, the Fetch standard). Trusted origins are the
+ * origins of every registered client's https or loopback-http redirect URI
+ * and MAQAM_CORS_ORIGINS. The API answers them on every /v1/ path and
+ * /.well-known/ document, errors included; never with credentials. Signed
+ * stream URLs answer every origin, since the signature is the credential. The
+ * sign-in page never answers CORS.
+ */
+
+const ALLOW_HEADERS = 'authorization, x-api-key, content-type, accept-language, x-request-id';
+const EXPOSE_HEADERS = 'x-request-id, content-language, retry-after, www-authenticate, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset';
+const MAX_AGE = '600';
+const STREAMS = '/v1/streaming/hls/';
+/** How long the registered clients' origins are kept before they are read again (clients are added by the CLI). */
+const CLIENT_ORIGINS_TTL_MS = 5000;
+
+/** The origin of a redirect URI if it may be trusted: https, or http on a loopback host. */
+export function trustedOriginOf(redirectUri: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(redirectUri);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol === 'https:') return url.origin;
+  if (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return url.origin;
+  return undefined;
+}
+
+export interface CorsOptions {
+  /** MAQAM_CORS_ORIGINS; '*' trusts every origin. */
+  configured: readonly string[];
+  /** The redirect URIs of every registered client. */
+  redirectUris: () => Promise<string[]>;
+  /** The server's own origin, which needs no CORS. */
+  ownOrigin: string;
+  /** The methods of a route, for Access-Control-Allow-Methods. */
+  methodsOf: (routeUrl: string) => readonly string[] | undefined;
+  clock?: () => number;
+}
+
+export function createCors(options: CorsOptions) {
+  const clock = options.clock ?? Date.now;
+  const everyone = options.configured.includes('*');
+  const configured = new Set(options.configured);
+  let clients: { origins: Set<string>; at: number } | undefined;
+  let loading: Promise<Set<string>> | undefined;
+
+  async function clientOrigins(): Promise<Set<string>> {
+    if (clients && clock() - clients.at < CLIENT_ORIGINS_TTL_MS) return clients.origins;
+    loading ??= options.redirectUris().then(
+      (uris) => {
+        const origins = new Set(uris.flatMap((uri) => trustedOriginOf(uri) ?? []));
+        clients = { origins, at: clock() };
+        loading = undefined;
+        return origins;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  }
+
+  async function trusted(origin: string): Promise<boolean> {
+    return everyone || configured.has(origin) || (await clientOrigins()).has(origin);
+  }
+
+  /** The onRequest hook: answers preflights and marks the answers of trusted origins. */
+  return async function cors(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const origin = request.headers.origin;
+    if (origin === undefined || origin === options.ownOrigin) return;
+    const path = request.url.split('?')[0]!;
+    const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+
+    if (path.startsWith(STREAMS)) {
+      reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'content-range, accept-ranges, content-length, etag, x-request-id');
+      if (preflight) {
+        reply.header('access-control-allow-methods', 'GET, HEAD').header('access-control-allow-headers', 'range').header('access-control-max-age', MAX_AGE);
+        return reply.code(204).send();
+      }
+      return;
+    }
+    if (path === '/v1/auth/authorize' || !(path.startsWith('/v1/') || path.startsWith('/.well-known/'))) return;
+
+    reply.header('vary', 'Origin');
+    const isTrusted = await trusted(origin);
+    if (preflight) {
+      if (isTrusted) {
+        const methods = options.methodsOf(request.routeOptions.url ?? '') ?? [];
+        reply
+          .header('access-control-allow-origin', origin)
+          .header('access-control-allow-methods', methods.filter((m) => m !== 'OPTIONS').join(', '))
+          .header('access-control-allow-headers', ALLOW_HEADERS)
+          .header('access-control-max-age', MAX_AGE);
+      }
+      return reply.code(204).send();
+    }
+    if (isTrusted) reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', EXPOSE_HEADERS);
+  };
+}
