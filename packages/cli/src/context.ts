@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { loadConfig, migrateToLatest, openStorage, type Config, type Storage } from '@maqam/server';
+import type { Output } from './output.ts';
 
 /** The CLI reads the same environment as the server; flags override it. */
 export function configFrom(flags: { 'database-url'?: string | undefined; port?: string | undefined; host?: string | undefined }): Config {
@@ -9,8 +11,24 @@ export function configFrom(flags: { 'database-url'?: string | undefined; port?: 
   return loadConfig(process.env, overrides);
 }
 
-/** Opens the database, migrated, runs `work`, and always closes it. */
-export async function withStorage<T>(config: Config, work: (storage: Storage) => Promise<T>): Promise<T> {
+/** The database a URL names, for people: the SQLite file's full path, or PostgreSQL's user@host/database (never a password). */
+export function describeDatabase(databaseUrl: string): string {
+  if (databaseUrl.startsWith('sqlite:')) return `SQLite ${resolve(databaseUrl.slice('sqlite:'.length))}`;
+  try {
+    const url = new URL(databaseUrl);
+    return `PostgreSQL ${url.username ? `${decodeURIComponent(url.username)}@` : ''}${url.host}${url.pathname}`;
+  } catch {
+    return 'the configured database';
+  }
+}
+
+/**
+ * Opens the database, migrated, runs `work`, and always closes it. Says on
+ * standard error which database it is: a key written to ./data/maqam.db
+ * while the server runs on PostgreSQL is an hour of 401s.
+ */
+export async function withStorage<T>(config: Config, out: Output, work: (storage: Storage) => Promise<T>): Promise<T> {
+  out.info(`database: ${describeDatabase(config.databaseUrl)}`);
   const storage = openStorage(config.databaseUrl);
   try {
     await migrateToLatest(storage);

@@ -213,3 +213,16 @@ describe('maqam serve', () => {
   });
 });
 
+
+describe('every command that writes', () => {
+  it('says on standard error which database it writes to, without a password', () => {
+    const created = runCli(env, ['keys', 'create', '--name', 'which-db', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toContain(`database: SQLite ${join(dir, 'cli.db')}`);
+    JSON.parse(created.stdout); // stdout stays the record alone
+    const postgres = runCli({ ...env, MAQAM_DB_TIMEOUT_MS: '500' }, ['migrate', '--database-url', 'postgres://owner:s3cret@127.0.0.1:1/catalog']);
+    expect(postgres.code).not.toBe(0);
+    expect(postgres.stderr).toContain('database: PostgreSQL owner@127.0.0.1:1/catalog');
+    expect(postgres.stderr).not.toContain('s3cret');
+  });
+});

@@ -30,7 +30,7 @@ export async function users(
     throw new UsageError('users create needs exactly one of --password P or --password-stdin');
   }
   const password = flags.password ?? (await readStdin());
-  return withStorage(config, async (storage) => {
+  return withStorage(config, out, async (storage) => {
     try {
       const user = await createUsersService(storage.db).create(flags.username!, password);
       out.record(user, () => `created user ${user.username} (${user.id})`);
@@ -47,7 +47,7 @@ export async function clients(
   [action]: (string | undefined)[],
   flags: { name?: string; 'redirect-uri'?: string[]; scopes?: string },
 ): Promise<number> {
-  return withStorage(config, async (storage) => {
+  return withStorage(config, out, async (storage) => {
     const service = createClientsService(storage.db);
     try {
       switch (action) {

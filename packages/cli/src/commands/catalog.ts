@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { demoCatalogSize, importNdjsonFile, migrateToLatest, openStorage, seedDemoCatalog, type Config } from '@maqam/server';
-import { withStorage } from '../context.ts';
+import { describeDatabase, withStorage } from '../context.ts';
 import { parsePositiveInteger, UsageError, type Output } from '../output.ts';
 
 export async function migrate(config: Config, out: Output): Promise<number> {
+  out.info(`database: ${describeDatabase(config.databaseUrl)}`);
   const storage = openStorage(config.databaseUrl);
   try {
     const applied = await migrateToLatest(storage);
@@ -21,7 +22,7 @@ export async function seedDemo(config: Config, out: Output, flags: { songs?: str
   const size = demoCatalogSize(songs);
   out.info(`seeding ${size.artists} artists, ${size.albums} albums and ${size.songs} songs...`);
   const started = performance.now();
-  const summary = await withStorage(config, (storage) =>
+  const summary = await withStorage(config, out, (storage) =>
     seedDemoCatalog(storage, {
       ...(songs === undefined ? {} : { songs }),
       ...(seed === undefined ? {} : { seed }),
@@ -41,7 +42,7 @@ export async function importFile(config: Config, out: Output, file: string | und
   if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
   const batchSize = flags['batch-size'] === undefined ? undefined : parsePositiveInteger(flags['batch-size'], '--batch-size');
   const { size } = await stat(file);
-  const outcome = await withStorage(config, (storage) =>
+  const outcome = await withStorage(config, out, (storage) =>
     importNdjsonFile(storage, file, {
       ...(batchSize === undefined ? {} : { batchSize }),
       onProgress: ({ bytesRead, linesRead }) =>

@@ -10,7 +10,7 @@ export async function keys(
   [action, id]: (string | undefined)[],
   flags: { name?: string; 'expires-in'?: string; grace?: string },
 ): Promise<number> {
-  return withStorage(config, async (storage) => {
+  return withStorage(config, out, async (storage) => {
     const service = createApiKeysService(createApiKeysRepo(storage.db));
     try {
       switch (action) {

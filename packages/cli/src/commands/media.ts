@@ -6,7 +6,7 @@ import { UsageError, type Output } from '../output.ts';
 export async function media(config: Config, out: Output, [action, songId, file]: (string | undefined)[]): Promise<number> {
   if (action !== 'add' || !songId || !file) throw new UsageError('maqam media add SONG_ID AUDIO_FILE');
   if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
-  return withStorage(config, async (storage) => {
+  return withStorage(config, out, async (storage) => {
     try {
       out.info(`packaging ${file} for ${songId} with ffmpeg...`);
       const tiers = await addMedia(storage.db, config.mediaDirectory, songId, file);
