@@ -206,6 +206,24 @@ describe('maqam serve', () => {
     }
   });
 
+  it('keeps the demo client signing in on whatever port or public URL the demo is served at', async () => {
+    const database = join(dir, 'demo-ports.db');
+    const env = { DATABASE_URL: `sqlite:${database}`, MAQAM_MEDIA_DIR: join(dir, 'demo-media'), LOG_LEVEL: 'silent' };
+    expect(maqam(['seed-demo', '--songs', '200', '--json'], env).code).toBe(0);
+    const serveOn = async (port: number) => {
+      const child = spawn(process.execPath, [BIN, 'serve', '--demo', '--port', String(port)], { env: { ...process.env, ...env }, stdio: 'ignore' });
+      await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
+      const exited = new Promise((resolveExit) => child.on('exit', resolveExit));
+      child.kill('SIGTERM');
+      await exited;
+    };
+    const [first, second] = [await freePort(), await freePort()];
+    await serveOn(first);
+    await serveOn(second);
+    const uris = JSON.parse((JSON.parse(dumpTable(database, 'oauth_clients')) as { id: string; redirect_uris: string }[]).find((c) => c.id === 'maqam-demo')!.redirect_uris);
+    expect(uris).toEqual(expect.arrayContaining([`http://127.0.0.1:${first}/demo/callback`, `http://127.0.0.1:${second}/demo/callback`]));
+  }, 120_000);
+
   it('refuses a bad configuration with a clear message', () => {
     const result = maqam(['migrate'], { DATABASE_URL: 'mysql://nope' });
     expect(result.code).toBe(2);

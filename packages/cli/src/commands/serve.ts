@@ -56,13 +56,17 @@ async function seedDemo(storage: Storage, config: Config, out: Output): Promise<
   const anyUser = await storage.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (!anyUser) await createUsersService(storage.db).create(DEMO_USER.username, DEMO_USER.password);
   const clients = createClientsService(storage.db);
+  const callback = `${config.publicUrl}/demo/callback`;
   if (!(await clients.find(DEMO_CLIENT_ID))) {
     await clients.create({
       clientId: DEMO_CLIENT_ID,
       name: 'Maqam Demo',
-      redirectUris: [`${config.publicUrl}/demo/callback`, 'http://127.0.0.1:8765/callback'],
+      redirectUris: [callback, 'http://127.0.0.1:8765/callback'],
       scopes: ['read', 'stream'],
     });
+  } else if (await clients.addRedirectUri(DEMO_CLIENT_ID, callback)) {
+    // Served on another port or public URL than before: the demo signs in there too.
+    out.info(`demo client: added redirect URI ${callback}`);
   }
   featuredArtists = await findFeaturedArtists(storage);
   try {

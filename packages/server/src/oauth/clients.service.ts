@@ -80,6 +80,17 @@ export function createClientsService(db: Db, clock: () => number = Date.now) {
       return (await db.selectFrom('oauth_clients').selectAll().orderBy('created_at').orderBy('id').execute()).map(toClient);
     },
 
+    /** Registers one more redirect URI for a client (checked as at creation); true if it was new. */
+    async addRedirectUri(clientId: string, uri: string): Promise<boolean> {
+      const problem = redirectUriProblem(uri);
+      if (problem) throw new ClientInputError(`redirect URI "${uri}" ${problem}`);
+      const client = await this.find(clientId);
+      if (!client) throw new ClientInputError(`no client "${clientId}"`);
+      if (client.redirectUris.includes(uri)) return false;
+      await db.updateTable('oauth_clients').set({ redirect_uris: JSON.stringify([...client.redirectUris, uri]) }).where('id', '=', clientId).execute();
+      return true;
+    },
+
     async find(clientId: string): Promise<OAuthClient | undefined> {
       // No client id holds NUL, and PostgreSQL cannot even compare one: no such client, on either database.
       if (clientId.includes('\u0000')) return undefined;
