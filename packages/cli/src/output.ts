@@ -40,11 +40,14 @@ export class UsageError extends Error {
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
 
-/** "90d", "24h", "30m", "45s" or plain seconds, to seconds. */
+/**
+ * "90d", "24h", "30m", "45s" or "2w", to seconds. The unit is required: a
+ * bare "90" meant days to the operator who typed it and seconds to us.
+ */
 export function parseDuration(text: string, option: string): number {
-  const match = /^(\d+)([smhdw]?)$/.exec(text.trim());
-  if (!match) throw new UsageError(`${option} takes a duration like 90d, 24h, 30m or 45s; got "${text}"`);
-  return Number(match[1]) * UNITS[match[2] || 's']!;
+  const match = /^(\d+)([smhdw])$/.exec(text.trim());
+  if (!match) throw new UsageError(`${option} takes a duration with its unit, like 90d, 24h, 30m or 45s; got "${text}"`);
+  return Number(match[1]) * UNITS[match[2]!]!;
 }
 
 export function parsePositiveInteger(text: string, option: string): number {

@@ -143,6 +143,9 @@ describe('maqam keys', () => {
     expect(unknown.stderr).toContain('no API key with id "zzzzzzzzzzzz"');
     expect(maqam(['keys', 'create']).code).toBe(2);
     expect(maqam(['keys', 'create', '--name', 'x', '--expires-in', 'soon']).stderr).toContain('--expires-in takes a duration');
+    const bare = maqam(['keys', 'create', '--name', 'x', '--expires-in', '90']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('--expires-in takes a duration with its unit, like 90d');
     expect(maqam(['frobnicate']).code).toBe(2);
     expect(maqam(['migrate', '--bogus']).code).toBe(2);
   });
