@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { addVary } from './vary.ts';
 
 /**
  * CORS (contract section 12, the Fetch standard). Trusted origins are the
@@ -86,7 +87,7 @@ export function createCors(options: CorsOptions) {
     }
     if (path === '/v1/auth/authorize' || !(path.startsWith('/v1/') || path.startsWith('/.well-known/'))) return;
 
-    reply.header('vary', 'Origin');
+    addVary(reply, 'Origin');
     const isTrusted = await trusted(origin);
     if (preflight) {
       if (isTrusted) {

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { addVary } from './vary.ts';
 import { ApiError, invalidRequest, localizeViolation } from '../errors.ts';
 import type { LocaleNegotiator } from './locale.ts';
 import { validationErrorToApiError } from './validation.ts';
@@ -67,12 +68,12 @@ export function createErrorHandler(negotiator: LocaleNegotiator, bodyLimit: numb
       body.error = oauth.error;
       body.error_description = oauth.description;
     }
+    addVary(reply, 'Accept-Language');
     reply
       .code(apiError.status)
       .header('x-request-id', request.id)
       .headers(apiError.headers)
       .header('content-language', locale)
-      .header('vary', 'Accept-Language')
       .header('cache-control', 'no-store')
       .type('application/json; charset=utf-8')
       .serializer(JSON.stringify)

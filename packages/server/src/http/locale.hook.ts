@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../errors.ts';
 import type { LocaleNegotiator, Negotiation } from './locale.ts';
+import { addVary } from './vary.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,6 +15,6 @@ export function negotiateLocale(negotiator: LocaleNegotiator) {
     const negotiation = negotiator.negotiate(request.headers['accept-language']);
     if (negotiation === null) throw invalidRequest({ field: 'Accept-Language', reason: 'acceptLanguage' });
     request.negotiation = negotiation;
-    reply.header('content-language', negotiation.contentLanguage).header('vary', 'Accept-Language');
+    addVary(reply.header('content-language', negotiation.contentLanguage), 'Accept-Language');
   };
 }

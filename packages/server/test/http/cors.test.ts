@@ -60,6 +60,8 @@ describe.each(dialects.map((d) => [d.name, d] as const))('CORS on %s (contract s
     const ok = await server.call({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { origin: APP } });
     expect(ok.statusCode).toBe(200);
     expect(ok.headers['access-control-allow-origin']).toBe(APP);
+    // Both what the answer varies by: the origin (CORS) and the language.
+    expect(String(ok.headers.vary).split(', ').sort()).toEqual(['Accept-Language', 'Origin']);
     expect(String(ok.headers['access-control-expose-headers']).split(', ')).toEqual([
       'x-request-id', 'content-language', 'retry-after', 'www-authenticate', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset',
     ]);
