@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '@maqam/server';
 import { importFile, migrate, seedDemo } from './commands/catalog.ts';
@@ -31,7 +32,52 @@ Options for every command:
   --database-url URL     overrides DATABASE_URL
   --port N, --host H     override PORT and HOST (serve)
 
-Configuration comes from the environment, as for the server (see README).`;
+Configuration comes from the environment, as for the server (see README).
+maqam <command> --help explains a command; maqam --version prints the version.`;
+
+/** What `maqam <command> --help` says: the command, its options, and what it touches. */
+const COMMAND_HELP: Record<string, string> = {
+  serve: `maqam serve [--demo] [--port N] [--host H]
+
+Runs the API server on DATABASE_URL (migrating it first) until SIGTERM or SIGINT.
+--demo   on an empty database, seeds the demo catalog (50,000 songs), a demo user
+         and client, and demo audio when ffmpeg is installed; serves the web app at /demo.`,
+  migrate: `maqam migrate
+
+Applies the pending database migrations to DATABASE_URL and lists them. Run once per
+release when several nodes share a PostgreSQL database.`,
+  'seed-demo': `maqam seed-demo [--songs N] [--seed S]
+
+Writes the generated Arabic-first demo catalog (default 50,000 songs; the same for the
+same seed) into DATABASE_URL, through the importer.`,
+  import: `maqam import FILE.ndjson [--batch-size N]
+
+Imports catalog records (artist, album, song, related, lyrics; one JSON object a line)
+in batches of N (default 2,000). A batch with a bad line is not written and its lines
+are reported; the others are. Upserts by id, so a corrected re-run converges.`,
+  keys: `maqam keys create --name N [--expires-in 90d]   a new API key (printed once)
+maqam keys list                                 every key, without secrets
+maqam keys revoke KEY_ID                        refused from the next request on
+maqam keys rotate KEY_ID [--grace 24h]          a new key; the old one lives the grace period
+
+Durations take their unit: s, m, h, d or w.`,
+  users: `maqam users create --username U (--password P | --password-stdin)
+
+Creates a user who can sign in to OAuth clients. --password-stdin keeps the
+password out of the shell history.`,
+  clients: `maqam clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream"]
+maqam clients list
+
+Registers a public OAuth client (PKCE, no secret). Redirect URIs are exact: https, http
+on a loopback address, or a private-use scheme. Their https and loopback origins may call
+the API from a browser (CORS).`,
+  media: `maqam media add SONG_ID AUDIO_FILE
+
+Packages an audio file as HLS at every quality tier (needs ffmpeg) under MAQAM_MEDIA_DIR
+and records it for SONG_ID.`,
+};
+
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -41,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       demo: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'v', default: false },
       'database-url': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
@@ -59,6 +106,15 @@ async function main(argv: string[]): Promise<number> {
   });
   const [command, ...rest] = positionals;
   const out = createOutput(values.json);
+  if (values.version) {
+    process.stdout.write(`maqam ${VERSION}\n`);
+    return 0;
+  }
+  const helpFor = command === 'help' ? rest[0] : values.help ? command : undefined;
+  if (helpFor !== undefined && COMMAND_HELP[helpFor] !== undefined) {
+    process.stdout.write(`${COMMAND_HELP[helpFor]}\n`);
+    return 0;
+  }
   if (values.help || command === undefined || command === 'help') {
     process.stdout.write(`${HELP}\n`);
     return command === undefined && !values.help ? 2 : 0;

@@ -247,3 +247,19 @@ describe('every command that writes', () => {
     expect(postgres.stderr).not.toContain('s3cret');
   });
 });
+
+describe('maqam help', () => {
+  it('prints its version', () => {
+    const result = maqam(['--version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^maqam \d+\.\d+\.\d+$/);
+  });
+
+  it.each(['serve', 'migrate', 'seed-demo', 'import', 'keys', 'users', 'clients', 'media'])('explains %s with --help and with maqam help', (command) => {
+    const flag = maqam([command, '--help']);
+    expect(flag.code).toBe(0);
+    expect(flag.stdout).toContain(`maqam ${command}`);
+    expect(flag.stdout).not.toContain('Commands:');
+    expect(maqam(['help', command]).stdout).toBe(flag.stdout);
+  });
+});
