@@ -65,8 +65,22 @@ describe('maqam import', () => {
     expect(result.stderr).toMatch(/bad\.ndjson:2: not valid JSON/);
     expect(result.stderr).toMatch(/bad\.ndjson:3: artist followerCount/);
     expect(result.stderr).toMatch(/bad\.ndjson:4: "kind" must be one of/);
-    expect(JSON.parse(result.stdout)).toEqual({ artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 });
+    const record = JSON.parse(result.stdout);
+    expect(record).toMatchObject({ artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0, badLineCount: 3 });
+    expect(record.badLines.map((bad: { line: number }) => bad.line)).toEqual([2, 3, 4]);
     expect(count(database, 'artists')).toBe(0);
+  });
+
+  it('prints the first 20 bad lines and counts the rest; --json lists at most 100', () => {
+    const database = join(dir, 'many-bad.db');
+    const file = writeNdjson(dir, 'many-bad.ndjson', Array.from({ length: 150 }, () => '{"kind":"mystery"}'));
+    const result = maqam(['import', file, '--json'], { DATABASE_URL: `sqlite:${database}` });
+    expect(result.code).toBe(1);
+    expect(result.stderr.match(/many-bad\.ndjson:\d+:/g)).toHaveLength(20);
+    expect(result.stderr).toContain('... and 130 more bad line(s)');
+    const record = JSON.parse(result.stdout);
+    expect(record.badLineCount).toBe(150);
+    expect(record.badLines).toHaveLength(100);
   });
 
   // Regression (issue 8, item 15): records repeated across batches were counted once per batch.

@@ -37,6 +37,10 @@ export async function seedDemo(config: Config, out: Output, flags: { songs?: str
   return 0;
 }
 
+/** Bad lines printed on standard error, and listed in the --json record. */
+const SHOWN_BAD_LINES = 20;
+const RECORDED_BAD_LINES = 100;
+
 export async function importFile(config: Config, out: Output, file: string | undefined, flags: { 'batch-size'?: string }): Promise<number> {
   if (file === undefined) throw new UsageError('import needs a file: maqam import FILE.ndjson');
   if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
@@ -50,9 +54,14 @@ export async function importFile(config: Config, out: Output, file: string | und
     }),
   );
   out.done();
-  for (const error of outcome.errors) out.info(`${file}:${error.line}: ${error.message}`);
+  // A file with a systematic mistake has a bad line in every batch: show the first ones and count the rest.
+  for (const error of outcome.errors.slice(0, SHOWN_BAD_LINES)) out.info(`${file}:${error.line}: ${error.message}`);
+  if (outcome.errors.length > SHOWN_BAD_LINES) out.info(`... and ${(outcome.errors.length - SHOWN_BAD_LINES).toLocaleString('en')} more bad line(s)`);
   const { summary } = outcome;
-  out.record(summary, () =>
+  const record = outcome.errors.length === 0
+    ? summary
+    : { ...summary, badLineCount: outcome.errors.length, badLines: outcome.errors.slice(0, RECORDED_BAD_LINES) };
+  out.record(record, () =>
     `imported ${summary.artists} artists, ${summary.albums} albums, ${summary.songs} songs, ${summary.related} related edges, ${summary.lyrics} lyrics` +
     (outcome.errors.length > 0 ? `; ${outcome.errors.length} bad line(s), their batches were not written` : ''),
   );
