@@ -37,7 +37,7 @@ export const ERRORS = {
   bodyTooLarge: {
     code: 'ERROR_CODE_INVALID_REQUEST',
     status: 413,
-    message: { en: 'The request body is larger than {limit} bytes.', ar: 'حجم جسم الطلب أكبر من {limit} بايت.' },
+    message: { en: 'The request body is larger than {limit#bytes}.', ar: 'حجم جسم الطلب أكبر من {limit#bytes}.' },
   },
   methodNotAllowed: {
     code: 'ERROR_CODE_INVALID_REQUEST',
@@ -47,7 +47,7 @@ export const ERRORS = {
   uriTooLong: {
     code: 'ERROR_CODE_INVALID_REQUEST',
     status: 414,
-    message: { en: 'A path segment of the request is longer than {limit} characters.', ar: 'أحد أجزاء مسار الطلب أطول من {limit} حرفًا.' },
+    message: { en: 'A path segment of the request is longer than {limit#chars}.', ar: 'أحد أجزاء مسار الطلب أطول من {limit#chars}.' },
   },
   headersTooLarge: {
     code: 'ERROR_CODE_INVALID_REQUEST',
@@ -155,10 +155,10 @@ export type ErrorReason = keyof typeof ERRORS;
 export const VIOLATIONS = {
   required: { en: 'is required', ar: 'حقل مطلوب' },
   type: { en: 'must be of type {type}', ar: 'يجب أن يكون من النوع {type}' },
-  minLength: { en: 'must not be shorter than {limit} characters', ar: 'يجب ألا يقل طوله عن {limit} حرفًا' },
-  maxLength: { en: 'must not be longer than {limit} characters', ar: 'يجب ألا يزيد طوله عن {limit} حرفًا' },
-  minItems: { en: 'must have at least {limit} items', ar: 'يجب أن يحتوي على {limit} عنصرًا على الأقل' },
-  maxItems: { en: 'must have at most {limit} items', ar: 'يجب ألا يحتوي على أكثر من {limit} عنصرًا' },
+  minLength: { en: 'must not be shorter than {limit#chars}', ar: 'يجب ألا يقل طوله عن {limit#chars}' },
+  maxLength: { en: 'must not be longer than {limit#chars}', ar: 'يجب ألا يزيد طوله عن {limit#chars}' },
+  minItems: { en: 'must have at least {limit#items}', ar: 'يجب أن يحتوي على {limit#items} على الأقل' },
+  maxItems: { en: 'must have at most {limit#items}', ar: 'يجب ألا يحتوي على أكثر من {limit#items}' },
   minimum: { en: 'must be at least {limit}', ar: 'يجب ألا تقل القيمة عن {limit}' },
   maximum: { en: 'must be at most {limit}', ar: 'يجب ألا تزيد القيمة عن {limit}' },
   pattern: { en: 'has an invalid format', ar: 'صيغته غير صالحة' },
@@ -196,8 +196,38 @@ export type ViolationReason = keyof typeof VIOLATIONS;
 
 export type Params = Readonly<Record<string, string | number>>;
 
-export function formatMessage(template: string, params: Params = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+
+/**
+ * Nouns counted in messages, in each plural form of each language, because
+ * Arabic has six (zero, one, two, few, many, other): "حرف واحد", "حرفين",
+ * "3 أحرف", "11 حرفًا", "100 حرف". A template writes `{limit#chars}`.
+ */
+const COUNTED: Record<string, Record<MessageLocale, PluralForms>> = {
+  chars: {
+    en: { one: '{n} character', other: '{n} characters' },
+    ar: { one: 'حرف واحد', two: 'حرفين', few: '{n} أحرف', many: '{n} حرفًا', other: '{n} حرف' },
+  },
+  items: {
+    en: { one: '{n} item', other: '{n} items' },
+    ar: { one: 'عنصر واحد', two: 'عنصرين', few: '{n} عناصر', many: '{n} عنصرًا', other: '{n} عنصر' },
+  },
+  bytes: {
+    en: { one: '{n} byte', other: '{n} bytes' },
+    ar: { one: 'بايت واحد', two: 'بايتين', few: '{n} بايتات', many: '{n} بايتًا', other: '{n} بايت' },
+  },
+};
+
+const pluralRules = { ar: new Intl.PluralRules('ar'), en: new Intl.PluralRules('en') };
+
+export function formatMessage(template: string, params: Params = {}, locale: MessageLocale = 'en'): string {
+  return template.replace(/\{(\w+)(?:#(\w+))?\}/g, (whole, name: string, noun: string | undefined) => {
+    if (!(name in params)) return whole;
+    const value = params[name]!;
+    const forms = noun === undefined ? undefined : COUNTED[noun]?.[locale];
+    if (forms === undefined || typeof value !== 'number') return String(value);
+    return (forms[pluralRules[locale].select(value)] ?? forms.other).replace('{n}', String(value));
+  });
 }
 
 /** A field violation before localization: the field, why, and the values its text needs. */
@@ -208,7 +238,7 @@ export interface Violation {
 }
 
 export function localizeViolation(v: Violation, locale: MessageLocale): FieldViolation {
-  return { field: v.field, description: formatMessage(VIOLATIONS[v.reason][locale], v.params) };
+  return { field: v.field, description: formatMessage(VIOLATIONS[v.reason][locale], v.params, locale) };
 }
 
 /**
@@ -249,7 +279,7 @@ export class ApiError extends Error {
   }
 
   localizedMessage(locale: MessageLocale): string {
-    return formatMessage(ERRORS[this.reason].message[locale], this.params);
+    return formatMessage(ERRORS[this.reason].message[locale], this.params, locale);
   }
 }
 

@@ -11,6 +11,20 @@ describe('operations endpoints and the error model', () => {
   });
   afterAll(async () => server?.close());
 
+  it('says counts in the plural form of each language (Arabic has six)', async () => {
+    const describe = async (ids: number, locale: string) => {
+      const res = await server.call({
+        method: 'POST', url: '/v1/music/songs:batchGet', headers: { 'content-type': 'application/json', 'accept-language': locale },
+        payload: { songIdList: Array.from({ length: ids }, (_, i) => ({ value: `s${i}` })) },
+      });
+      return res.json().violations[0].description as string;
+    };
+    expect(await describe(0, 'ar')).toBe('يجب أن يحتوي على عنصر واحد على الأقل');
+    expect(await describe(0, 'en')).toBe('must have at least 1 item');
+    expect(await describe(101, 'ar')).toBe('يجب ألا يحتوي على أكثر من 100 عنصر');
+    expect(await describe(101, 'en')).toBe('must have at most 100 items');
+  });
+
   it('answers /healthz and /readyz', async () => {
     expect((await server.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
     expect((await server.app.inject('/readyz')).json()).toEqual({ status: 'ready' });
@@ -112,7 +126,7 @@ describe('the error catalog', () => {
     expect(CONTRACT_STATUS[entry.code]).toContain(status);
     expect(entry.message.en).toMatch(/[A-Za-z]/);
     expect(entry.message.ar).toMatch(/[\u0600-\u06FF]/);
-    expect(entry.message.ar.match(/\{\w+\}/g)?.sort()).toEqual(entry.message.en.match(/\{\w+\}/g)?.sort());
+    expect(entry.message.ar.match(/\{\w+(#\w+)?\}/g)?.sort()).toEqual(entry.message.en.match(/\{\w+(#\w+)?\}/g)?.sort());
   });
 
   it.each(Object.entries(VIOLATIONS))('violation %s has texts in Arabic and English', (_reason, texts) => {
