@@ -175,7 +175,18 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
       servers: [{ url: config.publicUrl }],
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'OAuth 2.0 access token (authorization code + PKCE).' },
+          oauth2: {
+            type: 'oauth2',
+            description: 'A signed-in user: OAuth 2.0 authorization code with PKCE (S256); public clients, no secret.',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${config.publicUrl}/v1/auth/authorize`,
+                tokenUrl: `${config.publicUrl}/v1/auth/token`,
+                refreshUrl: `${config.publicUrl}/v1/auth/token/refresh`,
+                scopes: { read: 'Read the catalog.', stream: 'Acquire streams of songs.' },
+              },
+            },
+          },
           apiKeyAuth: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Server-to-server API key, mk_<id>_<secret>.' },
         },
       },

@@ -15,7 +15,7 @@ export interface CatalogRouteDeps {
   negotiator: LocaleNegotiator;
 }
 
-export const CATALOG_SECURITY: Record<string, string[]>[] = [{ bearerAuth: ['read'] }, { apiKeyAuth: [] }];
+export const CATALOG_SECURITY: Record<string, string[]>[] = [{ oauth2: ['read'] }, { apiKeyAuth: [] }];
 export const ERROR_RESPONSES = { 400: ValidationErrorBody, '4xx': ErrorBody, '5xx': ErrorBody } as const;
 
 /**

@@ -273,6 +273,8 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
     {
       schema: {
         operationId: 'ExchangeToken',
+        // Public: the client proves itself with its code, verifier or refresh token, not a credential.
+        security: [],
         tags: ['AuthService'],
         summary: 'Exchanges an authorization code (PKCE) for tokens, or refreshes them (grant_type=refresh_token).',
         body: TokenRequest,
@@ -292,6 +294,8 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
     {
       schema: {
         operationId: 'RefreshToken',
+        // Public: the client proves itself with its code, verifier or refresh token, not a credential.
+        security: [],
         tags: ['AuthService'],
         summary: 'Rotates a refresh token: answers a new token pair and spends the one presented.',
         body: RefreshTokenRequest,
@@ -311,6 +315,8 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
     {
       schema: {
         operationId: 'RevokeToken',
+        // Public: the client proves itself with its code, verifier or refresh token, not a credential.
+        security: [],
         tags: ['AuthService'],
         summary: 'Revokes a token (RFC 7009). Always 200 {}; a refresh token revokes its whole sign-in.',
         body: RevokeTokenRequest,
@@ -333,7 +339,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
         operationId: 'TokenInfo',
         tags: ['AuthService'],
         summary: "Describes the presented access token: scopes, client, user and expiry.",
-        security: [{ bearerAuth: [] }],
+        security: [{ oauth2: [] }],
         response: { 200: TokenInfoResponse, '4xx': ErrorBody, '5xx': ErrorBody },
       },
       onRequest: guard('tokeninfo'),

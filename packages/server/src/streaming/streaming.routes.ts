@@ -49,7 +49,7 @@ export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps):
         operationId: 'AcquireMusicStream',
         tags: ['StreamingService'],
         summary: 'Acquires a signed HLS stream of a song for the signed-in user (OAuth scope `stream`; API keys are refused).',
-        security: [{ bearerAuth: ['stream'] }],
+        security: [{ oauth2: ['stream'] }],
         body: AcquireMusicStreamRequest,
         response: { 200: AcquireMusicStreamResponse, 400: ValidationErrorBody, '4xx': ErrorBody, '5xx': ErrorBody },
       },

@@ -52,7 +52,15 @@ describe('operations endpoints and the error model', () => {
     expect(related.parameters.map((p: { name: string }) => p.name)).toEqual(
       expect.arrayContaining(['artist_id', 'page_size', 'page_token', 'pageSize', 'pageToken', 'limit']),
     );
-    expect(doc.components.securitySchemes).toHaveProperty('apiKeyAuth');
+    expect(doc.components.securitySchemes.apiKeyAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+    // OAuth 2.0 declared as such, so /docs and generators know the authorization-code flow and its scopes.
+    expect(doc.components.securitySchemes.oauth2).toMatchObject({
+      type: 'oauth2',
+      flows: { authorizationCode: { authorizationUrl: expect.stringMatching(/\/v1\/auth\/authorize$/), tokenUrl: expect.stringMatching(/\/v1\/auth\/token$/), scopes: { read: expect.any(String), stream: expect.any(String) } } },
+    });
+    expect(batch.security).toEqual([{ oauth2: ['read'] }, { apiKeyAuth: [] }]);
+    expect(doc.paths['/v1/streaming/music'].post.security).toEqual([{ oauth2: ['stream'] }]);
+    for (const path of ['/v1/auth/token', '/v1/auth/token/refresh', '/v1/auth/token/revoke']) expect(doc.paths[path].post.security).toEqual([]);
     expect(JSON.stringify(doc)).not.toContain('/healthz');
     // Contract section 10: every catalog operation under its operationId and the service's tag.
     const catalog = Object.entries(doc.paths as Record<string, Record<string, { operationId: string; tags: string[] }>>)
