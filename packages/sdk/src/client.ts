@@ -55,8 +55,8 @@ export type ArtistResult = { readonly artist: Artist; readonly error?: undefined
  * const page = await maqam.albums.listTracks('album-1', { pageSize: 50, locale: 'ar' });
  */
 export interface PageOptions extends CallContext {
-  pageSize?: number;
-  pageToken?: string;
+  pageSize?: number | undefined;
+  pageToken?: string | undefined;
 }
 
 
@@ -77,27 +77,27 @@ export interface MaqamClientOptions {
   /** The API's base URL, e.g. "https://api.maqam.example". */
   baseUrl: string;
   /** An API key (mk_...), for servers: catalog calls only. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** OAuth sign-in for apps acting for a user. */
-  auth?: OAuthOptions;
+  auth?: OAuthOptions | undefined;
   /** BCP 47 locale(s) for LocalizedString values; per call too. */
-  locale?: string;
+  locale?: string | undefined;
   /** A fetch of your own (tests, proxies, instrumentation). */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Per attempt; default 15 s. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Retries per call for 429, 503 and (reads only) network failures; default 3. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** The longest server-asked wait the client sits out before giving up with RateLimitError; default 30 s. */
-  maxRetryDelayMs?: number;
+  maxRetryDelayMs?: number | undefined;
   /**
    * Retries across all calls of this client: each failed attempt costs a
    * token, each success earns `tokenRatio` back, and no retry is made while
    * half or fewer of `maxTokens` are left. Default 10 and 0.1.
    */
-  retryBudget?: { maxTokens?: number; tokenRatio?: number };
+  retryBudget?: { maxTokens?: number | undefined; tokenRatio?: number };
   /** Parallel requests of one batchGet; default 4. */
-  batchConcurrency?: number;
+  batchConcurrency?: number | undefined;
 }
 
 /**
@@ -110,8 +110,8 @@ export interface MaqamClientOptions {
  */
 export interface CallContext {
   /** BCP 47 language tag(s), e.g. "ar", "en", "fr;q=0.8, ar". */
-  locale?: string;
-  signal?: AbortSignal;
+  locale?: string | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 const BATCH_SIZE = 100;
@@ -341,7 +341,7 @@ export class MaqamClient {
      * @example
      * const top = await maqam.artists.topTracks('artist-1', { pageSize: 5 });
      */
-    topTracks: async (artistId: string, options: CallContext & { pageSize?: number } = {}): Promise<Song[]> =>
+    topTracks: async (artistId: string, options: CallContext & { pageSize?: number | undefined } = {}): Promise<Song[]> =>
       (await this.#get<{ tracks: Song[] }>(`/v1/music/artists/${id(artistId)}/top-tracks`, options, { page_size: options.pageSize })).tracks,
 
     /**
@@ -350,7 +350,7 @@ export class MaqamClient {
      * @example
      * const { albums } = await maqam.artists.listAlbums('artist-1', { albumType: 'ALBUM_TYPE_SINGLE' });
      */
-    listAlbums: async (artistId: string, options: PageOptions & { albumType?: AlbumType } = {}): Promise<GetArtistDiscographyResponse> =>
+    listAlbums: async (artistId: string, options: PageOptions & { albumType?: AlbumType | undefined } = {}): Promise<GetArtistDiscographyResponse> =>
       this.#get(`/v1/music/artists/${id(artistId)}/albums`, options, {
         album_type: options.albumType, page_size: options.pageSize, page_token: options.pageToken,
       }),
@@ -361,7 +361,7 @@ export class MaqamClient {
      * @example
      * for await (const album of maqam.artists.albums('artist-1', { albumType: 'ALBUM_TYPE_ALBUM' })) console.log(album.releaseDate);
      */
-    albums: (artistId: string, options: PageOptions & { albumType?: AlbumType } = {}): AsyncIterable<Album> =>
+    albums: (artistId: string, options: PageOptions & { albumType?: AlbumType | undefined } = {}): AsyncIterable<Album> =>
       pages((pageToken) => this.artists.listAlbums(artistId, { ...options, pageToken }), (page) => page.albums, options.pageToken),
 
     /**
@@ -393,7 +393,7 @@ export class MaqamClient {
    * const { results, nextPageToken } = await maqam.search('عمرو د', { types: ['artist', 'song'], pageSize: 10 });
    * for (const result of results) console.log(result.artist?.name.value ?? result.song?.title?.value ?? result.album?.title.value);
    */
-  readonly search = async (q: string, options: PageOptions & { types?: readonly SearchType[] } = {}): Promise<SearchResponse> => {
+  readonly search = async (q: string, options: PageOptions & { types?: readonly SearchType[] | undefined } = {}): Promise<SearchResponse> => {
     assert(typeof q === 'string' && q.trim() !== '', 'q must be a non-empty string');
     return this.#get('/v1/search', options, {
       q, types: options.types?.join(','), page_size: options.pageSize, page_token: options.pageToken,
@@ -406,7 +406,7 @@ export class MaqamClient {
    * @example
    * for await (const result of maqam.searchAll('Om Kalthoum', { types: ['song'] })) console.log(result.song?.title?.value);
    */
-  readonly searchAll = (q: string, options: PageOptions & { types?: readonly SearchType[] } = {}): AsyncIterable<SearchResult> =>
+  readonly searchAll = (q: string, options: PageOptions & { types?: readonly SearchType[] | undefined } = {}): AsyncIterable<SearchResult> =>
     pages((pageToken) => this.search(q, { ...options, pageToken }), (page) => page.results, options.pageToken);
 
   readonly streaming = {
@@ -417,7 +417,7 @@ export class MaqamClient {
      * const { stream } = await maqam.streaming.acquireMusic('song-1', { maxQuality: 'AUDIO_QUALITY_STANDARD' });
      * audio.src = stream.manifestUrl; // Safari; elsewhere an HLS player library
      */
-    acquireMusic: async (songId: string, options: CallContext & { maxQuality?: AudioQuality } = {}): Promise<AcquireMusicStreamResponse> => {
+    acquireMusic: async (songId: string, options: CallContext & { maxQuality?: AudioQuality | undefined } = {}): Promise<AcquireMusicStreamResponse> => {
       assert(typeof songId === 'string' && songId !== '', 'songId must be a non-empty string');
       const body = { songId: { value: songId }, ...(options.maxQuality ? { maxQuality: options.maxQuality } : {}) };
       // Acquisition is billable: not repeated after a network failure.
@@ -433,7 +433,7 @@ export class MaqamClient {
       /** The redirect URI this client signs in with. */
       redirectUri: session.redirectUri,
       /** @example location.href = await maqam.auth.createAuthorizationUrl({ scope: 'read stream' }); */
-      createAuthorizationUrl: (options?: { scope?: string; state?: string }) => session.createAuthorizationUrl(options),
+      createAuthorizationUrl: (options?: { scope?: string | undefined; state?: string | undefined }) => session.createAuthorizationUrl(options),
       /** @example await maqam.auth.handleRedirect(location.href); */
       handleRedirect: (url: string | URL) => session.handleRedirect(url),
       /** @example await maqam.auth.signOut(); */

@@ -1,3 +1,18 @@
+import type * as wire from '@maqam/contract';
+
+/**
+ * The codes the API answers errors with; `error.code` is one of them.
+ *
+ * @example
+ * const retryable = (code: ErrorCode) => code === 'ERROR_CODE_UNAVAILABLE' || code === 'ERROR_CODE_RATE_LIMITED';
+ */
+export type ErrorCode = wire.ErrorCode;
+
+const ERROR_CODES: readonly string[] = [
+  'ERROR_CODE_UNSPECIFIED', 'ERROR_CODE_INVALID_REQUEST', 'ERROR_CODE_UNAUTHENTICATED', 'ERROR_CODE_PERMISSION_DENIED', 'ERROR_CODE_NOT_FOUND',
+  'ERROR_CODE_CONFLICT', 'ERROR_CODE_RATE_LIMITED', 'ERROR_CODE_INTERNAL', 'ERROR_CODE_UNAVAILABLE',
+];
+
 /**
  * A field the server refused, as in the API's ValidationError.
  *
@@ -24,14 +39,14 @@ export interface FieldViolation {
  */
 export class MaqamError extends Error {
   override name = 'MaqamError';
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly status: number;
   readonly violations: readonly FieldViolation[];
   readonly requestId: string | undefined;
   /** The raw Response; not enumerable, so logging an error does not dump it. */
   declare readonly response: Response | undefined;
 
-  constructor(message: string, details: { code: string; status: number; violations?: readonly FieldViolation[]; requestId?: string | undefined; response?: Response }) {
+  constructor(message: string, details: { code: ErrorCode; status: number; violations?: readonly FieldViolation[]; requestId?: string | undefined; response?: Response }) {
     super(message);
     this.code = details.code;
     this.status = details.status;
@@ -140,7 +155,8 @@ export async function errorFromResponse(response: Response, extra: { retryAfter?
     // Not JSON (a proxy's page): keep the status.
   }
   const details = {
-    code: body.code ?? 'ERROR_CODE_UNSPECIFIED',
+    // A code this SDK does not know (a proxy's, a newer server's) reads as UNSPECIFIED; the status still tells the kind.
+    code: (body.code !== undefined && ERROR_CODES.includes(body.code) ? body.code : 'ERROR_CODE_UNSPECIFIED') as ErrorCode,
     status: response.status,
     violations: body.violations ?? [],
     requestId: body.requestId ?? response.headers.get('x-request-id') ?? undefined,

@@ -9,7 +9,7 @@ export type {
 } from './types.ts';
 export {
   MaqamError, InvalidRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, RateLimitError,
-  ServiceUnavailableError, SignInRequiredError, NetworkError, type FieldViolation,
+  ServiceUnavailableError, SignInRequiredError, NetworkError, type FieldViolation, type ErrorCode,
 } from './errors.ts';
 export { memoryTokens, localStorageTokens, type TokenStorage, type WebStorageLike } from './auth/storage.ts';
 export type { Tokens, OAuthOptions } from './auth/session.ts';

@@ -115,7 +115,7 @@ describe('the built @maqam/sdk package', () => {
 
   it('carries self-contained types that a strict consumer compiles against, as ESM and as CommonJS', () => {
     const usage = `
-import { MaqamClient, memoryTokens, RateLimitError, type Song, type SongResult, type AudioQuality } from '@maqam/sdk';
+import { MaqamClient, MaqamError, memoryTokens, RateLimitError, type Song, type SongResult, type AudioQuality } from '@maqam/sdk';
 import { signInWithLoopback } from '@maqam/sdk/node';
 const maqam = new MaqamClient({ baseUrl: 'http://127.0.0.1:1', auth: { clientId: 'c', redirectUri: 'http://127.0.0.1:8765/callback', storage: memoryTokens() } });
 export async function titles(ids: string[]): Promise<string[]> {
@@ -128,10 +128,25 @@ export const wait = (e: unknown) => (e instanceof RateLimitError ? e.retryAfter 
 export const signIn = () => signInWithLoopback(maqam, { open: (url: string) => console.log(url) });
 // @ts-expect-error: the qualities are a closed set
 export const wrong: AudioQuality = 'AUDIO_QUALITY_ULTRA';
+// Values that may be undefined go straight in, under exactOptionalPropertyTypes too.
+const key: string | undefined = process.env.MAQAM_API_KEY;
+const token: string | undefined = undefined;
+export const server = new MaqamClient({ baseUrl: 'http://127.0.0.1:1', apiKey: key, locale: undefined });
+export const page = () => server.artists.listRelated('artist-1', { pageSize: 10, pageToken: token, signal: undefined });
+export const found = () => server.search('x', { types: undefined, pageToken: token });
+// error.code is the union of the API's codes.
+export const retryable = (e: unknown) => {
+  if (!(e instanceof MaqamError)) return false;
+  const code: 'ERROR_CODE_UNAVAILABLE' | 'ERROR_CODE_RATE_LIMITED' | 'ERROR_CODE_INTERNAL' | 'ERROR_CODE_UNSPECIFIED' | 'ERROR_CODE_INVALID_REQUEST'
+    | 'ERROR_CODE_UNAUTHENTICATED' | 'ERROR_CODE_PERMISSION_DENIED' | 'ERROR_CODE_NOT_FOUND' | 'ERROR_CODE_CONFLICT' = e.code;
+  // @ts-expect-error: not a code the API answers
+  const never: typeof code = 'ERROR_CODE_TEAPOT';
+  return code === 'ERROR_CODE_UNAVAILABLE' || never === code;
+};
 `;
     for (const [module, file] of [['nodenext', 'usage.mts'], ['nodenext', 'usage.cts']] as const) {
       writeFileSync(join(consumer, file), usage);
-      const tsconfig = { compilerOptions: { strict: true, module, moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], noEmit: true, skipLibCheck: false, types: ['node'] }, files: [file] };
+      const tsconfig = { compilerOptions: { strict: true, exactOptionalPropertyTypes: true, module, moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], noEmit: true, skipLibCheck: false, types: ['node'] }, files: [file] };
       writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(tsconfig));
       const result = run(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
       expect(result.code, `${file}: ${result.output}`).toBe(0);

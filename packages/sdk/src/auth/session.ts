@@ -1,4 +1,4 @@
-import { MaqamError, SignInRequiredError, type FieldViolation } from '../errors.ts';
+import { MaqamError, SignInRequiredError, type ErrorCode, type FieldViolation } from '../errors.ts';
 import { send, type HttpOptions } from '../http.ts';
 import { randomToken, s256 } from './pkce.ts';
 import type { TokenStorage } from './storage.ts';
@@ -38,22 +38,22 @@ export interface OAuthOptions {
   redirectUri: string;
   storage: TokenStorage;
   /** The server's issuer (its MAQAM_PUBLIC_URL); default: the client's baseUrl. Checked against `iss` on the redirect. */
-  issuer?: string;
+  issuer?: string | undefined;
   /** Called whenever the stored tokens change: sign-in, every rotation, sign-out (null). */
-  onTokens?: (tokens: Tokens | null) => void;
+  onTokens?: ((tokens: Tokens | null) => void) | undefined;
   /** Called once when a refresh is refused and the user must sign in again. */
-  onSignedOut?: (error: SignInRequiredError) => void;
+  onSignedOut?: ((error: SignInRequiredError) => void) | undefined;
   /** Refresh this long before expiry (default 30 s; at most half the token's lifetime). */
-  refreshAheadMs?: number;
+  refreshAheadMs?: number | undefined;
   /** Prefix of the storage keys (default "maqam"). */
-  storageKey?: string;
+  storageKey?: string | undefined;
   /**
    * Share token changes with the other tabs of this origin over a
    * BroadcastChannel, so every tab holds the newest tokens and hears of
    * sign-outs (whatever the storage). Default: on in browsers, off elsewhere,
    * where one process may hold sessions of several users.
    */
-  shareAcrossTabs?: boolean;
+  shareAcrossTabs?: boolean | undefined;
 }
 
 interface TokenResponse {
@@ -186,7 +186,7 @@ export class OAuthSession {
     const params = new URL(url).searchParams;
     const pendingRaw = await this.#options.storage.get(this.#pendingKey);
     await this.#options.storage.remove(this.#pendingKey);
-    const fail = (message: string, code = 'ERROR_CODE_INVALID_REQUEST') => new SignInRequiredError(message, { code, status: 0 });
+    const fail = (message: string, code: ErrorCode = 'ERROR_CODE_INVALID_REQUEST') => new SignInRequiredError(message, { code, status: 0 });
     if (!pendingRaw) throw fail('no sign-in was started here (or it was already finished)');
     const pending = JSON.parse(pendingRaw) as { verifier: string; state: string };
     if (params.get('state') !== pending.state) throw fail('the redirect does not belong to the sign-in started here (state mismatch)');
