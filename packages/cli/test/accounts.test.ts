@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { DatabaseSync } from 'node:sqlite';
 import { writeFileSync } from 'node:fs';
 import { createUsersService, migrateToLatest, openStorage } from '@maqam/server';
 import { fixtureRecords, writeNdjson } from '../../server/test/fixtures.ts';
@@ -108,6 +109,24 @@ describe.skipIf(!ffmpegAvailable('maqam media add'))('maqam media add', () => {
         { label: 'AUDIO_QUALITY_LOSSLESS', bitrateKbps: 1411, codec: 'flac' },
       ],
     });
+  });
+
+  it('packages no tier above its source: a 32 kbps MP3 gives LOW only, and replaces the better tiers of an earlier source', () => {
+    const mp3 = join(dir, 'tone-32k.mp3');
+    const made = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=3', '-b:a', '32k', mp3]);
+    expect(made.status, made.stderr?.toString()).toBe(0);
+    const mediaEnv = { ...env, MAQAM_MEDIA_DIR: join(dir, 'media') };
+    // song-ar has every tier from the WAV of the test above; this source only earns LOW.
+    expect(runCliJson(mediaEnv, ['media', 'add', 'song-ar', mp3])).toEqual({
+      songId: 'song-ar',
+      qualities: [{ label: 'AUDIO_QUALITY_LOW', bitrateKbps: 64, codec: 'aac' }],
+    });
+    const db = new DatabaseSync(join(dir, 'accounts.db'), { readOnly: true });
+    try {
+      expect(db.prepare("select quality from song_media where song_id = 'song-ar'").all().map((row) => (row as { quality: string }).quality)).toEqual(['AUDIO_QUALITY_LOW']);
+    } finally {
+      db.close();
+    }
   });
 
   it('refuses an unknown song and a file that is not audio, leaving nothing behind', () => {

@@ -26,6 +26,49 @@ function ffmpeg(args: string[]): Promise<void> {
   });
 }
 
+const LOSSLESS_CODECS = /^(?:flac|alac|wavpack|ape|tta|truehd|mlp|pcm_\w+)$/;
+
+/** What a source is: its audio codec and bit rate (kbps; undefined when ffprobe cannot tell). */
+function probe(file: string): Promise<{ codec: string; bitrateKbps: number | undefined }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('ffprobe', ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=codec_name,bit_rate:format=bit_rate', '-of', 'json', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'ENOENT' ? new MediaError('ffprobe is not installed (Debian: apt-get install ffmpeg); it is needed to package media') : error),
+    );
+    child.on('exit', (code) => {
+      const parsed = (() => {
+        try {
+          return JSON.parse(stdout) as { streams?: { codec_name?: string; bit_rate?: string }[]; format?: { bit_rate?: string } };
+        } catch {
+          return {};
+        }
+      })();
+      const stream = parsed.streams?.[0];
+      if (code !== 0 || stream?.codec_name === undefined) return reject(new MediaError('ffmpeg could not read or encode the file: no audio stream'));
+      const bitRate = Number(stream.bit_rate ?? parsed.format?.bit_rate);
+      resolve({ codec: stream.codec_name, bitrateKbps: Number.isFinite(bitRate) && bitRate > 0 ? bitRate / 1000 : undefined });
+    });
+  });
+}
+
+/**
+ * The tiers worth packaging from a source: every one from a lossless source;
+ * from a lossy one, never LOSSLESS and no AAC tier above the source's own
+ * bit rate (a 32 kbps MP3 gives LOW only: encoding it at 256 kbps adds bytes,
+ * not sound). The lowest tier is always made.
+ */
+export function tiersFor(source: { codec: string; bitrateKbps: number | undefined }): Tier[] {
+  if (LOSSLESS_CODECS.test(source.codec)) return [...PACKAGED_TIERS];
+  const lossy = PACKAGED_TIERS.filter((tier) => tier.quality !== 'AUDIO_QUALITY_LOSSLESS');
+  // 10% headroom: a "128 kbps" MP3 often measures 127.9.
+  const kept = lossy.filter((tier, i) => i === 0 || source.bitrateKbps === undefined || tier.bitrateKbps <= source.bitrateKbps * 1.1);
+  return kept;
+}
+
 /** ffmpeg's encoder and HLS muxer settings of a tier, writing into `directory`. */
 function encoderArgs(tier: Tier, directory: string): string[] {
   const hls = ['-f', 'hls', '-hls_time', '6', '-hls_playlist_type', 'vod'];
@@ -41,8 +84,9 @@ function encoderArgs(tier: Tier, directory: string): string[] {
 }
 
 /**
- * Packages any audio file ffmpeg can read into HLS (6 s segments) at every
- * tier (AAC in MPEG-TS at 64, 128 and 256 kbps; FLAC in fragmented MP4),
+ * Packages any audio file ffmpeg can read into HLS (6 s segments) at the
+ * tiers its quality allows (AAC in MPEG-TS at 64, 128 and 256 kbps; FLAC in
+ * fragmented MP4 from lossless sources only; see `tiersFor`),
  * writes it under the media directory and records it. Each tier is encoded
  * into a fresh directory and renamed into place, so a failure leaves the
  * previous media untouched.
@@ -50,11 +94,12 @@ function encoderArgs(tier: Tier, directory: string): string[] {
 export async function addMedia(db: Db, mediaRoot: string, songId: string, file: string): Promise<Tier[]> {
   const song = await db.selectFrom('songs').select('id').where('id', '=', songId).executeTakeFirst();
   if (!song) throw new MediaError(`no song with id "${songId}"`);
+  const tiers = tiersFor(await probe(file));
   const songDirectory = mediaDirectoryOf(songId);
   await mkdir(join(mediaRoot, songDirectory), { recursive: true });
   const staged: { tier: Tier; temp: string; final: string }[] = [];
   try {
-    for (const tier of PACKAGED_TIERS) {
+    for (const tier of tiers) {
       const temp = join(mediaRoot, songDirectory, `.${tier.quality}-${randomUUID()}`);
       await mkdir(temp);
       staged.push({ tier, temp, final: join(mediaRoot, songDirectory, tier.quality) });
@@ -64,11 +109,16 @@ export async function addMedia(db: Db, mediaRoot: string, songId: string, file: 
       await rm(final, { recursive: true, force: true });
       await rename(temp, final);
     }
+    // Tiers an earlier, better source had and this one does not: they would no longer be this recording.
+    for (const tier of PACKAGED_TIERS) {
+      if (!tiers.includes(tier)) await rm(join(mediaRoot, songDirectory, tier.quality), { recursive: true, force: true });
+    }
   } finally {
     for (const { temp } of staged) await rm(temp, { recursive: true, force: true });
   }
   const now = Date.now();
-  for (const tier of PACKAGED_TIERS) {
+  await db.deleteFrom('song_media').where('song_id', '=', songId).where('quality', 'not in', tiers.map((tier) => tier.quality)).execute();
+  for (const tier of tiers) {
     await db
       .insertInto('song_media')
       .values({ song_id: songId, quality: tier.quality, codec: tier.codec, bitrate_kbps: tier.bitrateKbps, directory: join(songDirectory, tier.quality), created_at: now })
@@ -77,5 +127,5 @@ export async function addMedia(db: Db, mediaRoot: string, songId: string, file: 
       })))
       .execute();
   }
-  return [...PACKAGED_TIERS];
+  return tiers;
 }
