@@ -6,7 +6,7 @@ export { startServer, closeOnSignals, type RunningServer } from './serve.ts';
 export { openStorage, migrateToLatest, type Storage } from './storage/storage.ts';
 export { importNdjsonFile, type ImportOutcome, type LineError } from './catalog/import.ts';
 export { createCatalogRepo, type CatalogRepo } from './catalog/catalog.repo.ts';
-export { seedDemoCatalog, generateDemoCatalog, demoCatalogSize } from './catalog/demo-catalog.ts';
+export { seedDemoCatalog, generateDemoCatalog, demoCatalogSize, seededRandom } from './catalog/demo-catalog.ts';
 export { createApiKeysService, ApiKeyNotFoundError, type ApiKeysService } from './keys/api-keys.service.ts';
 export { createApiKeysRepo } from './keys/api-keys.repo.ts';
 export { ERRORS, VIOLATIONS, STATUS_OF_CODE } from './errors.ts';

@@ -10,8 +10,8 @@ import type { AlbumRecord, AlbumType, ArtistRecord, ImportRecord, LyricsRecord, 
  * 5,000 albums per 50,000 songs).
  */
 
-/** mulberry32: small, fast and good enough to make demo data repeatable. */
-function randomFrom(seed: number) {
+/** mulberry32: small, fast and good enough to make demo data (and tests' load) repeatable. */
+export function seededRandom(seed: number) {
   let state = seed >>> 0;
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -109,7 +109,7 @@ const ENGLISH_VERSES = [
   'Echoes in the desert', 'Hold on to the summer', 'Every road leads home',
 ];
 
-function lyricLines(origin: Origin, random: ReturnType<typeof randomFrom>, count: number): string[] {
+function lyricLines(origin: Origin, random: ReturnType<typeof seededRandom>, count: number): string[] {
   const verses = origin === 'ar' ? ARABIC_VERSES : ENGLISH_VERSES;
   return Array.from({ length: count }, () => random.pick(verses));
 }
@@ -128,7 +128,7 @@ function lrcOver(lines: readonly string[], durationMs: number): string {
 /** Yields the demo catalog as import records: artists, then albums, songs and related edges. */
 export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generator<ImportRecord> {
   const size = demoCatalogSize(options.songs);
-  const random = randomFrom(options.seed ?? 1);
+  const random = seededRandom(options.seed ?? 1);
   const origins: Origin[] = [];
   const genresOf: string[][] = [];
 
@@ -183,7 +183,7 @@ export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generato
 
   // Album types first (on their own random stream), then which album each song is on, so a single has
   // one or two tracks and an album eight or more: every album gets one song, then the slots of its type.
-  const placement = randomFrom((options.seed ?? 1) + 1);
+  const placement = seededRandom((options.seed ?? 1) + 1);
   const albumTypes: AlbumType[] = [];
   const slots: number[] = [];
   const bigAlbums: number[] = [];
@@ -231,7 +231,7 @@ export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generato
   }
 
   const tracksOnAlbum = new Uint16Array(size.albums);
-  const lyricsRandom = randomFrom((options.seed ?? 1) + 2);
+  const lyricsRandom = seededRandom((options.seed ?? 1) + 2);
   for (let i = 0; i < size.songs; i++) {
     const id = `song-${i + 1}`;
     const albumIndex = songAlbum[i]!;
@@ -303,7 +303,7 @@ export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generato
   }
 }
 
-function titleFor(origin: Origin, random: ReturnType<typeof randomFrom>): Record<string, string> {
+function titleFor(origin: Origin, random: ReturnType<typeof seededRandom>): Record<string, string> {
   if (origin === 'ar') {
     const words = Array.from({ length: random.int(1, 3) }, () => random.pick(TITLE_WORDS));
     return { ar: words.map((w) => w[0]).join(' '), en: words.map((w) => w[1]).join(' ') };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, createApiKeysRepo, createApiKeysService, loadConfig, migrateToLatest, openStorage, seedDemoCatalog, type Storage } from '@maqam/server';
+import { buildApp, createApiKeysRepo, createApiKeysService, loadConfig, migrateToLatest, openStorage, seedDemoCatalog, seededRandom, type Storage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 
 /**
@@ -20,16 +20,8 @@ const REQUESTS_PER_WORKER = 40;
 const IDS_PER_REQUEST = 50;
 const LOCALES = ['ar', 'en'] as const;
 
-function randomFrom(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A repeatable stream of numbers in [0, 1). */
+const randomFrom = (seed: number) => seededRandom(seed).next;
 
 describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs under concurrency with a small cache on %s', (_name, dialect) => {
   let database: { url: string; drop(): Promise<void> };
@@ -121,6 +113,59 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs under co
     };
     try {
       await Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(100 + i)));
+    } finally {
+      stop = true;
+      await churn;
+    }
+    expect(answers).toBe(WORKERS * REQUESTS_PER_WORKER);
+    expect(mismatches.slice(0, 3)).toEqual([]);
+    expect(mismatches.length).toBe(0);
+  }, 180_000);
+
+  // The other cached kinds (albums, artists) and the lists and search built from the same fragments.
+  it('answers albums, artists, their lists and search byte for byte under the same churn', async () => {
+    const random = randomFrom(11);
+    const urls: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      const album = `album-${1 + Math.floor(random() * (SONGS / 10))}`;
+      const artist = `artist-${1 + Math.floor(random() * (SONGS / 25))}`;
+      urls.push(`/v1/music/albums/${album}`, `/v1/music/albums/${album}/tracks?page_size=100`, `/v1/music/artists/${artist}`,
+        `/v1/music/artists/${artist}/top-tracks`, `/v1/music/artists/${artist}/albums?page_size=100`);
+    }
+    urls.push(...['حبيبي', 'Habibi', 'يا ليل', 'nour el', 'Sahrn', '3amr'].map((q) => `/v1/search?${new URLSearchParams({ q, page_size: '30' })}`));
+    // Page tokens are sealed with a fresh nonce each time: compared by whether there is one, not by their bytes.
+    const withoutToken = (body: string) => body.replace(/"nextPageToken":"[^"]+"/, '"nextPageToken":"(a token)"');
+    const want = new Map<string, string>();
+    for (const locale of LOCALES) {
+      for (const url of urls) {
+        const res = await reference.inject({ method: 'GET', url, headers: { 'accept-language': locale, 'x-api-key': credential } });
+        expect(res.statusCode, url).toBe(200);
+        want.set(`${locale} ${url}`, withoutToken(res.body));
+      }
+    }
+
+    let stop = false;
+    const churn = (async () => {
+      while (!stop) {
+        await storage.db.updateTable('settings').set({ value: randomUUID() }).where('key', '=', 'catalog_version').execute();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
+    const mismatches: string[] = [];
+    let answers = 0;
+    const worker = async (seed: number) => {
+      const pick = randomFrom(seed);
+      for (let n = 0; n < REQUESTS_PER_WORKER; n++) {
+        const locale = LOCALES[Math.floor(pick() * LOCALES.length)]!;
+        const url = urls[Math.floor(pick() * urls.length)]!;
+        const res = await fetch(`${baseUrl}${url}`, { headers: { 'accept-language': locale, 'x-api-key': credential } });
+        const body = withoutToken(await res.text());
+        answers++;
+        if (res.status !== 200 || body !== want.get(`${locale} ${url}`)) mismatches.push(`${res.status} ${locale} ${url} ${body.slice(0, 160)}`);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(500 + i)));
     } finally {
       stop = true;
       await churn;
