@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
+import { seededRandom } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 import { seedAccounts, tokensFor } from '../oauth/oauth-helpers.ts';
@@ -77,26 +78,13 @@ describe('requests refused before routing, answered in the contract shape', () =
   });
 });
 
-/** A deterministic stream of pseudo-random numbers (mulberry32). */
-function randomFrom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]! };
-}
-
 const HOSTILE_STRINGS = [
   '', ' ', 'song-ar', 'artist-ar', 'a\u0000b', '\u0000', '%00', '\ud800', '\udfff\ud800', 'x'.repeat(129), 'x'.repeat(600),
   "' or 1=1 --", '"; drop table songs; --', '__proto__', 'constructor', '../../etc/passwd', '..%2f..%2f', '\u202eevil', 'ع'.repeat(200),
   '😀'.repeat(40), '\r\n', '\u00ff\u00fe', '<script>alert(1)</script>', '${jndi:ldap://x}', '%', '%%', '\\', 'null', 'NaN', '-1', '1e309',
 ];
 
-function hostileValue(random: ReturnType<typeof randomFrom>, depth = 0): unknown {
+function hostileValue(random: ReturnType<typeof seededRandom>, depth = 0): unknown {
   const roll = random.next();
   if (roll < 0.45) return random.pick(HOSTILE_STRINGS);
   if (roll < 0.55) return random.pick([0, -1, 1.5, 2 ** 31, -(2 ** 53), 1e308, true, false, null]);
@@ -113,7 +101,7 @@ function hostileValue(random: ReturnType<typeof randomFrom>, depth = 0): unknown
 const urlPart = (value: unknown) => [...Buffer.from(String(value))].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
 
 /** One hostile request, built only from the seed, so both dialects get exactly the same sequence. */
-function hostileRequest(random: ReturnType<typeof randomFrom>, credentials: { apiKey: string; bearer: string }): InjectOptions {
+function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { apiKey: string; bearer: string }): InjectOptions {
   const value = () => hostileValue(random);
   const text = () => random.pick(HOSTILE_STRINGS);
   const headers: Record<string, string> = {};
@@ -175,7 +163,7 @@ describe('hostile requests on every dialect', () => {
     afterAll(async () => server?.close());
 
     it(`answers ${REQUESTS_PER_DIALECT} hostile requests without a 5xx, in the contract's shape`, async () => {
-      const random = randomFrom(2026);
+      const random = seededRandom(2026);
       const seen: string[] = [];
       const problems: string[] = [];
       for (let i = 0; i < REQUESTS_PER_DIALECT; i++) {
