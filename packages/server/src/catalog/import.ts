@@ -313,11 +313,16 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
       for (const row of rows) withLyrics.add(row.song_id);
     }
     for (const song of songs) song.has_lyrics = withLyrics.has(song.id) ? 1 : 0;
-    // The albums whose most popular song may change: those the batch's songs are on, now and before.
-    const albumsOfSongs = new Set(songs.map((song) => song.album_id));
+    // Albums whose most popular song may now be a less popular one: those of songs already there (their album
+    // now and before). A new song can only raise its album's popularity, which the index does without a recount.
+    const albumsToRecount = new Set<string>();
+    const newAlbumOf = new Map(songs.map((song) => [song.id, song.album_id]));
     for (let i = 0; i < songList.length; i += 5000) {
-      const before = await trx.selectFrom('songs').select('album_id').where('id', 'in', storage.idList(songList.slice(i, i + 5000))).execute();
-      for (const row of before) albumsOfSongs.add(row.album_id);
+      const before = await trx.selectFrom('songs').select(['id', 'album_id']).where('id', 'in', storage.idList(songList.slice(i, i + 5000))).execute();
+      for (const row of before) {
+        albumsToRecount.add(row.album_id);
+        albumsToRecount.add(newAlbumOf.get(row.id)!);
+      }
     }
     await upsert(trx, 'songs', ['id'], songs);
     await upsert(trx, 'related_artists', ['artist_id', 'related_id'], [...related.values()]);
@@ -327,7 +332,7 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
       await trx.updateTable('songs').set({ has_lyrics: 1 }).where('id', 'in', storage.idList(lyricsOfEarlierSongs.slice(i, i + 5000))).execute();
     }
     await reindex(trx, storage, upsert, songIds, albumIds, songArtists, albumArtists);
-    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsOfSongs });
+    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount });
     await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
     await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: randomUUID() }]);
   });

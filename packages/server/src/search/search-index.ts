@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../storage/database.ts';
 import type { BulkUpsert } from '../storage/bulk-upsert.ts';
-import { searchTerms } from '../text/normalize.ts';
+import { searchTerms, type SearchTerm } from '../text/normalize.ts';
 
 export type SearchKind = 'song' | 'album' | 'artist';
 
@@ -35,23 +35,32 @@ export function searchRows(items: readonly IndexedItem[]): {
   postings: Insertable<Database['search_postings']>[];
   vocabulary: Insertable<Database['search_vocabulary']>[];
 } {
-  const postings = new Map<string, Insertable<Database['search_postings']>>();
+  const postings: Insertable<Database['search_postings']>[] = [];
   const vocabulary = new Map<string, string>();
-  for (const item of items) {
-    const add = (word: string) => postings.set(`${word}\u0000${item.kind}\u0000${item.id}`, { word, kind: item.kind, item_id: item.id, popularity: item.popularity });
-    for (const [own, texts] of [[true, item.texts], [false, item.related]] as const) {
-      for (const text of texts) {
-        const terms = searchTerms(text);
-        if (terms.length === 0) continue;
-        if (own) add(wholeNameWord(terms.map((term) => term.word)));
-        for (const term of terms) {
-          add(term.word);
-          vocabulary.set(term.word, term.keys.join(' '));
-        }
-      }
+  // A batch repeats the same names and titles many times (a song carries its artists' names and album
+  // title): each text is normalized once.
+  const termsOf = new Map<string, readonly SearchTerm[]>();
+  const wordsOf = (text: string): readonly SearchTerm[] => {
+    let terms = termsOf.get(text);
+    if (terms === undefined) {
+      terms = searchTerms(text);
+      termsOf.set(text, terms);
+      for (const term of terms) vocabulary.set(term.word, term.keys.join(' '));
     }
+    return terms;
+  };
+  for (const item of items) {
+    const words = new Set<string>();
+    for (const text of item.texts) {
+      const terms = wordsOf(text);
+      if (terms.length === 0) continue;
+      words.add(wholeNameWord(terms.map((term) => term.word)));
+      for (const term of terms) words.add(term.word);
+    }
+    for (const text of item.related) for (const term of wordsOf(text)) words.add(term.word);
+    for (const word of words) postings.push({ word, kind: item.kind, item_id: item.id, popularity: item.popularity });
   }
-  return { postings: [...postings.values()], vocabulary: [...vocabulary].map(([word, keys]) => ({ word, keys })) };
+  return { postings, vocabulary: [...vocabulary].map(([word, keys]) => ({ word, keys })) };
 }
 
 const CHUNK = 5000;
@@ -69,8 +78,11 @@ export interface WrittenItems {
   readonly artistIds: ReadonlySet<string>;
   readonly albumIds: ReadonlySet<string>;
   readonly songIds: ReadonlySet<string>;
-  /** Albums whose most popular song may have changed: those of the batch's songs, before and after. */
-  readonly albumsOfSongs: ReadonlySet<string>;
+  /**
+   * Albums whose most popular song may now be less popular: those of the batch's songs that were already
+   * there, before and after. (The albums of new songs are raised to them where they are more popular.)
+   */
+  readonly albumsToRecount: ReadonlySet<string>;
 }
 
 /**
@@ -143,19 +155,47 @@ export async function updateSearchIndex(
   await upsert(trx, 'search_postings', ['kind', 'item_id', 'word'], postings);
   await upsert(trx, 'search_vocabulary', ['word'], vocabulary);
 
-  // Albums not indexed again above whose songs changed: their most popular song may be another.
-  // Their postings are written again with the new popularity (one bulk statement), only where it changed.
-  const refresh = list(written.albumsOfSongs).filter((id) => !albumIds.has(id));
-  for (let i = 0; i < refresh.length; i += CHUNK) {
-    const chunk = refresh.slice(i, i + CHUNK);
-    const current = await trx.selectFrom('songs').select((eb) => ['album_id', eb.fn.max<number>('popularity').as('popularity')])
-      .where('album_id', 'in', chunk).where('withdrawn', '=', 0).groupBy('album_id').execute();
-    const now = new Map(current.map((row) => [row.album_id, popularityOf(row.popularity)]));
-    const stored = await trx.selectFrom('search_postings').select(['word', 'item_id', 'popularity'])
-      .where('kind', '=', 'album').where('item_id', 'in', chunk).execute();
-    const changed = stored
-      .filter((row) => popularityOf(row.popularity) !== (now.get(row.item_id) ?? 0))
-      .map((row) => ({ word: row.word, kind: 'album' as const, item_id: row.item_id, popularity: now.get(row.item_id) ?? 0 }));
-    await upsert(trx, 'search_postings', ['kind', 'item_id', 'word'], changed);
+  // Albums not indexed again above whose songs changed. Those with songs that were already there are
+  // recounted; the others have only gained songs, which raise them where they are more popular.
+  const recount = list(written.albumsToRecount).filter((id) => !albumIds.has(id));
+  const raised = new Map<string, number>();
+  for (const song of songs) {
+    if (albumIds.has(song.album_id) || written.albumsToRecount.has(song.album_id)) continue;
+    const popularity = popularityOf(song.popularity);
+    if (popularity > (raised.get(song.album_id) ?? -1)) raised.set(song.album_id, popularity);
   }
+  for (let i = 0; i < recount.length; i += CHUNK) {
+    const current = await trx.selectFrom('songs').select((eb) => ['album_id', eb.fn.max<number>('popularity').as('popularity')])
+      .where('album_id', 'in', recount.slice(i, i + CHUNK)).where('withdrawn', '=', 0).groupBy('album_id').execute();
+    const now = new Map(current.map((row) => [row.album_id, popularityOf(row.popularity)]));
+    await setAlbumPopularity(trx, upsert, recount.slice(i, i + CHUNK).map((id) => [id, now.get(id) ?? 0]), 'set');
+  }
+  const raise = [...raised];
+  for (let i = 0; i < raise.length; i += CHUNK) await setAlbumPopularity(trx, upsert, raise.slice(i, i + CHUNK), 'raise');
+}
+
+/**
+ * Writes albums' popularity into their postings, only into those it changes
+ * (each change moves the posting in the walk index): `set` to the value,
+ * `raise` only where the value is higher. The postings are read by item and
+ * written back in one bulk upsert a chunk (an UPDATE joined to a list of
+ * values is planned as a scan of every album posting by SQLite).
+ */
+async function setAlbumPopularity(
+  trx: Kysely<Database>,
+  upsert: BulkUpsert,
+  albums: readonly (readonly [id: string, popularity: number])[],
+  how: 'set' | 'raise',
+): Promise<void> {
+  if (albums.length === 0) return;
+  const target = new Map(albums);
+  const stored = await trx.selectFrom('search_postings').select(['word', 'item_id', 'popularity'])
+    .where('kind', '=', 'album').where('item_id', 'in', [...target.keys()]).execute();
+  const changed: Insertable<Database['search_postings']>[] = [];
+  for (const row of stored) {
+    const before = popularityOf(row.popularity);
+    const after = how === 'set' ? target.get(row.item_id)! : Math.max(before, target.get(row.item_id)!);
+    if (after !== before) changed.push({ word: row.word, kind: 'album', item_id: row.item_id, popularity: after });
+  }
+  await upsert(trx, 'search_postings', ['kind', 'item_id', 'word'], changed);
 }

@@ -201,6 +201,33 @@ describe.each(dialects.map((d) => [d.name, d] as const))('Search on %s', (_name,
     // The postings change with the import; the vocabulary of a new word arrives with the catalog poll.
     await expect.poll(async () => found('Haddad', 'artist')).toEqual(['artist:fairuz']);
   });
+
+  it('orders albums by their most popular song as songs arrive, move, change and leave', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'maqam-search-albums-'));
+    const album = (id: string): ImportRecord => ({ kind: 'album', id, title: { en: `Zumurrud ${id}` }, originalLanguage: 'en', artistIds: ['adele'], releaseDate: '2001-01-01', artwork: [] });
+    let file = 0;
+    const write = async (records: ImportRecord[]) => {
+      expect((await importNdjsonFile(server.storage, writeNdjson(dir, `albums-${file++}.ndjson`, records))).errors).toEqual([]);
+    };
+    const albums = () => found('Zumurrud', 'album');
+    try {
+      await write([album('zm-a'), album('zm-b')]);
+      // A new word reaches the vocabulary with the catalog poll.
+      await expect.poll(albums).toEqual(['album:zm-a', 'album:zm-b']); // no songs: a tie, by id
+      await write([song('zm-a1', { en: 'One' }, 'en', ['adele'], 10, 'zm-a'), song('zm-b1', { en: 'Two' }, 'en', ['adele'], 20, 'zm-b')]);
+      expect(await albums()).toEqual(['album:zm-b', 'album:zm-a']);
+      await write([song('zm-a2', { en: 'Three' }, 'en', ['adele'], 30, 'zm-a')]); // a new song raises its album
+      expect(await albums()).toEqual(['album:zm-a', 'album:zm-b']);
+      await write([song('zm-a2', { en: 'Three' }, 'en', ['adele'], 5, 'zm-a')]); // less popular now: back to zm-a1's 10
+      expect(await albums()).toEqual(['album:zm-b', 'album:zm-a']);
+      await write([song('zm-b1', { en: 'Two' }, 'en', ['adele'], 20, 'zm-a')]); // moved: zm-b has no song left
+      expect(await albums()).toEqual(['album:zm-a', 'album:zm-b']);
+      await write([{ ...song('zm-b1', { en: 'Two' }, 'en', ['adele'], 20, 'zm-a'), withdrawn: true } as ImportRecord, song('zm-b2', { en: 'Four' }, 'en', ['adele'], 11, 'zm-b')]);
+      expect(await albums()).toEqual(['album:zm-b', 'album:zm-a']); // zm-b 11 > zm-a 10
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('Search answers the same on both dialects', () => {

@@ -49,7 +49,7 @@ async function backfill(db: Kysely<any>): Promise<void> {
         artistIds: table === 'artists' ? ids : none,
         albumIds: table === 'albums' ? ids : none,
         songIds: table === 'songs' ? ids : none,
-        albumsOfSongs: none,
+        albumsToRecount: none,
       }, { dependents: false });
       after = rows[rows.length - 1]!.id;
     }
