@@ -4,6 +4,7 @@ import { ConfigError } from '@maqam/server';
 import { importFile, migrate, seedDemo } from './commands/catalog.ts';
 import { clients, users } from './commands/accounts.ts';
 import { keys } from './commands/keys.ts';
+import { ledger } from './commands/ledger.ts';
 import { media } from './commands/media.ts';
 import { serve } from './commands/serve.ts';
 import { configFrom } from './context.ts';
@@ -19,12 +20,14 @@ Commands:
   seed-demo [--songs N] [--seed S]    write the generated demo catalog
   import FILE.ndjson [--batch-size N] import catalog records (idempotent)
   keys create --name N [--expires-in 90d]
-  keys list
+  keys list                           every key, with its status and last use
   keys revoke KEY_ID
   keys rotate KEY_ID [--grace 24h]
   users create --username U (--password P | --password-stdin)
+  users list | disable U | enable U | set-password U (--password P | --password-stdin)
   clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream"]
-  clients list
+  clients list | delete CLIENT_ID | add-redirect-uri CLIENT_ID URI
+  ledger [--by day|song|client] [--since 30d] [--limit N]   billed streams
   media add SONG_ID AUDIO_FILE        package audio as HLS at every quality (needs ffmpeg)
 
 Options for every command:
@@ -56,21 +59,33 @@ Imports catalog records (artist, album, song, related, lyrics; one JSON object a
 in batches of N (default 2,000). A batch with a bad line is not written and its lines
 are reported; the others are. Upserts by id, so a corrected re-run converges.`,
   keys: `maqam keys create --name N [--expires-in 90d]   a new API key (printed once)
-maqam keys list                                 every key, without secrets
+maqam keys list                                 every key, without secrets, with its last use
+                                                (to the minute; "never" if never used)
 maqam keys revoke KEY_ID                        refused from the next request on
 maqam keys rotate KEY_ID [--grace 24h]          a new key; the old one lives the grace period
 
 Durations take their unit: s, m, h, d or w.`,
   users: `maqam users create --username U (--password P | --password-stdin)
+maqam users list                        every user: created, active or disabled, live sign-ins
+maqam users disable U                   U cannot sign in; every sign-in of U ends on the next request
+maqam users enable U                    U can sign in again (ended sign-ins stay ended)
+maqam users set-password U (--password P | --password-stdin)
+                                        a new password; every sign-in of U ends
 
-Creates a user who can sign in to OAuth clients. --password-stdin keeps the
-password out of the shell history.`,
+Usernames match in any case. --password-stdin keeps the password out of the shell history.`,
   clients: `maqam clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream"]
 maqam clients list
+maqam clients delete CLIENT_ID                  removes it; everyone signed in through it is signed out
+maqam clients add-redirect-uri CLIENT_ID URI    registers one more redirect URI
 
 Registers a public OAuth client (PKCE, no secret). Redirect URIs are exact: https, http
 on a loopback address, or a private-use scheme. Their https and loopback origins may call
 the API from a browser (CORS).`,
+  ledger: `maqam ledger [--by day|song|client] [--since 30d] [--limit N]
+
+Billed streams (one per user, song and quality per billing window) over the last
+--since (a duration: 7d, 24h...), grouped by UTC day (in date order) or by song or
+client (most streamed first), with distinct listeners. --json for the records.`,
   media: `maqam media add SONG_ID AUDIO_FILE
 
 Packages an audio file as HLS at every quality tier (needs ffmpeg) under MAQAM_MEDIA_DIR
@@ -102,6 +117,9 @@ async function main(argv: string[]): Promise<number> {
       'password-stdin': { type: 'boolean', default: false },
       'redirect-uri': { type: 'string', multiple: true },
       scopes: { type: 'string' },
+      by: { type: 'string' },
+      since: { type: 'string' },
+      limit: { type: 'string' },
     },
   });
   const [command, ...rest] = positionals;
@@ -137,6 +155,8 @@ async function main(argv: string[]): Promise<number> {
       return clients(config, out, rest, values);
     case 'media':
       return media(config, out, rest);
+    case 'ledger':
+      return ledger(config, out, values);
     default:
       throw new UsageError(`unknown command "${command}"; see maqam help`);
   }

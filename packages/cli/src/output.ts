@@ -55,3 +55,10 @@ export function parsePositiveInteger(text: string, option: string): number {
   if (!Number.isInteger(value) || value < 1) throw new UsageError(`${option} takes a positive integer; got "${text}"`);
   return value;
 }
+
+/** Rows as aligned columns under a header, for people (--json gives the records). */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const width = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(width[i]!))).join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}

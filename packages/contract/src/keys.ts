@@ -11,6 +11,8 @@ export const ApiKeySummary = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  /** When the key last authenticated a request, to the minute; null if never. */
+  lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   status: Type.Union([Type.Literal('active'), Type.Literal('expired'), Type.Literal('revoked')]),
 });
 export type ApiKeySummary = Static<typeof ApiKeySummary>;

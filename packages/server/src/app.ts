@@ -104,7 +104,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   });
   app.addHook('onClose', async () => watcher.stop());
 
-  const apiKeys = createApiKeysService(createApiKeysRepo(storage.db));
+  const apiKeys = createApiKeysService(createApiKeysRepo(storage.db), Date.now, (error) => app.log.warn({ err: error }, 'could not record an API key\'s last use'));
   const tokens = createTokensService(storage.db, {
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
     codeTtlSeconds: config.codeTtlSeconds,

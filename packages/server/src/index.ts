@@ -10,6 +10,7 @@ export { seedDemoCatalog, generateDemoCatalog, demoCatalogSize, seededRandom } f
 export { createApiKeysService, ApiKeyNotFoundError, type ApiKeysService } from './keys/api-keys.service.ts';
 export { createApiKeysRepo } from './keys/api-keys.repo.ts';
 export { ERRORS, VIOLATIONS, STATUS_OF_CODE } from './errors.ts';
-export { createUsersService, UserInputError, type UsersService } from './oauth/users.service.ts';
+export { createUsersService, UserInputError, type UsersService, type UserSummary } from './oauth/users.service.ts';
 export { createClientsService, ClientInputError, SCOPES, type ClientsService } from './oauth/clients.service.ts';
 export { addMedia, MediaError } from './streaming/media.ts';
+export { createLedgerRepo, type LedgerGrouping, type LedgerGroup } from './streaming/ledger.repo.ts';

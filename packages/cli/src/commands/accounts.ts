@@ -1,6 +1,6 @@
 import { ClientInputError, createClientsService, createUsersService, UserInputError, type Config } from '@maqam/server';
 import { withStorage } from '../context.ts';
-import { UsageError, type Output } from '../output.ts';
+import { table, UsageError, type Output } from '../output.ts';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -18,23 +18,64 @@ function refused(out: Output, error: unknown): number {
   throw error;
 }
 
+const USERS_USAGE = 'maqam users create --username U (--password P | --password-stdin) | list | disable U | enable U | set-password U (--password P | --password-stdin)';
+
+/** The password from exactly one of --password or --password-stdin. */
+async function passwordFrom(flags: { password?: string; 'password-stdin'?: boolean }, command: string): Promise<string> {
+  if ((flags.password === undefined) === !flags['password-stdin']) {
+    throw new UsageError(`${command} needs exactly one of --password P or --password-stdin`);
+  }
+  return flags.password ?? (await readStdin());
+}
+
+const ended = (n: number) => (n === 0 ? 'no sign-in to end' : n === 1 ? '1 sign-in ended' : `${n} sign-ins ended`);
+
 export async function users(
   config: Config,
   out: Output,
-  [action]: (string | undefined)[],
+  [action, name]: (string | undefined)[],
   flags: { username?: string; password?: string; 'password-stdin'?: boolean },
 ): Promise<number> {
-  if (action !== 'create') throw new UsageError('maqam users create --username U (--password P | --password-stdin)');
-  if (!flags.username) throw new UsageError('users create needs --username U');
-  if ((flags.password === undefined) === !flags['password-stdin']) {
-    throw new UsageError('users create needs exactly one of --password P or --password-stdin');
-  }
-  const password = flags.password ?? (await readStdin());
+  const username = action === 'create' ? flags.username : (name ?? flags.username);
+  if (action === undefined || !['create', 'list', 'disable', 'enable', 'set-password'].includes(action)) throw new UsageError(USERS_USAGE);
+  if (action !== 'list' && !username) throw new UsageError(`users ${action} needs ${action === 'create' ? '--username U' : 'a username'}`);
+  const password = action === 'create' || action === 'set-password' ? await passwordFrom(flags, `users ${action}`) : '';
   return withStorage(config, out, async (storage) => {
+    const service = createUsersService(storage.db);
     try {
-      const user = await createUsersService(storage.db).create(flags.username!, password);
-      out.record(user, () => `created user ${user.username} (${user.id})`);
-      return 0;
+      switch (action) {
+        case 'create': {
+          const user = await service.create(username!, password);
+          out.record(user, () => `created user ${user.username} (${user.id})`);
+          return 0;
+        }
+        case 'list': {
+          const list = await service.list();
+          out.record(list, () =>
+            list.length === 0
+              ? 'no users'
+              : table(['username', 'id', 'created', 'status', 'sign-ins'], list.map((u) => [
+                u.username, u.id, u.createdAt.slice(0, 16).replace('T', ' '), u.disabledAt ? `disabled ${u.disabledAt.slice(0, 10)}` : 'active', String(u.activeSignIns),
+              ])),
+          );
+          return 0;
+        }
+        case 'disable': {
+          const { user, signInsEnded } = await service.disable(username!);
+          out.record({ ...user, disabled: true, signInsEnded }, () => `disabled ${user.username}: cannot sign in; ${ended(signInsEnded)}`);
+          return 0;
+        }
+        case 'enable': {
+          const user = await service.enable(username!);
+          out.record({ ...user, disabled: false }, () => `enabled ${user.username}: can sign in again`);
+          return 0;
+        }
+        default: {
+          const { user, signInsEnded } = await service.setPassword(username!, password);
+          out.record({ ...user, passwordChanged: true, signInsEnded }, () => `set a new password for ${user.username}; ${ended(signInsEnded)}`);
+          return 0;
+        }
+      }
     } catch (error) {
       return refused(out, error);
     }
@@ -44,7 +85,7 @@ export async function users(
 export async function clients(
   config: Config,
   out: Output,
-  [action]: (string | undefined)[],
+  [action, clientId, uri]: (string | undefined)[],
   flags: { name?: string; 'redirect-uri'?: string[]; scopes?: string },
 ): Promise<number> {
   return withStorage(config, out, async (storage) => {
@@ -66,12 +107,27 @@ export async function clients(
         case 'list': {
           const list = await service.list();
           out.record(list, () =>
-            list.length === 0 ? 'no clients' : list.map((c) => `${c.clientId}  ${c.name}  [${c.scopes.join(' ')}]  ${c.redirectUris.join(' ')}`).join('\n'),
+            list.length === 0
+              ? 'no clients'
+              : table(['client_id', 'name', 'scopes', 'redirect URIs'], list.map((c) => [c.clientId, c.name, c.scopes.join(' '), c.redirectUris.join(' ')])),
           );
           return 0;
         }
+        case 'delete': {
+          if (!clientId) throw new UsageError('clients delete needs CLIENT_ID');
+          if (!(await service.delete(clientId))) throw new ClientInputError(`no client "${clientId}"`);
+          out.record({ clientId, deleted: true }, () => `deleted client ${clientId}; everyone signed in through it is signed out`);
+          return 0;
+        }
+        case 'add-redirect-uri': {
+          const added = clientId && (uri ?? flags['redirect-uri']?.[0]);
+          if (!clientId || !added) throw new UsageError('clients add-redirect-uri needs CLIENT_ID URI');
+          const isNew = await service.addRedirectUri(clientId, added);
+          out.record({ clientId, redirectUri: added, added: isNew }, () => (isNew ? `added ${added} to ${clientId}` : `${clientId} already has ${added}`));
+          return 0;
+        }
         default:
-          throw new UsageError('maqam clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream"] | clients list');
+          throw new UsageError('maqam clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream"] | list | delete CLIENT_ID | add-redirect-uri CLIENT_ID URI');
       }
     } catch (error) {
       return refused(out, error);

@@ -1,6 +1,9 @@
 import { ApiKeyNotFoundError, createApiKeysRepo, createApiKeysService, type Config } from '@maqam/server';
 import { withStorage } from '../context.ts';
-import { parseDuration, UsageError, type Output } from '../output.ts';
+import { parseDuration, table, UsageError, type Output } from '../output.ts';
+
+/** An ISO time to the minute, as people read it (UTC). */
+const minute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')}Z`;
 
 const USAGE = 'maqam keys create --name NAME [--expires-in 90d] | list | revoke KEY_ID | rotate KEY_ID [--grace 24h]';
 
@@ -29,7 +32,9 @@ export async function keys(
           out.record(list, () =>
             list.length === 0
               ? 'no API keys'
-              : list.map((k) => `${k.id}  ${k.status.padEnd(7)}  ${k.name}  created ${k.createdAt}${k.expiresAt ? `  expires ${k.expiresAt}` : ''}`).join('\n'),
+              : table(['id', 'status', 'name', 'created', 'expires', 'last used'], list.map((k) => [
+                k.id, k.status, k.name, minute(k.createdAt), k.expiresAt ? minute(k.expiresAt) : 'never', k.lastUsedAt ? minute(k.lastUsedAt) : 'never',
+              ])),
           );
           return 0;
         }

@@ -21,6 +21,11 @@ export function createApiKeysRepo(db: Db) {
       await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
       return (await this.find(id)) !== undefined;
     },
+    /** Moves last_used_at forward only (nodes write it out of order). */
+    async noteUse(id: string, now: number): Promise<void> {
+      await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', now)])).execute();
+    },
     async setExpiry(id: string, expiresAt: number): Promise<void> {
       await db.updateTable('api_keys').set({ expires_at: expiresAt }).where('id', '=', id).execute();
     },

@@ -49,7 +49,24 @@ export class ApiKeyNotFoundError extends Error {
   }
 }
 
-export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Date.now) {
+/** A key's last use is written at most this often per node: a write per request would cost more than the request. */
+const LAST_USE_PRECISION_MS = 60_000;
+
+export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Date.now, onError: (error: unknown) => void = () => {}) {
+  /** When this node last wrote each key's last use. */
+  const lastUseWritten = new Map<string, number>();
+
+  /** Records a use without holding up the request; a failed write is logged and retried on a later use. */
+  function noteUse(keyId: string, now: number): void {
+    if (now - (lastUseWritten.get(keyId) ?? -Infinity) < LAST_USE_PRECISION_MS) return;
+    if (lastUseWritten.size >= 10_000) lastUseWritten.clear();
+    lastUseWritten.set(keyId, now);
+    repo.noteUse(keyId, now).catch((error: unknown) => {
+      lastUseWritten.delete(keyId);
+      onError(error);
+    });
+  }
+
   async function create(options: { name: string; expiresAt?: number | null }): Promise<CreatedApiKey> {
     const id = newKeyId();
     const secret = randomBytes(32).toString('base64url');
@@ -60,6 +77,7 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
       created_at: clock(),
       expires_at: options.expiresAt ?? null,
       revoked_at: null,
+      last_used_at: null,
     });
     return { id, name: options.name, key: `mk_${id}_${secret}` };
   }
@@ -75,6 +93,7 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
         createdAt: new Date(row.created_at).toISOString(),
         expiresAt: iso(row.expires_at),
         revokedAt: iso(row.revoked_at),
+        lastUsedAt: iso(row.last_used_at),
         status: statusOf(row, now),
       }));
     },
@@ -113,7 +132,9 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
       const expected = row ? Buffer.from(row.secret_hash, 'hex') : DECOY_SECRET_HASH;
       const actual = Buffer.from(hashSecret(match[2]!), 'hex');
       const matches = expected.length === actual.length && timingSafeEqual(expected, actual);
-      if (!row || !matches || statusOf(row, clock()) !== 'active') return null;
+      const now = clock();
+      if (!row || !matches || statusOf(row, now) !== 'active') return null;
+      noteUse(row.id, now);
       return { kind: 'apiKey', keyId: row.id };
     },
   };

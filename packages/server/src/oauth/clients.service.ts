@@ -91,6 +91,24 @@ export function createClientsService(db: Db, clock: () => number = Date.now) {
       return true;
     },
 
+    /**
+     * Removes the client and every sign-in made through it (grants, codes and
+     * tokens, so its apps are signed out on the next request). The stream
+     * ledger keeps naming it. False if there was no such client.
+     */
+    async delete(clientId: string): Promise<boolean> {
+      if (clientId.includes('\u0000')) return false;
+      return db.transaction().execute(async (trx) => {
+        const grants = trx.selectFrom('oauth_grants').select('id').where('client_id', '=', clientId);
+        await trx.deleteFrom('oauth_codes').where('grant_id', 'in', grants).execute();
+        await trx.deleteFrom('oauth_refresh_tokens').where('grant_id', 'in', grants).execute();
+        await trx.deleteFrom('oauth_access_tokens').where('grant_id', 'in', grants).execute();
+        await trx.deleteFrom('oauth_grants').where('client_id', '=', clientId).execute();
+        const deleted = await trx.deleteFrom('oauth_clients').where('id', '=', clientId).executeTakeFirst();
+        return Number(deleted.numDeletedRows) > 0;
+      });
+    },
+
     async find(clientId: string): Promise<OAuthClient | undefined> {
       // No client id holds NUL, and PostgreSQL cannot even compare one: no such client, on either database.
       if (clientId.includes('\u0000')) return undefined;

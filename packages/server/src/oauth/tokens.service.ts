@@ -58,7 +58,8 @@ export function createTokensService(db: Db, options: { accessTokenTtlSeconds: nu
     db
       .selectFrom('oauth_access_tokens as a')
       .innerJoin('oauth_grants as g', 'g.id', 'a.grant_id')
-      .select(['a.issued_at', 'a.expires_at', 'a.revoked_at', 'g.client_id', 'g.user_id', 'g.scope', 'g.revoked_at as grant_revoked_at'])
+      .innerJoin('users as u', 'u.id', 'g.user_id')
+      .select(['a.issued_at', 'a.expires_at', 'a.revoked_at', 'g.client_id', 'g.user_id', 'g.scope', 'g.revoked_at as grant_revoked_at', 'u.disabled_at'])
       .where('a.token_hash', '=', hash),
   );
 
@@ -119,7 +120,8 @@ export function createTokensService(db: Db, options: { accessTokenTtlSeconds: nu
       const row = await db
         .selectFrom('oauth_codes as c')
         .innerJoin('oauth_grants as g', 'g.id', 'c.grant_id')
-        .select(['c.grant_id', 'c.redirect_uri', 'c.code_challenge', 'c.expires_at', 'c.used_at', 'c.failed_checks', 'g.client_id', 'g.scope', 'g.revoked_at'])
+        .innerJoin('users as u', 'u.id', 'g.user_id')
+        .select(['c.grant_id', 'c.redirect_uri', 'c.code_challenge', 'c.expires_at', 'c.used_at', 'c.failed_checks', 'g.client_id', 'g.scope', 'g.revoked_at', 'u.disabled_at'])
         .where('c.code_hash', '=', hash)
         .executeTakeFirst();
       if (!row) throw new GrantError('invalid_grant', 400, 'code', 'the authorization code is unknown');
@@ -150,6 +152,8 @@ export function createTokensService(db: Db, options: { accessTokenTtlSeconds: nu
         throw mismatch;
       }
       if (row.revoked_at !== null) throw new GrantError('invalid_grant', 400, 'code', 'the sign-in was revoked');
+      // Disabled between the sign-in and this exchange: the grant may have been made after disabling revoked the others.
+      if (row.disabled_at !== null) throw new GrantError('invalid_grant', 400, 'code', 'the account is disabled');
       const issued = await db.transaction().execute(async (trx) => {
         const claimed = await trx.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst();
         if (Number(claimed.numUpdatedRows) === 0) return null;
@@ -171,7 +175,8 @@ export function createTokensService(db: Db, options: { accessTokenTtlSeconds: nu
       const row = await db
         .selectFrom('oauth_refresh_tokens as r')
         .innerJoin('oauth_grants as g', 'g.id', 'r.grant_id')
-        .select(['r.grant_id', 'r.issued_at', 'r.spent_at', 'g.client_id', 'g.scope', 'g.created_at', 'g.revoked_at'])
+        .innerJoin('users as u', 'u.id', 'g.user_id')
+        .select(['r.grant_id', 'r.issued_at', 'r.spent_at', 'g.client_id', 'g.scope', 'g.created_at', 'g.revoked_at', 'u.disabled_at'])
         .where('r.token_hash', '=', hash)
         .executeTakeFirst();
       if (!row) throw new GrantError('invalid_grant', 401, 'refresh_token', 'the refresh token is unknown');
@@ -182,6 +187,7 @@ export function createTokensService(db: Db, options: { accessTokenTtlSeconds: nu
       };
       if (row.spent_at !== null) return reused();
       if (row.revoked_at !== null) throw new GrantError('invalid_grant', 401, 'refresh_token', 'the sign-in was revoked; sign in again');
+      if (row.disabled_at !== null) throw new GrantError('invalid_grant', 401, 'refresh_token', 'the account is disabled');
       if (now - row.issued_at >= REFRESH_IDLE_MS || now - row.created_at >= REFRESH_ABSOLUTE_MS) {
         throw new GrantError('invalid_grant', 401, 'refresh_token', 'the refresh token has expired; sign in again');
       }
@@ -215,10 +221,10 @@ export function createTokensService(db: Db, options: { accessTokenTtlSeconds: nu
       }
     },
 
-    /** The live access token's facts, or null if it is unknown, expired or revoked (itself or its grant). */
+    /** The live access token's facts, or null if it is unknown, expired or revoked (itself or its grant), or its user is disabled. */
     async verifyAccessToken(token: string): Promise<AccessTokenInfo | null> {
       const [row] = await accessTokenByHash(hashSecret(token));
-      if (!row || row.revoked_at !== null || row.grant_revoked_at !== null || row.expires_at <= clock()) return null;
+      if (!row || row.revoked_at !== null || row.grant_revoked_at !== null || row.disabled_at !== null || row.expires_at <= clock()) return null;
       return {
         userId: row.user_id,
         clientId: row.client_id,

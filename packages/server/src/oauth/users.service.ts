@@ -7,6 +7,15 @@ export interface User {
   readonly username: string;
 }
 
+/** A user as operators see them. */
+export interface UserSummary extends User {
+  readonly createdAt: string;
+  /** When the user was disabled; null while they may sign in. */
+  readonly disabledAt: string | null;
+  /** Sign-ins (grants) not revoked. */
+  readonly activeSignIns: number;
+}
+
 /** Letters and digits of any script (Arabic usernames too), dot, dash, underscore. */
 const USERNAME = /^[\p{L}\p{N}._-]{3,64}$/u;
 export const MIN_PASSWORD_LENGTH = 8;
@@ -20,37 +29,105 @@ export function usernameKey(username: string): string {
   return username.normalize('NFKC').toLowerCase();
 }
 
+function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw new UserInputError(`a password is ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`);
+  }
+}
+
 export function createUsersService(db: Db, clock: () => number = Date.now) {
+  /** The user by username (any case), or a UserInputError naming it. */
+  async function find(username: string): Promise<User> {
+    const row = username.includes('\u0000')
+      ? undefined
+      : await db.selectFrom('users').select(['id', 'username']).where('username_key', '=', usernameKey(username)).executeTakeFirst();
+    if (!row) throw new UserInputError(`no user "${username}"`);
+    return row;
+  }
+
+  /** Ends every sign-in of the user: their access and refresh tokens are refused from the next request on. */
+  async function revokeSignIns(userId: string, now: number): Promise<number> {
+    const revoked = await db.updateTable('oauth_grants').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+    return Number(revoked.numUpdatedRows);
+  }
+
   return {
     async create(username: string, password: string): Promise<User> {
       if (!USERNAME.test(username)) {
         throw new UserInputError('a username is 3 to 64 letters, digits, ".", "-" or "_"');
       }
-      if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
-        throw new UserInputError(`a password is ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`);
-      }
+      checkPassword(password);
       const key = usernameKey(username);
       const user = { id: randomUUID(), username };
       const inserted = await db
         .insertInto('users')
-        .values({ ...user, username_key: key, password_hash: await hashPassword(password), created_at: clock() })
+        .values({ ...user, username_key: key, password_hash: await hashPassword(password), created_at: clock(), disabled_at: null })
         .onConflict((oc) => oc.column('username_key').doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new UserInputError(`the username "${username}" is taken`);
       return user;
     },
 
+    async list(): Promise<UserSummary[]> {
+      const rows = await db
+        .selectFrom('users as u')
+        .select((eb) => [
+          'u.id', 'u.username', 'u.created_at', 'u.disabled_at',
+          eb.selectFrom('oauth_grants as g').select((g) => g.fn.countAll<number | string>().as('n'))
+            .whereRef('g.user_id', '=', 'u.id').where('g.revoked_at', 'is', null).as('active'),
+        ])
+        .orderBy('u.created_at').orderBy('u.id')
+        .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        username: row.username,
+        createdAt: new Date(Number(row.created_at)).toISOString(),
+        disabledAt: row.disabled_at === null ? null : new Date(Number(row.disabled_at)).toISOString(),
+        activeSignIns: Number(row.active ?? 0),
+      }));
+    },
+
+    /**
+     * The user can no longer sign in, and every sign-in they have ends on the
+     * next request on every node (tokens are checked against the database).
+     * Idempotent; returns how many sign-ins ended.
+     */
+    async disable(username: string): Promise<{ user: User; signInsEnded: number }> {
+      const user = await find(username);
+      const now = clock();
+      await db.updateTable('users').set({ disabled_at: now }).where('id', '=', user.id).where('disabled_at', 'is', null).execute();
+      return { user, signInsEnded: await revokeSignIns(user.id, now) };
+    },
+
+    /** The user may sign in again; the sign-ins that disabling ended stay ended. */
+    async enable(username: string): Promise<User> {
+      const user = await find(username);
+      await db.updateTable('users').set({ disabled_at: null }).where('id', '=', user.id).execute();
+      return user;
+    },
+
+    /** A new password; every sign-in made with the old one ends (whoever knew it is signed out). */
+    async setPassword(username: string, password: string): Promise<{ user: User; signInsEnded: number }> {
+      checkPassword(password);
+      const user = await find(username);
+      const now = clock();
+      await db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', user.id).execute();
+      return { user, signInsEnded: await revokeSignIns(user.id, now) };
+    },
+
     /**
      * The user, if the password is theirs. An unknown username costs the same
      * scrypt work as a wrong password, so timing does not tell which it was.
+     * A disabled user is refused.
      */
     async authenticate(username: string, password: string): Promise<User | null> {
       // No stored name holds NUL, and PostgreSQL cannot even compare one: no such user, on either database.
       const row = username.includes('\u0000')
         ? undefined
-        : await db.selectFrom('users').select(['id', 'username', 'password_hash']).where('username_key', '=', usernameKey(username)).executeTakeFirst();
+        : await db.selectFrom('users').select(['id', 'username', 'password_hash', 'disabled_at']).where('username_key', '=', usernameKey(username)).executeTakeFirst();
       const matches = await verifyPassword(password.slice(0, MAX_PASSWORD_LENGTH), row?.password_hash ?? (await decoyHash()));
-      return row && matches ? { id: row.id, username: row.username } : null;
+      // A disabled user is refused after the same work, like a wrong password.
+      return row && matches && row.disabled_at === null ? { id: row.id, username: row.username } : null;
     },
   };
 }

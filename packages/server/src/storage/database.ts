@@ -155,6 +155,8 @@ export interface ApiKeysTable {
   created_at: number;
   expires_at: number | null;
   revoked_at: number | null;
+  /** When the key last authenticated a request, to the minute (each node writes it at most once a minute). */
+  last_used_at: number | null;
 }
 
 export interface UsersTable {
@@ -165,6 +167,8 @@ export interface UsersTable {
   /** `scrypt$N$r$p$salt$hash` (base64url); never the password. */
   password_hash: string;
   created_at: number;
+  /** Set while the user may not sign in; their grants were revoked when it was set. */
+  disabled_at: number | null;
 }
 
 /** Public OAuth clients (no secret): they prove themselves with PKCE and exact redirect URIs. */

@@ -6,6 +6,7 @@ import * as streaming from './004-streaming.ts';
 import * as singleUseSignIn from './005-single-use-sign-in.ts';
 import * as wholeCatalog from './006-whole-catalog.ts';
 import * as searchIndex from './007-search-index.ts';
+import * as operatorAccounts from './008-operator-accounts.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -21,6 +22,7 @@ export const migrations: MigrationProvider = {
       '005-single-use-sign-in': singleUseSignIn,
       '006-whole-catalog': wholeCatalog,
       '007-search-index': searchIndex,
+      '008-operator-accounts': operatorAccounts,
     };
   },
 };
