@@ -1,8 +1,9 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { createHmac } from 'node:crypto';
 import { METHODS } from 'node:http';
+import { completeOpenApiDocument } from './http/openapi.ts';
+import { registerDocsUi } from './http/docs-ui.ts';
 import { ApiError, invalidRequest } from './errors.ts';
 import type { Config } from './config.ts';
 import { createCatalogRepo } from './catalog/catalog.repo.ts';
@@ -165,12 +166,15 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   });
 
   await app.register(swagger, {
+    transformObject: (documents) => completeOpenApiDocument((documents as { openapiObject: Parameters<typeof completeOpenApiDocument>[0] }).openapiObject),
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Maqam API',
         version: '1.0.0',
         description: 'Arabic-first music catalog and streaming API.',
+        license: { name: 'MIT', identifier: 'MIT' },
+        contact: { name: 'Maqam', url: `${config.publicUrl}/docs` },
       },
       servers: [{ url: config.publicUrl }],
       components: {
@@ -187,7 +191,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
               },
             },
           },
-          apiKeyAuth: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Server-to-server API key, mk_<id>_<secret>.' },
+          apiKeyAuth: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Server-to-server API key, `mk_<id>_<secret>` (create one with `maqam keys create`).' },
         },
       },
       tags: [
@@ -198,7 +202,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
       ],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  await registerDocsUi(app, { clientId: config.docsClientId });
 
   // Paths the API serves, so a wrong method is a 405 and not a 404.
 

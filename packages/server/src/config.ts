@@ -13,6 +13,8 @@ export interface Config {
   publicUrl: string;
   /** Origins trusted for CORS besides the registered clients' ('*' trusts every origin). */
   corsOrigins: readonly string[];
+  /** The public client the Authorize button of /docs signs in with ('' leaves the field for the reader to fill). */
+  docsClientId: string;
   defaultLocale: string;
   logLevel: string;
   accessTokenTtlSeconds: number;
@@ -124,6 +126,13 @@ export const SETTINGS = [
       return origins.map((origin) => origin.replace(/\/+$/, ''));
     },
   } satisfies Setting<'corsOrigins'>,
+  {
+    key: 'docsClientId',
+    env: 'MAQAM_DOCS_CLIENT_ID',
+    shownDefault: '(none; maqam-demo with serve --demo)',
+    description: "The OAuth client the Authorize button of /docs signs in with (PKCE); register `PUBLIC_URL/docs/static/oauth2-redirect.html` as one of its redirect URIs.",
+    parse: (raw) => (raw ?? '').trim(),
+  } satisfies Setting<'docsClientId'>,
   {
     key: 'defaultLocale',
     env: 'MAQAM_DEFAULT_LOCALE',

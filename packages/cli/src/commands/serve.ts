@@ -57,16 +57,20 @@ async function seedDemo(storage: Storage, config: Config, out: Output): Promise<
   if (!anyUser) await createUsersService(storage.db).create(DEMO_USER.username, DEMO_USER.password);
   const clients = createClientsService(storage.db);
   const callback = `${config.publicUrl}/demo/callback`;
+  // The Authorize button of /docs (swagger-ui) comes back to this page.
+  const docsCallback = `${config.publicUrl}/docs/static/oauth2-redirect.html`;
   if (!(await clients.find(DEMO_CLIENT_ID))) {
     await clients.create({
       clientId: DEMO_CLIENT_ID,
       name: 'Maqam Demo',
-      redirectUris: [callback, 'http://127.0.0.1:8765/callback'],
+      redirectUris: [callback, docsCallback, 'http://127.0.0.1:8765/callback'],
       scopes: ['read', 'stream'],
     });
-  } else if (await clients.addRedirectUri(DEMO_CLIENT_ID, callback)) {
-    // Served on another port or public URL than before: the demo signs in there too.
-    out.info(`demo client: added redirect URI ${callback}`);
+  } else {
+    for (const uri of [callback, docsCallback]) {
+      // Served on another port or public URL than before: the demo signs in there too.
+      if (await clients.addRedirectUri(DEMO_CLIENT_ID, uri)) out.info(`demo client: added redirect URI ${uri}`);
+    }
   }
   featuredArtists = await findFeaturedArtists(storage);
   try {
@@ -97,7 +101,9 @@ async function findFeaturedArtists(storage: Storage): Promise<string[]> {
 /** The built demo web app (npm run build:demo), served at /demo. */
 const DEMO_APP_DIR = join(dirname(fileURLToPath(import.meta.resolve('@maqam/demo-app/package.json'))), 'dist');
 
-export async function serve(config: Config, out: Output, flags: { demo?: boolean }): Promise<number> {
+export async function serve(given: Config, out: Output, flags: { demo?: boolean }): Promise<number> {
+  // The demo signs /docs in with the demo client unless another is configured.
+  const config = flags.demo && given.docsClientId === '' ? { ...given, docsClientId: DEMO_CLIENT_ID } : given;
   const server = await startServer(config, {
     beforeListen: flags.demo ? (storage) => seedDemo(storage, config, out) : undefined,
     demo: flags.demo

@@ -32,6 +32,7 @@ export function artistsRoutes(app: FastifyInstance, { catalog, guard, negotiator
         operationId: 'GetArtist',
         tags: TAGS,
         summary: "Returns an artist's full profile.",
+        description: 'Name and biography resolve to the best language of `Accept-Language` the artist has. A withdrawn or unknown id is a 404.',
         security: CATALOG_SECURITY,
         params: GetArtistParams,
         response: { 200: GetArtistResponse, ...ERROR_RESPONSES },

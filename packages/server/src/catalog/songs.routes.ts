@@ -37,6 +37,7 @@ export function songsRoutes(app: FastifyInstance, { catalog, guard, negotiator }
         operationId: 'GetSong',
         tags: ['MusicCatalogService'],
         summary: 'Returns one song.',
+        description: 'Texts resolve to the best language of `Accept-Language` the song has (`value`), beside the original (`originalValue`). A withdrawn or unknown id is a 404.',
         security: CATALOG_SECURITY,
         params: GetSongParams,
         response: { 200: GetSongResponse, ...ERROR_RESPONSES },

@@ -49,6 +49,7 @@ export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps):
         operationId: 'AcquireMusicStream',
         tags: ['StreamingService'],
         summary: 'Acquires a signed HLS stream of a song for the signed-in user (OAuth scope `stream`; API keys are refused).',
+        description: 'Answers a short-lived signed `manifestUrl` (HLS) at the best quality the song has up to `maxQuality`, and the qualities that exist. A stream is billed once per user, song and quality per billing window; asking again inside the window is not billed again.',
         security: [{ oauth2: ['stream'] }],
         body: AcquireMusicStreamRequest,
         response: { 200: AcquireMusicStreamResponse, 400: ValidationErrorBody, '4xx': ErrorBody, '5xx': ErrorBody },

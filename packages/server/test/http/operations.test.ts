@@ -44,7 +44,8 @@ describe('operations endpoints and the error model', () => {
     expect(doc.info.version).toBe('1.0.0');
     const batch = doc.paths['/v1/music/songs:batchGet'].post;
     expect(batch.operationId).toBe('BatchGetSongs');
-    expect(batch.requestBody.content['application/json'].schema).toMatchObject({
+    expect(batch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/BatchGetSongsRequest' });
+    expect(doc.components.schemas.BatchGetSongsRequest).toMatchObject({
       properties: { songIdList: { minItems: 1, maxItems: 100 } },
     });
     expect(Object.keys(batch.responses)).toEqual(expect.arrayContaining(['200', '400']));
@@ -79,7 +80,9 @@ describe('operations endpoints and the error model', () => {
       GetArtistTopTracks: '/v1/music/artists/{artist_id}/top-tracks',
       GetRelatedArtists: '/v1/music/artists/{artist_id}/related',
     });
-    expect(doc.paths['/v1/music/artists/{artist_id}/albums'].get.parameters.find((p: { name: string }) => p.name === 'album_type').schema.enum)
+    expect(doc.paths['/v1/music/artists/{artist_id}/albums'].get.parameters.find((p: { name: string }) => p.name === 'album_type').schema)
+      .toEqual({ $ref: '#/components/schemas/AlbumType' });
+    expect(doc.components.schemas.AlbumType.enum)
       .toEqual(['ALBUM_TYPE_ALBUM', 'ALBUM_TYPE_SINGLE', 'ALBUM_TYPE_EP', 'ALBUM_TYPE_COMPILATION']);
     expect(JSON.stringify(doc)).not.toContain('/artwork/');
   });
