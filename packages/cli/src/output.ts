@@ -33,6 +33,31 @@ export function createOutput(json: boolean, stdout = process.stdout, stderr = pr
   };
 }
 
+/** Seconds as people read a remaining time: 42s, 3m 05s, 1h 02m. */
+function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/**
+ * The detail of a progress bar: how many, how fast, and how long is left at
+ * that pace, e.g. "120,000 lines · 41,200 lines/s · 6s left". The first
+ * fifth of a second gives no rate (it would be noise).
+ */
+export function progressMeter(unit: string, clock: () => number = () => performance.now()) {
+  const started = clock();
+  return (count: number, fraction: number): string => {
+    const seconds = (clock() - started) / 1000;
+    const counted = `${count.toLocaleString('en')} ${unit}`;
+    if (seconds < 0.2 || count === 0) return counted;
+    const rate = `${Math.round(count / seconds).toLocaleString('en')} ${unit}/s`;
+    const left = fraction > 0 && fraction < 1 ? ` · ${duration((seconds * (1 - fraction)) / fraction)} left` : '';
+    return `${counted} · ${rate}${left}`;
+  };
+}
+
 /** A mistake in how the command was called: printed with usage, exit code 2. */
 export class UsageError extends Error {
   override name = 'UsageError';

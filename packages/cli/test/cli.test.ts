@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { generateDemoCatalog } from '@maqam/server';
 import { fixtureRecords, writeNdjson } from '../../server/test/fixtures.ts';
 import { freePort } from '../../server/test/harness.ts';
 import { BIN, dumpTable, runCli, runCliJson } from './run-cli.ts';
@@ -37,6 +38,22 @@ describe('maqam migrate', () => {
 });
 
 describe('maqam import', () => {
+  it('shows a progress bar with its rate and time left on a terminal, and none in a pipe', () => {
+    const file = writeNdjson(dir, 'progress.ndjson', [...generateDemoCatalog({ songs: 4000 })]);
+    const database = `sqlite:${join(dir, 'progress.db')}`;
+    // util-linux's script gives the command a pseudo-terminal, as an operator's shell would.
+    const command = [process.execPath, BIN, 'import', file, '--batch-size', '200'].map((arg) => `'${arg}'`).join(' ');
+    const terminal = spawnSync('script', ['-qec', command, '/dev/null'], { env: { ...process.env, ...env, DATABASE_URL: database }, encoding: 'utf8', timeout: 120_000 });
+    expect(terminal.status, terminal.stdout).toBe(0);
+    const bars = terminal.stdout.split('\r').filter((frame) => frame.startsWith('['));
+    expect(bars.length).toBeGreaterThan(5);
+    expect(bars.some((bar) => / \d[\d,]* lines · [\d,]+ lines\/s · \d+(m \d\ds|s) left/.test(bar)), bars.slice(-3).join('\n')).toBe(true);
+    expect(bars.at(-1)).toMatch(/^\[#{30}\] 100%/);
+    const piped = maqam(['import', file, '--batch-size', '200'], { DATABASE_URL: `sqlite:${join(dir, 'progress-piped.db')}` });
+    expect(piped.stderr).not.toContain('lines/s');
+  });
+
+
   it('imports the NDJSON format and prints counts', () => {
     const file = writeNdjson(dir, 'fixture.ndjson', fixtureRecords());
     expect(json(['import', file])).toEqual({ artists: 29, albums: 1, songs: 4, related: 25, lyrics: 1 });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { demoCatalogSize, importNdjsonFile, migrateToLatest, openStorage, seedDemoCatalog, type Config } from '@maqam/server';
 import { describeDatabase, withStorage } from '../context.ts';
-import { parsePositiveInteger, UsageError, type Output } from '../output.ts';
+import { parsePositiveInteger, progressMeter, UsageError, type Output } from '../output.ts';
 
 export async function migrate(config: Config, out: Output): Promise<number> {
   out.info(`database: ${describeDatabase(config.databaseUrl)}`);
@@ -22,11 +22,12 @@ export async function seedDemo(config: Config, out: Output, flags: { songs?: str
   const size = demoCatalogSize(songs);
   out.info(`seeding ${size.artists} artists, ${size.albums} albums and ${size.songs} songs...`);
   const started = performance.now();
+  const meter = progressMeter('records');
   const summary = await withStorage(config, out, (storage) =>
     seedDemoCatalog(storage, {
       ...(songs === undefined ? {} : { songs }),
       ...(seed === undefined ? {} : { seed }),
-      onProgress: (written, total) => out.progress(written / total, `${written.toLocaleString('en')} records`),
+      onProgress: (written, total) => out.progress(written / total, meter(written, written / total)),
     }),
   );
   out.done();
@@ -46,11 +47,14 @@ export async function importFile(config: Config, out: Output, file: string | und
   if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
   const batchSize = flags['batch-size'] === undefined ? undefined : parsePositiveInteger(flags['batch-size'], '--batch-size');
   const { size } = await stat(file);
+  const meter = progressMeter('lines');
   const outcome = await withStorage(config, out, (storage) =>
     importNdjsonFile(storage, file, {
       ...(batchSize === undefined ? {} : { batchSize }),
-      onProgress: ({ bytesRead, linesRead }) =>
-        out.progress(size === 0 ? 1 : bytesRead / size, `${linesRead.toLocaleString('en')} lines`),
+      onProgress: ({ bytesRead, linesRead }) => {
+        const fraction = size === 0 ? 1 : bytesRead / size;
+        out.progress(fraction, meter(linesRead, fraction));
+      },
     }),
   );
   out.done();
