@@ -29,6 +29,7 @@ Commands:
   clients list | delete CLIENT_ID | add-redirect-uri CLIENT_ID URI
   ledger [--by day|song|client] [--since 30d] [--limit N]   billed streams
   media add SONG_ID AUDIO_FILE        package audio as HLS at every quality (needs ffmpeg)
+  media scan DIR [--concurrency N]    catalog and package a folder of tagged audio files
 
 Options for every command:
   --json                 machine-readable output
@@ -87,9 +88,19 @@ Billed streams (one per user, song and quality per billing window) over the last
 --since (a duration: 7d, 24h...), grouped by UTC day (in date order) or by song or
 client (most streamed first), with distinct listeners. --json for the records.`,
   media: `maqam media add SONG_ID AUDIO_FILE
+maqam media scan DIR [--concurrency N]
 
-Packages an audio file as HLS at every quality tier (needs ffmpeg) under MAQAM_MEDIA_DIR
-and records it for SONG_ID.`,
+add: packages an audio file as HLS at the quality tiers its source allows (needs ffmpeg)
+under MAQAM_MEDIA_DIR and records it for SONG_ID.
+
+scan: the self-hosted music server workflow. Walks DIR for audio files, reads their tags
+with ffprobe (title, artists, album, album artist, track and disc, date, genre, ISRC,
+embedded cover, lyrics tags and .lrc files beside them), writes the artists, albums, songs
+and lyrics (ids come from the tags, so a rescan updates instead of duplicating), keeps
+album covers (embedded, or cover.jpg/folder.jpg), and packages each file, N at a time
+(default: the cores). Files already packaged from the same bytes are skipped, so an
+interrupted scan resumes. A file that cannot be read is reported and the scan goes on;
+the exit code is 1 if any failed. --json prints the summary with every problem.`,
 };
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -120,6 +131,7 @@ async function main(argv: string[]): Promise<number> {
       by: { type: 'string' },
       since: { type: 'string' },
       limit: { type: 'string' },
+      concurrency: { type: 'string' },
     },
   });
   const [command, ...rest] = positionals;
@@ -154,7 +166,7 @@ async function main(argv: string[]): Promise<number> {
     case 'clients':
       return clients(config, out, rest, values);
     case 'media':
-      return media(config, out, rest);
+      return media(config, out, rest, values);
     case 'ledger':
       return ledger(config, out, values);
     default:

@@ -210,7 +210,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   songsRoutes(app, deps);
   artistsRoutes(app, deps);
   albumsRoutes(app, deps);
-  artworkRoutes(app, catalogRepo);
+  artworkRoutes(app, catalogRepo, config.mediaDirectory);
   searchRoutes(app, { search, guard, negotiator });
   opsRoutes(app, storage);
   const signer = createStreamUrlSigner(createTokenSealer(subkey(secret, 'stream-url')));

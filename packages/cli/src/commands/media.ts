@@ -1,10 +1,16 @@
-import { existsSync } from 'node:fs';
-import { addMedia, MediaError, type Config } from '@maqam/server';
+import { existsSync, statSync } from 'node:fs';
+import { addMedia, MediaError, scanMusicFolder, type Config } from '@maqam/server';
 import { withStorage } from '../context.ts';
-import { UsageError, type Output } from '../output.ts';
+import { parsePositiveInteger, progressMeter, UsageError, type Output } from '../output.ts';
 
-export async function media(config: Config, out: Output, [action, songId, file]: (string | undefined)[]): Promise<number> {
-  if (action !== 'add' || !songId || !file) throw new UsageError('maqam media add SONG_ID AUDIO_FILE');
+const USAGE = 'maqam media add SONG_ID AUDIO_FILE | media scan DIR [--concurrency N]';
+/** Problems printed on standard error; --json lists them all. */
+const SHOWN_PROBLEMS = 20;
+
+export async function media(config: Config, out: Output, [action, first, second]: (string | undefined)[], flags: { concurrency?: string } = {}): Promise<number> {
+  if (action === 'scan') return scan(config, out, first, flags);
+  const [songId, file] = [first, second];
+  if (action !== 'add' || !songId || !file) throw new UsageError(USAGE);
   if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
   return withStorage(config, out, async (storage) => {
     try {
@@ -20,5 +26,28 @@ export async function media(config: Config, out: Output, [action, songId, file]:
       }
       throw error;
     }
+  });
+}
+
+async function scan(config: Config, out: Output, directory: string | undefined, flags: { concurrency?: string }): Promise<number> {
+  if (!directory) throw new UsageError('media scan needs a folder: maqam media scan DIR');
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UsageError(`no such folder: ${directory}`);
+  const concurrency = flags.concurrency === undefined ? undefined : parsePositiveInteger(flags.concurrency, '--concurrency');
+  const meter = progressMeter('steps');
+  return withStorage(config, out, async (storage) => {
+    out.info(`scanning ${directory} (tags with ffprobe, media with ffmpeg)...`);
+    const summary = await scanMusicFolder(storage, directory, {
+      mediaRoot: config.mediaDirectory,
+      ...(concurrency === undefined ? {} : { concurrency }),
+      onProgress: (done, total) => out.progress(done / total, meter(done, done / total)),
+    });
+    out.done();
+    for (const problem of summary.problems.slice(0, SHOWN_PROBLEMS)) out.info(`${problem.file}: ${problem.message}`);
+    if (summary.problems.length > SHOWN_PROBLEMS) out.info(`... and ${summary.problems.length - SHOWN_PROBLEMS} more`);
+    out.record(summary, () =>
+      `scanned ${summary.files} files: ${summary.packaged} packaged, ${summary.unchanged} unchanged, ${summary.failed} failed; ` +
+      `wrote ${summary.artists} artists, ${summary.albums} albums, ${summary.songs} songs, ${summary.lyrics} lyrics`,
+    );
+    return summary.failed > 0 ? 1 : 0;
   });
 }

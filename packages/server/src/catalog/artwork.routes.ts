@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { MAX_ID_LENGTH } from '@maqam/contract';
 import { ApiError } from '../errors.ts';
 import { artworkSvg } from './artwork.ts';
 import type { CatalogRepo } from './catalog.repo.ts';
+import { coverFileOf } from '../streaming/media-scan.ts';
 
 const ArtworkParams = Type.Object({
   kind: Type.Union([Type.Literal('artists'), Type.Literal('albums')]),
-  // `<id>.svg`; the id may hold any character but NUL (percent-encoded in the path).
-  file: Type.String({ pattern: '^[^\\u0000]+\\.svg$', maxLength: MAX_ID_LENGTH + 4 }),
+  // `<id>.svg` (drawn) or `<id>.jpg` (a cover kept by `maqam media scan`); the id may hold any character but NUL.
+  file: Type.String({ pattern: '^[^\\u0000]+\\.(svg|jpg)$', maxLength: MAX_ID_LENGTH + 4 }),
 });
 
 /**
@@ -17,7 +19,7 @@ const ArtworkParams = Type.Object({
  * item. Public like any image on a CDN (an <img> cannot send credentials),
  * and cacheable: the picture changes only with the item's name.
  */
-export function artworkRoutes(app: FastifyInstance, repo: CatalogRepo): void {
+export function artworkRoutes(app: FastifyInstance, repo: CatalogRepo, mediaRoot: string): void {
   app.get<{ Params: { kind: 'artists' | 'albums'; file: string } }>(
     '/artwork/:kind/:file',
     { schema: { hide: true, params: ArtworkParams } },
@@ -26,6 +28,14 @@ export function artworkRoutes(app: FastifyInstance, repo: CatalogRepo): void {
       const id = file.slice(0, -'.svg'.length);
       const item = await repo.artworkName(kind, id);
       if (item === undefined) throw new ApiError(kind === 'artists' ? 'artistNotFound' : 'albumNotFound', { params: { id } });
+      if (file.endsWith('.jpg')) {
+        const cover = kind === 'albums' ? await readFile(coverFileOf(mediaRoot, id)).catch(() => undefined) : undefined;
+        if (cover === undefined) throw new ApiError('albumNotFound', { params: { id } });
+        const etag = `"${createHash('sha256').update(cover).digest('base64url').slice(0, 22)}"`;
+        reply.header('content-type', 'image/jpeg').header('cache-control', 'public, max-age=86400').header('etag', etag);
+        if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+        return reply.send(cover);
+      }
       const texts = JSON.parse(item.texts) as Record<string, string>;
       const svg = artworkSvg(kind, id, texts[item.original_language] ?? Object.values(texts)[0] ?? id);
       const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"`;

@@ -14,45 +14,51 @@ export function mediaDirectoryOf(songId: string): string {
   return createHash('sha256').update(songId).digest('hex').slice(0, 32);
 }
 
-function ffmpeg(args: string[]): Promise<void> {
+/**
+ * Runs ffmpeg or ffprobe and answers its standard output; a failure is a
+ * MediaError with the tool's last line of complaint (never a stack trace).
+ */
+export function runMediaTool(program: 'ffmpeg' | 'ffprobe', args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
     let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'ENOENT' ? new MediaError('ffmpeg is not installed (Debian: apt-get install ffmpeg); it is needed to package media') : error),
+      reject(error.code === 'ENOENT' ? new MediaError(`${program} is not installed (Debian: apt-get install ffmpeg); it is needed to package media`) : error),
     );
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new MediaError(`ffmpeg could not read or encode the file: ${stderr.trim().split('\n').pop() ?? `exit ${code}`}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(Buffer.concat(stdout).toString('utf8'))
+        : reject(new MediaError(`${program} could not read the file: ${stderr.trim().split('\n').pop() || `exit ${code}`}`)));
   });
+}
+
+async function ffmpeg(args: string[]): Promise<void> {
+  await runMediaTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args]);
 }
 
 const LOSSLESS_CODECS = /^(?:flac|alac|wavpack|ape|tta|truehd|mlp|pcm_\w+)$/;
 
 /** What a source is: its audio codec and bit rate (kbps; undefined when ffprobe cannot tell). */
-function probe(file: string): Promise<{ codec: string; bitrateKbps: number | undefined }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('ffprobe', ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=codec_name,bit_rate:format=bit_rate', '-of', 'json', file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+async function probe(file: string): Promise<{ codec: string; bitrateKbps: number | undefined }> {
+  const output = await runMediaTool('ffprobe', ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=codec_name,bit_rate:format=bit_rate', '-of', 'json', file])
+    .catch((error: unknown) => {
+      if (error instanceof MediaError && !error.message.includes('not installed')) return '{}';
+      throw error;
     });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'ENOENT' ? new MediaError('ffprobe is not installed (Debian: apt-get install ffmpeg); it is needed to package media') : error),
-    );
-    child.on('exit', (code) => {
-      const parsed = (() => {
-        try {
-          return JSON.parse(stdout) as { streams?: { codec_name?: string; bit_rate?: string }[]; format?: { bit_rate?: string } };
-        } catch {
-          return {};
-        }
-      })();
-      const stream = parsed.streams?.[0];
-      if (code !== 0 || stream?.codec_name === undefined) return reject(new MediaError('ffmpeg could not read or encode the file: no audio stream'));
-      const bitRate = Number(stream.bit_rate ?? parsed.format?.bit_rate);
-      resolve({ codec: stream.codec_name, bitrateKbps: Number.isFinite(bitRate) && bitRate > 0 ? bitRate / 1000 : undefined });
-    });
-  });
+  const parsed = (() => {
+    try {
+      return JSON.parse(output) as { streams?: { codec_name?: string; bit_rate?: string }[]; format?: { bit_rate?: string } };
+    } catch {
+      return {};
+    }
+  })();
+  const stream = parsed.streams?.[0];
+  if (stream?.codec_name === undefined) throw new MediaError('ffmpeg could not read or encode the file: no audio stream');
+  const bitRate = Number(stream.bit_rate ?? parsed.format?.bit_rate);
+  return { codec: stream.codec_name, bitrateKbps: Number.isFinite(bitRate) && bitRate > 0 ? bitRate / 1000 : undefined };
 }
 
 /**

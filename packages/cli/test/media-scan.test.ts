@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dialects } from '../../server/test/dialects.ts';
+import { startTestServer, type TestServer } from '../../server/test/harness.ts';
+import { ffmpegAvailable } from '../../server/test/system-tools.ts';
+import { runCli } from './run-cli.ts';
+
+const haveFfmpeg = ffmpegAvailable('the maqam media scan test');
+
+function ffmpeg(...args: string[]): void {
+  const made = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+  if (made.status !== 0) throw new Error(made.stderr.toString());
+}
+
+/** A tagged tone, as a ripper or a store would write it. */
+function track(file: string, tags: Record<string, string>, options: { frequency?: number; cover?: string } = {}): void {
+  const metadata = Object.entries(tags).flatMap(([key, value]) => ['-metadata', `${key}=${value}`]);
+  const tone = ['-f', 'lavfi', '-i', `sine=frequency=${options.frequency ?? 440}:duration=3`];
+  if (options.cover) {
+    ffmpeg(...tone, '-i', options.cover, '-map', '0:a', '-map', '1:v', '-c:v', 'mjpeg', '-disposition:v', 'attached_pic', '-id3v2_version', '3', ...metadata, file);
+  } else {
+    ffmpeg(...tone, ...metadata, file);
+  }
+}
+
+/**
+ * `maqam media scan` on a folder made with ffmpeg: two tagged MP3s of one
+ * album (Arabic tags, an embedded cover, a sidecar LRC), a FLAC of another
+ * with an ISRC and a lyrics tag, and a corrupt file; read back through the API.
+ */
+describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('maqam media scan on %s', (_name, dialect) => {
+  let server: TestServer;
+  let dir: string;
+  let music: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'maqam-scan-'));
+    music = join(dir, 'music');
+    mkdirSync(join(music, 'Amr Diab', 'Tamally Maak'), { recursive: true });
+    mkdirSync(join(music, 'Adele'), { recursive: true });
+    const cover = join(dir, 'cover.png');
+    ffmpeg('-f', 'lavfi', '-i', 'color=c=0x0b6e4f:s=320x240:d=1', '-frames:v', '1', cover);
+    const album = { album: 'تملي معاك', album_artist: 'عمرو دياب', artist: 'عمرو دياب', date: '2000-06-01', genre: 'Arabic Pop' };
+    track(join(music, 'Amr Diab', 'Tamally Maak', '01 - tamally.mp3'), { ...album, title: 'تملي معاك', track: '1/2' }, { cover });
+    track(join(music, 'Amr Diab', 'Tamally Maak', '02 - wala ala baloh.mp3'), { ...album, title: 'ولا على باله', track: '2/2' });
+    writeFileSync(join(music, 'Amr Diab', 'Tamally Maak', '02 - wala ala baloh.lrc'), '[ar:عمرو دياب]\n[00:00.50]ولا على باله\n[00:02.00]ولا على باله أبداً\n');
+    track(join(music, 'Adele', 'hello.flac'), { title: 'Hello', artist: 'Adele', album: '25', date: '2015', ISRC: 'GB-BKS-15-00214', LYRICS: 'Hello, it\'s me\nI was wondering' });
+    writeFileSync(join(music, 'broken.mp3'), Buffer.from('ID3 this is not audio at all'.repeat(40)));
+    writeFileSync(join(music, 'notes.txt'), 'not audio: not scanned');
+
+    server = await startTestServer(dialect, { MAQAM_MEDIA_DIR: join(dir, 'media') });
+    env = { DATABASE_URL: server.databaseUrl, MAQAM_MEDIA_DIR: join(dir, 'media'), LOG_LEVEL: 'silent' };
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const scan = () => {
+    const result = runCli(env, ['media', 'scan', music, '--json', '--concurrency', '2']);
+    return { code: result.code, summary: JSON.parse(result.stdout), stderr: result.stderr };
+  };
+  const get = async (url: string) => {
+    const res = await server.call({ method: 'GET', url, headers: { 'accept-language': 'ar' } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+
+  /** The scanned album: of the search's 'تملي معاك' albums, the one whose cover the server keeps (the fixture has another). */
+  const scannedAlbums = async () =>
+    (await get(`/v1/search?${new URLSearchParams({ q: 'تملي معاك', types: 'album' })}`)).results
+      .map((result: { album: { artwork: { url: string }[] } }) => result.album)
+      .filter((album: { artwork: { url: string }[] }) => album.artwork.some((image) => image.url.includes('/artwork/albums/')));
+  const scannedAlbum = async () => {
+    await expect.poll(async () => (await scannedAlbums()).length, { timeout: 10_000 }).toBe(1);
+    return (await scannedAlbums())[0];
+  };
+
+  it('catalogs and packages every readable file, reports the corrupt one, and goes on', async () => {
+    const { code, summary } = scan();
+    expect(code).toBe(1);
+    expect(summary).toEqual({
+      files: 4, packaged: 3, unchanged: 0, failed: 1, artists: 2, albums: 2, songs: 3, lyrics: 2,
+      problems: [{ file: 'broken.mp3', message: expect.stringMatching(/could not read|no audio/) }],
+    });
+
+    // The album, found as a listener would, with its cover, its tracks in order and their lyrics.
+    const album = await scannedAlbum();
+    expect(album).toMatchObject({ title: { value: 'تملي معاك' }, releaseDate: '2000-06-01', trackCount: 2, genres: ['arabic pop'], artists: [{ name: { value: 'عمرو دياب' } }] });
+    const coverUrl = new URL(album.artwork[0].url);
+    const coverImage = await server.app.inject({ method: 'GET', url: coverUrl.pathname });
+    expect([coverImage.statusCode, coverImage.headers['content-type'], coverImage.rawPayload.subarray(0, 2).toString('hex')]).toEqual([200, 'image/jpeg', 'ffd8']);
+    const tracks = (await get(`/v1/music/albums/${encodeURIComponent(album.id.value)}/tracks`)).tracks;
+    expect(tracks.map((song: { title: { value: string }; trackNumber: number }) => [song.trackNumber, song.title.value])).toEqual([[1, 'تملي معاك'], [2, 'ولا على باله']]);
+    expect(tracks[0].durationMs).toBeGreaterThan(2900);
+    expect(tracks.map((song: { hasLyrics: boolean }) => song.hasLyrics)).toEqual([false, true]);
+    const synced = await get(`/v1/music/songs/${encodeURIComponent(tracks[1].id.value)}/lyrics`);
+    expect(synced.syncedLyrics.lines).toEqual([{ text: 'ولا على باله', startTimeMs: '500' }, { text: 'ولا على باله أبداً', startTimeMs: '2000' }]);
+
+    const hello = (await get('/v1/search?q=Hello&types=song')).results.map((r: { song: unknown }) => r.song)
+      .find((song: { isrc: string }) => song.isrc === 'GBBKS1500214');
+    expect(hello).toMatchObject({ title: { value: 'Hello' }, releaseDate: '2015-01-01' });
+    expect((await get(`/v1/music/songs/${encodeURIComponent(hello.id.value)}/lyrics`)).lyrics.lines).toEqual(["Hello, it's me", 'I was wondering']);
+  }, 120_000);
+
+  it('resumes: a rescan skips what is packaged from the same bytes and updates, not duplicates, what changed', async () => {
+    const again = scan().summary;
+    // The same records are written again (upserts by the ids the tags give), nothing is packaged again.
+    expect(again).toMatchObject({ files: 4, packaged: 0, unchanged: 3, failed: 1, artists: 2, albums: 2, songs: 3 });
+    const album = await scannedAlbum();
+    expect((await get(`/v1/music/albums/${encodeURIComponent(album.id.value)}/tracks`)).tracks).toHaveLength(2);
+
+    // The same song, re-ripped: new bytes, same tags, so the same song id.
+    track(join(music, 'Amr Diab', 'Tamally Maak', '01 - tamally.mp3'), { album: 'تملي معاك', album_artist: 'عمرو دياب', artist: 'عمرو دياب', title: 'تملي معاك', track: '1/2', date: '2000-06-01' }, { frequency: 660 });
+    rmSync(join(music, 'broken.mp3'));
+    const changed = scan();
+    expect(changed.code).toBe(0);
+    expect(changed.summary).toMatchObject({ files: 3, packaged: 1, unchanged: 2, failed: 0, songs: 3, problems: [] });
+    expect((await get(`/v1/music/albums/${encodeURIComponent(album.id.value)}/tracks`)).tracks).toHaveLength(2);
+  }, 120_000);
+
+  it('says how it is used', () => {
+    expect(runCli(env, ['media', 'scan']).code).toBe(2);
+    expect(runCli(env, ['media', 'scan', join(dir, 'nowhere')]).stderr).toContain('no such folder');
+    expect(runCli(env, ['media', 'scan', '--help']).stdout).toContain('.lrc');
+  });
+});

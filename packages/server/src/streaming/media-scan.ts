@@ -1,0 +1,316 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { basename, dirname, extname, join, relative } from 'node:path';
+import type { AlbumRecord, ArtistRecord, ImportRecord, LyricsRecord, SongRecord } from '@maqam/contract';
+import { parseImportLine, writeBatch } from '../catalog/import.ts';
+import type { Storage } from '../storage/storage.ts';
+import { addMedia, MediaError, mediaDirectoryOf, runMediaTool } from './media.ts';
+
+/** Audio files by extension: what ffmpeg reads and people keep in music folders. */
+const AUDIO = new Set(['.mp3', '.m4a', '.aac', '.mp4', '.flac', '.wav', '.aif', '.aiff', '.ogg', '.oga', '.opus', '.wma', '.wv', '.ape', '.alac']);
+/** Cover pictures beside the files, when none is embedded. */
+const FOLDER_COVERS = ['cover.jpg', 'cover.jpeg', 'cover.png', 'folder.jpg', 'folder.jpeg', 'folder.png', 'front.jpg', 'front.png'];
+/** The largest side of a cover as served. */
+const COVER_SIZE = 600;
+/** Records written per transaction. */
+const BATCH = 2000;
+
+/** What one file's tags say, after reading them with ffprobe. */
+export interface ScannedTrack {
+  readonly file: string;
+  readonly title: string;
+  readonly artists: readonly string[];
+  readonly album: string;
+  readonly albumArtist: string;
+  readonly trackNumber: number;
+  readonly discNumber: number;
+  readonly releaseDate: string;
+  readonly genres: readonly string[];
+  readonly isrc: string;
+  readonly durationMs: number;
+  readonly hasCover: boolean;
+  /** Lyrics from a sidecar .lrc (synced) or the file's lyrics tag. */
+  readonly lyrics: { lrc: string } | { lines: string[] } | undefined;
+}
+
+export interface ScanProblem {
+  readonly file: string;
+  readonly message: string;
+}
+
+export interface ScanSummary {
+  readonly files: number;
+  /** Files whose media was packaged by this scan. */
+  readonly packaged: number;
+  /** Files already packaged from the same content: left as they were. */
+  readonly unchanged: number;
+  readonly failed: number;
+  /** Records written (upserted by their ids: a rescan writes the same ones again). */
+  readonly artists: number;
+  readonly albums: number;
+  readonly songs: number;
+  readonly lyrics: number;
+  readonly problems: readonly ScanProblem[];
+}
+
+export interface ScanOptions {
+  readonly mediaRoot: string;
+  /** Files probed and packaged at once (default: the machine's cores). */
+  readonly concurrency?: number;
+  /** Called after each file is done (or failed) with the count so far. */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** Ids that do not change from scan to scan, whatever the file's path: from what the tags name. */
+function stableId(kind: 'artist' | 'album' | 'song', ...parts: string[]): string {
+  const key = parts.map((part) => part.normalize('NFKC').trim().toLowerCase()).join('\u0000');
+  return `${kind}-${createHash('sha256').update(key).digest('base64url').slice(0, 16)}`;
+}
+
+/** The language a name is written in, as far as its script tells: Arabic letters make it Arabic. */
+const languageOf = (text: string) => (/[\u0600-\u06FF]/.test(text) ? 'ar' : 'en');
+
+/** "3/12" or "3" to 3; anything else to the fallback. */
+function ordinal(value: string | undefined, fallback: number): number {
+  const n = Number.parseInt(value ?? '', 10);
+  return Number.isInteger(n) && n > 0 && n < 100_000 ? n : fallback;
+}
+
+/** A release date as the catalog takes it (YYYY-MM-DD), from "2004", "2004-05" or "2004-05-01T..."; unknown: 1970-01-01. */
+function releaseDateOf(value: string | undefined): string {
+  const match = /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?/.exec(value?.trim() ?? '');
+  if (!match) return '1970-01-01';
+  return `${match[1]}-${match[2] ?? '01'}-${match[3] ?? '01'}`;
+}
+
+/** Multi-valued tags: ffprobe joins repeated Vorbis comments with ";", ID3v2.4 uses "/" or NUL. */
+const splitValues = (value: string | undefined) => (value ?? '').split(/\s*[;/\u0000]\s*/).map((v) => v.trim()).filter(Boolean);
+
+async function* audioFiles(directory: string): AsyncGenerator<string> {
+  const entries = await readdir(directory, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) yield* audioFiles(path);
+    else if (entry.isFile() && AUDIO.has(extname(entry.name).toLowerCase())) yield path;
+  }
+}
+
+/** Reads one file's tags (format and stream tags, any case) and its sidecar lyrics. */
+export async function readTrack(file: string): Promise<ScannedTrack> {
+  const output = await runMediaTool('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file]);
+  const probed = JSON.parse(output) as {
+    format?: { duration?: string; tags?: Record<string, string> };
+    streams?: { codec_type?: string; disposition?: { attached_pic?: number }; tags?: Record<string, string> }[];
+  };
+  const audio = probed.streams?.find((stream) => stream.codec_type === 'audio');
+  if (!audio) throw new MediaError('no audio stream');
+  const tags = new Map<string, string>();
+  for (const source of [audio.tags, probed.format?.tags]) {
+    for (const [key, value] of Object.entries(source ?? {})) tags.set(key.toLowerCase().replace(/[\s_-]/g, ''), value);
+  }
+  const tag = (...names: string[]) => names.map((name) => tags.get(name)).find((value) => value !== undefined && value.trim() !== '')?.trim();
+  const fileTitle = basename(file, extname(file)).replace(/^\d+[\s.-]+/, '');
+  const artists = splitValues(tag('artist', 'artists', 'performer', 'albumartist'));
+  const albumArtist = tag('albumartist', 'album artist') ?? artists[0] ?? 'Unknown artist';
+  const sidecar = join(dirname(file), `${basename(file, extname(file))}.lrc`);
+  const lrc = await readFile(sidecar, 'utf8').catch(() => undefined);
+  const lyricsTag = tag('lyrics', 'unsyncedlyrics', ...[...tags.keys()].filter((key) => key.startsWith('lyrics')));
+  const duration = Number(probed.format?.duration);
+  return {
+    file,
+    title: tag('title') ?? fileTitle,
+    artists: artists.length > 0 ? artists : [albumArtist],
+    album: tag('album') ?? basename(dirname(file)),
+    albumArtist,
+    trackNumber: ordinal(tag('track', 'tracknumber'), 1),
+    discNumber: ordinal(tag('disc', 'discnumber'), 1),
+    releaseDate: releaseDateOf(tag('date', 'year', 'originaldate', 'releasedate')),
+    genres: splitValues(tag('genre')).map((genre) => genre.toLowerCase()),
+    isrc: (tag('isrc', 'tsrc') ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 12),
+    durationMs: Number.isFinite(duration) && duration > 0 ? Math.round(duration * 1000) : 1,
+    hasCover: probed.streams?.some((stream) => stream.disposition?.attached_pic === 1) ?? false,
+    lyrics: lrc !== undefined && lrc.trim() !== ''
+      ? { lrc }
+      : lyricsTag !== undefined
+        ? /^\s*\[\d+:\d{2}/.test(lyricsTag) ? { lrc: lyricsTag } : { lines: lyricsTag.split(/\r?\n/) }
+        : undefined,
+  };
+}
+
+/**
+ * The catalog records of a set of tracks: artists, albums (with their
+ * covers' URLs), songs, lyrics, each checked as the importer checks a line;
+ * a track whose records do not pass is reported and left out.
+ */
+export function scanRecords(
+  tracks: readonly ScannedTrack[],
+  coverOf: (albumId: string) => string | undefined,
+  problems: ScanProblem[],
+): { records: ImportRecord[]; songIds: Map<string, string> } {
+  const artists = new Map<string, ArtistRecord>();
+  const albums = new Map<string, AlbumRecord>();
+  const songs = new Map<string, SongRecord>();
+  const lyrics: LyricsRecord[] = [];
+  const songIds = new Map<string, string>();
+  const valid = <T extends ImportRecord>(record: T): T => parseImportLine(JSON.stringify(record)) as T;
+  const artistId = (name: string) => {
+    const id = stableId('artist', name);
+    if (!artists.has(id)) {
+      artists.set(id, valid({
+        kind: 'artist', id, name: { [languageOf(name)]: name }, originalLanguage: languageOf(name), genres: [], followerCount: '0',
+        monthlyListeners: '0', isVerified: false, socialLinks: [], artwork: [], nationality: '',
+      } as ArtistRecord));
+    }
+    return id;
+  };
+  for (const track of tracks) {
+    try {
+      addTrack(track);
+    } catch (error) {
+      problems.push({ file: track.file, message: `its tags do not make a catalog record: ${(error as Error).message}` });
+    }
+  }
+  function addTrack(track: ScannedTrack): void {
+    const albumId = stableId('album', track.albumArtist, track.album);
+    if (!albums.has(albumId)) {
+      const cover = coverOf(albumId);
+      albums.set(albumId, valid({
+        kind: 'album', id: albumId, title: { [languageOf(track.album)]: track.album }, originalLanguage: languageOf(track.album),
+        artistIds: [artistId(track.albumArtist)], releaseDate: track.releaseDate, genres: [...track.genres],
+        artwork: cover === undefined ? [] : [{ url: cover, width: COVER_SIZE, height: COVER_SIZE }],
+      } as AlbumRecord));
+    }
+    const id = track.isrc !== '' ? stableId('song', 'isrc', track.isrc) : stableId('song', albumId, String(track.discNumber), String(track.trackNumber), track.title);
+    const song = valid({
+      kind: 'song', id, title: { [languageOf(track.title)]: track.title }, originalLanguage: languageOf(track.title),
+      artistIds: [...new Set(track.artists.map(artistId))], albumId, durationMs: Math.min(track.durationMs, 2_147_483_647),
+      trackNumber: track.trackNumber, discNumber: track.discNumber, releaseDate: track.releaseDate, genres: [...track.genres],
+      isExplicit: false, isrc: track.isrc, popularity: 0, artwork: [], previewUrl: '',
+    } as SongRecord);
+    const words = track.lyrics ? valid({ kind: 'lyrics', songId: id, language: languageOf(track.title), ...track.lyrics } as LyricsRecord) : undefined;
+    songs.set(id, song);
+    songIds.set(track.file, id);
+    if (words) lyrics.push(words);
+  }
+  return { records: [...artists.values(), ...albums.values(), ...songs.values(), ...lyrics], songIds };
+}
+
+/** The file a scanned cover is kept in, under the media root (a hash: any id is a safe name). */
+export function coverFileOf(mediaRoot: string, albumId: string): string {
+  return join(mediaRoot, 'artwork', 'albums', `${mediaDirectoryOf(albumId)}.jpg`);
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Runs `work` over `items`, at most `limit` at a time. */
+async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  }));
+}
+
+/**
+ * `maqam media scan`: the self-hosted music server workflow. Walks a folder
+ * of audio files, reads their tags with ffprobe, writes artists, albums,
+ * songs and lyrics (ids derived from the tags, so a rescan updates rather
+ * than duplicates), keeps album covers (embedded or cover.jpg), and
+ * packages each file's media, skipping files already packaged from the same
+ * content. A file that cannot be read is reported and the scan goes on.
+ */
+export async function scanMusicFolder(storage: Storage, root: string, options: ScanOptions): Promise<ScanSummary> {
+  const files: string[] = [];
+  for await (const file of audioFiles(root)) files.push(file);
+  const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
+  const problems: ScanProblem[] = [];
+  const fail = (file: string, error: unknown) => {
+    if (!(error instanceof MediaError) && !(error instanceof SyntaxError)) throw error;
+    problems.push({ file, message: error.message });
+  };
+  let done = 0;
+  const tick = () => options.onProgress?.(++done, files.length * 2);
+
+  // 1. Tags, in parallel.
+  const tracks: ScannedTrack[] = [];
+  await inParallel(files, concurrency, async (file) => {
+    try {
+      tracks.push(await readTrack(file));
+    } catch (error) {
+      fail(file, error);
+      tick(); // it will not be packaged either
+    }
+    tick();
+  });
+  tracks.sort((a, b) => (a.file < b.file ? -1 : 1));
+
+  // 2. Covers: the first embedded picture of an album's files, else a cover file in its folder.
+  const covers = new Map<string, string>();
+  for (const track of tracks) {
+    const albumId = stableId('album', track.albumArtist, track.album);
+    if (covers.has(albumId)) continue;
+    const folderCover = (await Promise.all(FOLDER_COVERS.map(async (name) => ((await stat(join(dirname(track.file), name)).catch(() => null))?.isFile() ? join(dirname(track.file), name) : null)))).find(Boolean);
+    if (!track.hasCover && !folderCover) continue;
+    const target = coverFileOf(options.mediaRoot, albumId);
+    await mkdir(dirname(target), { recursive: true });
+    const temp = `${target}.${process.pid}.tmp.jpg`;
+    try {
+      const source = track.hasCover ? ['-i', track.file, '-map', '0:v:0'] : ['-i', folderCover!];
+      await runMediaTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...source, '-frames:v', '1',
+        '-vf', `scale=${COVER_SIZE}:${COVER_SIZE}:force_original_aspect_ratio=increase,crop=${COVER_SIZE}:${COVER_SIZE}`, '-q:v', '3', temp]);
+      await rename(temp, target);
+      covers.set(albumId, `/artwork/albums/${encodeURIComponent(albumId)}.jpg`);
+    } catch (error) {
+      await rm(temp, { force: true });
+      fail(track.file, error);
+    }
+  }
+
+  // 3. The catalog, in batches of records in dependency order (each batch one transaction).
+  const { records, songIds } = scanRecords(tracks, (albumId) => covers.get(albumId), problems);
+  const counts = { artists: 0, albums: 0, songs: 0, lyrics: 0 };
+  for (let i = 0; i < records.length; i += BATCH) {
+    const written = await writeBatch(storage, records.slice(i, i + BATCH).map((record, j) => ({ line: i + j + 1, record })));
+    counts.artists += written.artists;
+    counts.albums += written.albums;
+    counts.songs += written.songs;
+    counts.lyrics += written.lyrics;
+  }
+
+  // 4. Media, in parallel; a file packaged before from the same bytes is left alone.
+  let packaged = 0;
+  let unchanged = 0;
+  await inParallel(tracks, concurrency, async (track) => {
+    const songId = songIds.get(track.file);
+    if (songId === undefined) return void tick(); // its records were refused above
+    const marker = join(options.mediaRoot, mediaDirectoryOf(songId), 'source.sha256');
+    try {
+      const digest = await sha256Of(track.file);
+      const media = await storage.db.selectFrom('song_media').select('quality').where('song_id', '=', songId).executeTakeFirst();
+      if (media && (await readFile(marker, 'utf8').catch(() => '')) === digest) {
+        unchanged++;
+      } else {
+        await addMedia(storage.db, options.mediaRoot, songId, track.file);
+        await writeFile(marker, digest);
+        packaged++;
+      }
+    } catch (error) {
+      fail(track.file, error);
+    }
+    tick();
+  });
+
+  // Reported by their path in the folder, in path order.
+  const reported = problems.map((problem) => ({ file: relative(root, problem.file), message: problem.message }))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return {
+    files: files.length, packaged, unchanged, failed: new Set(reported.map((p) => p.file)).size, ...counts, problems: reported,
+  };
+}
