@@ -105,10 +105,11 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   });
   app.addHook('onClose', async () => watcher.stop());
 
-  const apiKeys = createApiKeysService(createApiKeysRepo(storage.db), Date.now, (error) => app.log.warn({ err: error }, 'could not record an API key\'s last use'));
+  const apiKeys = createApiKeysService(createApiKeysRepo(storage.db, { changeStamp: storage.changeStamp }), Date.now, (error) => app.log.warn({ err: error }, 'could not record an API key\'s last use'));
   const tokens = createTokensService(storage.db, {
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
     codeTtlSeconds: config.codeTtlSeconds,
+    changeStamp: storage.changeStamp,
   });
   const verifiers: CredentialVerifiers = {
     apiKey: (key) => apiKeys.verify(key),

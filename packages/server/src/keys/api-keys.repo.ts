@@ -1,17 +1,23 @@
 import type { Selectable } from 'kysely';
 import type { ApiKeysTable, Db } from '../storage/database.ts';
+import { StampedCache } from '../storage/stamped-cache.ts';
 import { precompiledLookup } from '../storage/storage.ts';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-export function createApiKeysRepo(db: Db) {
+/**
+ * `changeStamp` (Storage.changeStamp) lets a key be checked without a read
+ * while the database has not changed: the server passes it; tools need not.
+ */
+export function createApiKeysRepo(db: Db, options: { changeStamp?: () => string | null } = {}) {
   const byId = precompiledLookup(db, (id) => db.selectFrom('api_keys').selectAll().where('id', '=', id));
+  const rows = new StampedCache<ApiKeyRow>(options.changeStamp ?? (() => null));
   return {
     async insert(row: ApiKeyRow): Promise<void> {
       await db.insertInto('api_keys').values(row).execute();
     },
     async find(id: string): Promise<ApiKeyRow | undefined> {
-      return (await byId(id))[0];
+      return rows.get(id, async () => (await byId(id))[0]);
     },
     async list(): Promise<ApiKeyRow[]> {
       return db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();

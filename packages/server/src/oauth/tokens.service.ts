@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, Db } from '../storage/database.ts';
 import { precompiledLookup } from '../storage/storage.ts';
 import { verifierMatches } from './pkce.ts';
+import { StampedCache } from '../storage/stamped-cache.ts';
 
 /** The token response of seed section 2 (contract section 5: expires_in in seconds). */
 export interface TokenSet {
@@ -52,8 +53,13 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-export function createTokensService(db: Db, options: { accessTokenTtlSeconds: number; codeTtlSeconds: number; clock?: () => number }) {
+export function createTokensService(
+  db: Db,
+  options: { accessTokenTtlSeconds: number; codeTtlSeconds: number; clock?: () => number; changeStamp?: () => string | null },
+) {
   const clock = options.clock ?? Date.now;
+  /** Access tokens checked without a read while the database has not changed (revocations are writes). */
+  const accessTokens = new StampedCache<Awaited<ReturnType<typeof accessTokenByHash>>[number]>(options.changeStamp ?? (() => null));
   const accessTokenByHash = precompiledLookup(db, (hash) =>
     db
       .selectFrom('oauth_access_tokens as a')
@@ -223,7 +229,8 @@ export function createTokensService(db: Db, options: { accessTokenTtlSeconds: nu
 
     /** The live access token's facts, or null if it is unknown, expired or revoked (itself or its grant), or its user is disabled. */
     async verifyAccessToken(token: string): Promise<AccessTokenInfo | null> {
-      const [row] = await accessTokenByHash(hashSecret(token));
+      const hash = hashSecret(token);
+      const row = await accessTokens.get(hash, async () => (await accessTokenByHash(hash))[0]);
       if (!row || row.revoked_at !== null || row.grant_revoked_at !== null || row.disabled_at !== null || row.expires_at <= clock()) return null;
       return {
         userId: row.user_id,

@@ -16,6 +16,12 @@ const STATEMENT_CACHE_SIZE = 256;
 class NodeSqliteDatabase implements SqliteDatabase {
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, SqliteStatement>();
+  /** Statements run that may have written, on this connection. */
+  #localWrites = 0;
+  #dataVersion: StatementSync | undefined;
+  readonly #noteWrite = () => {
+    this.#localWrites++;
+  };
 
   constructor(db: DatabaseSync) {
     this.#db = db;
@@ -30,10 +36,21 @@ class NodeSqliteDatabase implements SqliteDatabase {
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.clear();
-      statement = adaptStatement(unavailableOr(() => this.#db.prepare(sql)));
+      statement = adaptStatement(unavailableOr(() => this.#db.prepare(sql)), this.#noteWrite);
       this.#statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /**
+   * Changes whenever the database may have changed: a commit by any other
+   * connection, in any process (SQLite's data_version, read from the WAL
+   * index in shared memory: no I/O), or a writing statement on this one.
+   */
+  changeStamp(): string {
+    this.#dataVersion ??= this.#db.prepare('PRAGMA data_version');
+    const { data_version: version } = this.#dataVersion.get() as { data_version: number };
+    return `${version}:${this.#localWrites}`;
   }
 }
 
@@ -46,11 +63,15 @@ function unavailableOr<T>(run: () => T): T {
   }
 }
 
-function adaptStatement(statement: StatementSync): SqliteStatement {
+function adaptStatement(statement: StatementSync, noteWrite: () => void): SqliteStatement {
   return {
     reader: statement.columns().length > 0,
     all: (parameters) => unavailableOr(() => statement.all(...toSqliteValues(parameters))),
-    run: (parameters) => unavailableOr(() => statement.run(...toSqliteValues(parameters))),
+    // Kysely runs every statement that returns no rows this way: writes, and BEGIN/COMMIT.
+    run: (parameters) => {
+      noteWrite();
+      return unavailableOr(() => statement.run(...toSqliteValues(parameters)));
+    },
     iterate: (parameters) => unavailableOr(() => statement.iterate(...toSqliteValues(parameters))),
   };
 }
@@ -73,7 +94,7 @@ function toSqliteValues(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
  * (the CLI importing, say) before it fails as a 503. node:sqlite waits
  * synchronously, so it is also the longest the server can stall on a lock.
  */
-export function createSqliteDialect(path: string, busyTimeoutMs = 5000): SqliteDialect {
+export function createSqliteDialect(path: string, busyTimeoutMs = 5000): { dialect: SqliteDialect; changeStamp: () => string } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { timeout: busyTimeoutMs });
   db.exec(`
@@ -83,5 +104,6 @@ export function createSqliteDialect(path: string, busyTimeoutMs = 5000): SqliteD
     PRAGMA cache_size = -16384;
     PRAGMA temp_store = MEMORY;
   `);
-  return new SqliteDialect({ database: new NodeSqliteDatabase(db) });
+  const database = new NodeSqliteDatabase(db);
+  return { dialect: new SqliteDialect({ database }), changeStamp: () => database.changeStamp() };
 }

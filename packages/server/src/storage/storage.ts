@@ -21,6 +21,12 @@ export interface Storage {
   idList(ids: readonly string[]): RawBuilder<string>;
   /** The value idList binds for `ids`: what a precompiled query swaps in per call. */
   idListParameter(ids: readonly string[]): unknown;
+  /**
+   * A value that changes whenever the database may have changed, from this
+   * process or any other; null where that cannot be known without asking the
+   * database (PostgreSQL, with other nodes). What StampedCache keys on.
+   */
+  changeStamp(): string | null;
   close(): Promise<void>;
 }
 
@@ -55,20 +61,20 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       dialect: 'postgres',
       idList: (ids) => sql<string>`(select unnest(${idListParameter(ids)}::text[]))`,
       idListParameter,
+      changeStamp: () => null,
       close: () => db.destroy(),
     };
   }
   if (databaseUrl.startsWith('sqlite:')) {
-    const db = new Kysely<Database>({
-      dialect: createSqliteDialect(databaseUrl.slice('sqlite:'.length), options.timeoutMs ? options.timeoutMs : undefined),
-      log: queryLog(options),
-    });
+    const sqlite = createSqliteDialect(databaseUrl.slice('sqlite:'.length), options.timeoutMs ? options.timeoutMs : undefined);
+    const db = new Kysely<Database>({ dialect: sqlite.dialect, log: queryLog(options) });
     const idListParameter = (ids: readonly string[]) => JSON.stringify(ids);
     return {
       db,
       dialect: 'sqlite',
       idList: (ids) => sql<string>`(select value from json_each(${idListParameter(ids)}))`,
       idListParameter,
+      changeStamp: sqlite.changeStamp,
       close: () => db.destroy(),
     };
   }

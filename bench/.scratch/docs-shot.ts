@@ -1,0 +1,27 @@
+import { chromium } from 'playwright-core';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--disable-background-networking', '--no-first-run'] });
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+const page = await context.newPage();
+page.on('console', (m) => console.log('console:', m.text()));
+await page.goto('http://127.0.0.1:8099/docs/');
+await page.waitForSelector('.opblock-tag', { timeout: 15000 });
+await page.screenshot({ path: '/tmp/prof/docs.png' });
+await page.click('.btn.authorize');
+await page.waitForTimeout(500);
+await page.screenshot({ path: '/tmp/prof/docs-auth.png' });
+// The oauth2 dialog: tick scopes and authorize.
+const popupPromise = context.waitForEvent('page');
+const dialog = page.locator('.auth-container').first();
+console.log('containers', await page.locator('.auth-container').count(), (await dialog.innerText()).slice(0, 400));
+await dialog.locator('button.authorize').click();
+const popup = await popupPromise;
+await popup.waitForLoadState();
+console.log('popup', popup.url().slice(0, 200));
+await popup.screenshot({ path: '/tmp/prof/docs-signin.png' });
+await popup.fill('input[name=username]', process.env.U!);
+await popup.fill('input[name=password]', process.env.P!);
+await popup.click('button[value=allow]');
+await page.waitForTimeout(3000);
+await page.screenshot({ path: '/tmp/prof/docs-authorized.png' });
+console.log(await page.locator('.auth-container').first().innerText());
+await browser.close();

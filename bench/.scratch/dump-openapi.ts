@@ -1,0 +1,10 @@
+import { buildApp, loadConfig, openStorage, migrateToLatest } from '@maqam/server';
+import { writeFileSync, rmSync } from 'node:fs';
+const path = '/tmp/prof/openapi.db';
+rmSync(path, { force: true });
+const storage = openStorage(`sqlite:${path}`);
+await migrateToLatest(storage);
+const app = await buildApp({ config: loadConfig({ DATABASE_URL: `sqlite:${path}`, MAQAM_SECRET: 'x'.repeat(40) }), storage, logger: false });
+const res = await app.inject('/v1/openapi.json');
+writeFileSync('/tmp/prof/openapi.json', res.body);
+await app.close(); await storage.close();
