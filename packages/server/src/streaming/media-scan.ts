@@ -231,9 +231,12 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
   for await (const file of audioFiles(root)) files.push(file);
   const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
   const problems: ScanProblem[] = [];
+  // A file ffmpeg cannot read, whose tags do not parse, or that the file system refuses is that file's
+  // problem; anything else (the database gone, say) stops the scan.
   const fail = (file: string, error: unknown) => {
-    if (!(error instanceof MediaError) && !(error instanceof SyntaxError)) throw error;
-    problems.push({ file, message: error.message });
+    const fileSystem = error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && /^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code!);
+    if (!(error instanceof MediaError) && !(error instanceof SyntaxError) && !fileSystem) throw error;
+    problems.push({ file, message: (error as Error).message });
   };
   let done = 0;
   const tick = () => options.onProgress?.(++done, files.length * 2);
