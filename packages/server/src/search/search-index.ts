@@ -33,10 +33,10 @@ export function popularityOf(value: number | string | bigint | null | undefined)
 /** The postings and vocabulary rows of these items. */
 export function searchRows(items: readonly IndexedItem[]): {
   postings: Insertable<Database['search_postings']>[];
-  vocabulary: Insertable<Database['search_vocabulary']>[];
+  vocabulary: { word: string; keys: string; max_popularity: number }[];
 } {
   const postings: Insertable<Database['search_postings']>[] = [];
-  const vocabulary = new Map<string, string>();
+  const vocabulary = new Map<string, { keys: string; max: number }>();
   // A batch repeats the same names and titles many times (a song carries its artists' names and album
   // title): each text is normalized once.
   const termsOf = new Map<string, readonly SearchTerm[]>();
@@ -45,7 +45,7 @@ export function searchRows(items: readonly IndexedItem[]): {
     if (terms === undefined) {
       terms = searchTerms(text);
       termsOf.set(text, terms);
-      for (const term of terms) vocabulary.set(term.word, term.keys.join(' '));
+      for (const term of terms) if (!vocabulary.has(term.word)) vocabulary.set(term.word, { keys: term.keys.join(' '), max: 0 });
     }
     return terms;
   };
@@ -58,9 +58,13 @@ export function searchRows(items: readonly IndexedItem[]): {
       for (const term of terms) words.add(term.word);
     }
     for (const text of item.related) for (const term of wordsOf(text)) words.add(term.word);
-    for (const word of words) postings.push({ word, kind: item.kind, item_id: item.id, popularity: item.popularity });
+    for (const word of words) {
+      postings.push({ word, kind: item.kind, item_id: item.id, popularity: item.popularity });
+      const entry = vocabulary.get(word);
+      if (entry !== undefined && item.popularity > entry.max) entry.max = item.popularity;
+    }
   }
-  return { postings, vocabulary: [...vocabulary].map(([word, keys]) => ({ word, keys })) };
+  return { postings, vocabulary: [...vocabulary].map(([word, { keys, max }]) => ({ word, keys, max_popularity: max })) };
 }
 
 const CHUNK = 5000;
@@ -153,7 +157,6 @@ export async function updateSearchIndex(
   // In word order, so the walk index (word first) takes them region by region instead of at random pages.
   postings.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
   await upsert(trx, 'search_postings', ['kind', 'item_id', 'word'], postings);
-  await upsert(trx, 'search_vocabulary', ['word'], vocabulary);
 
   // Albums not indexed again above whose songs changed. Those with songs that were already there are
   // recounted; the others have only gained songs, which raise them where they are more popular.
@@ -164,14 +167,46 @@ export async function updateSearchIndex(
     const popularity = popularityOf(song.popularity);
     if (popularity > (raised.get(song.album_id) ?? -1)) raised.set(song.album_id, popularity);
   }
+  const albumPostings: Insertable<Database['search_postings']>[] = [];
   for (let i = 0; i < recount.length; i += CHUNK) {
     const current = await trx.selectFrom('songs').select((eb) => ['album_id', eb.fn.max<number>('popularity').as('popularity')])
       .where('album_id', 'in', recount.slice(i, i + CHUNK)).where('withdrawn', '=', 0).groupBy('album_id').execute();
     const now = new Map(current.map((row) => [row.album_id, popularityOf(row.popularity)]));
-    await setAlbumPopularity(trx, upsert, recount.slice(i, i + CHUNK).map((id) => [id, now.get(id) ?? 0]), 'set');
+    albumPostings.push(...await setAlbumPopularity(trx, upsert, recount.slice(i, i + CHUNK).map((id) => [id, now.get(id) ?? 0]), 'set'));
   }
   const raise = [...raised];
-  for (let i = 0; i < raise.length; i += CHUNK) await setAlbumPopularity(trx, upsert, raise.slice(i, i + CHUNK), 'raise');
+  for (let i = 0; i < raise.length; i += CHUNK) albumPostings.push(...await setAlbumPopularity(trx, upsert, raise.slice(i, i + CHUNK), 'raise'));
+  await raiseWordBounds(trx, upsert, vocabulary, albumPostings);
+}
+
+/**
+ * Writes the batch's words with their phonetic keys, and raises each touched
+ * word's popularity bound to its new postings' (the batch's and the albums'
+ * raised above). Bounds only rise: a lowered popularity leaves a bound above
+ * every posting, which is all a search needs of it.
+ */
+async function raiseWordBounds(
+  trx: Kysely<Database>,
+  upsert: BulkUpsert,
+  words: readonly { word: string; keys: string; max_popularity: number }[],
+  postings: readonly Insertable<Database['search_postings']>[],
+): Promise<void> {
+  const rows = new Map(words.map((row) => [row.word, { ...row }]));
+  const raisedTo = new Map<string, number>();
+  for (const posting of postings) raisedTo.set(posting.word, Math.max(raisedTo.get(posting.word) ?? 0, popularityOf(posting.popularity)));
+  const touched = [...new Set([...rows.keys(), ...raisedTo.keys()])];
+  for (let i = 0; i < touched.length; i += CHUNK) {
+    const stored = await trx.selectFrom('search_vocabulary').select(['word', 'keys', 'max_popularity']).where('word', 'in', touched.slice(i, i + CHUNK)).execute();
+    for (const row of stored) {
+      const bound = Math.max(popularityOf(row.max_popularity), raisedTo.get(row.word) ?? 0);
+      const batchRow = rows.get(row.word);
+      if (batchRow === undefined) rows.set(row.word, { word: row.word, keys: row.keys, max_popularity: bound });
+      else batchRow.max_popularity = Math.max(batchRow.max_popularity, bound);
+    }
+  }
+  const changed = [...rows.values()];
+  changed.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
+  await upsert(trx, 'search_vocabulary', ['word'], changed);
 }
 
 /**
@@ -180,14 +215,15 @@ export async function updateSearchIndex(
  * `raise` only where the value is higher. The postings are read by item and
  * written back in one bulk upsert a chunk (an UPDATE joined to a list of
  * values is planned as a scan of every album posting by SQLite).
+ * Answers the postings it changed.
  */
 async function setAlbumPopularity(
   trx: Kysely<Database>,
   upsert: BulkUpsert,
   albums: readonly (readonly [id: string, popularity: number])[],
   how: 'set' | 'raise',
-): Promise<void> {
-  if (albums.length === 0) return;
+): Promise<Insertable<Database['search_postings']>[]> {
+  if (albums.length === 0) return [];
   const target = new Map(albums);
   const stored = await trx.selectFrom('search_postings').select(['word', 'item_id', 'popularity'])
     .where('kind', '=', 'album').where('item_id', 'in', [...target.keys()]).execute();
@@ -198,4 +234,5 @@ async function setAlbumPopularity(
     if (after !== before) changed.push({ word: row.word, kind: 'album', item_id: row.item_id, popularity: after });
   }
   await upsert(trx, 'search_postings', ['kind', 'item_id', 'word'], changed);
+  return changed;
 }

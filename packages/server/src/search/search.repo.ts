@@ -40,8 +40,8 @@ export function createSearchRepo(storage: Storage) {
     );
 
   return {
-    async vocabulary(): Promise<{ word: string; keys: string }[]> {
-      return db.selectFrom('search_vocabulary').select(['word', 'keys']).execute();
+    async vocabulary(): Promise<{ word: string; keys: string; max_popularity: number | string }[]> {
+      return db.selectFrom('search_vocabulary').select(['word', 'keys', 'max_popularity']).execute();
     },
 
     /** How many postings a word has, counted up to `cap` (to pick the rarest query word to walk). */

@@ -100,13 +100,17 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
         }
         const others = allowed.filter((_, i) => i !== driver);
         const notAll = better.length > 0 && better.every((list) => list.length > 0) ? better : undefined;
-        walks = allowed[driver]!.map((word) => ({ word, kinds, others, notWholeName: whole, ...(notAll && { notAll }), ...(keyset && { after: keyset }), limit }));
+        // Most promising word first, so the page fills with its most popular items and the floor below rises early.
+        const driverWords = [...allowed[driver]!].sort((a, b) => words.bound(b) - words.bound(a));
+        walks = driverWords.map((word) => ({ word, kinds, others, notWholeName: whole, ...(notAll && { notAll }), ...(keyset && { after: keyset }), limit }));
       }
       const found = new Map<string, Position>();
       // Once `limit` items are found, a later walk only matters down to the least popular of them:
       // it stops at once when its word's best posting is below (search-as-you-type expands to many words).
       let floor: number | undefined;
       for (const walk of walks) {
+        // No posting of this word could reach the page: it would walk nothing (its bound is an upper bound).
+        if (floor !== undefined && tier > 0 && words.bound(walk.word) < floor) continue;
         for (const row of await repo.walk(floor === undefined ? walk : { ...walk, minPopularity: floor })) {
           found.set(`${row.kind}\u0000${row.item_id}`, [tier, Number(row.popularity), row.item_id, row.kind]);
         }

@@ -202,6 +202,23 @@ describe.each(dialects.map((d) => [d.name, d] as const))('Search on %s', (_name,
     await expect.poll(async () => found('Haddad', 'artist')).toEqual(['artist:fairuz']);
   });
 
+  it('ranks a half-typed word\'s matches by popularity, whichever of its many words finds them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'maqam-search-prefix-'));
+    try {
+      const letters = 'abcdefgh';
+      const songs = [...letters].map((letter, i) => song(`qzx-${letter}`, { en: `Qzx${letter}` }, 'en', ['adele'], i + 1));
+      songs.push(song('qzx-z', { en: 'Qzxz' }, 'en', ['adele'], 99));
+      expect((await importNdjsonFile(server.storage, writeNdjson(dir, 'prefix.ndjson', songs))).errors).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // Nine words begin "qzx"; the last in the alphabet holds the most popular song, and pages stay in popularity order.
+    const page = async (token = '') => (await search({ q: 'Qzx', types: 'song', page_size: '3', ...(token && { page_token: token }) })).json();
+    await expect.poll(async () => ids(await page())).toEqual(['song:qzx-z', 'song:qzx-h', 'song:qzx-g']);
+    const second = await page((await page()).nextPageToken);
+    expect(ids(second)).toEqual(['song:qzx-f', 'song:qzx-e', 'song:qzx-d']);
+  });
+
   it('orders albums by their most popular song as songs arrive, move, change and leave', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'maqam-search-albums-'));
     const album = (id: string): ImportRecord => ({ kind: 'album', id, title: { en: `Zumurrud ${id}` }, originalLanguage: 'en', artistIds: ['adele'], releaseDate: '2001-01-01', artwork: [] });

@@ -7,6 +7,7 @@ import * as singleUseSignIn from './005-single-use-sign-in.ts';
 import * as wholeCatalog from './006-whole-catalog.ts';
 import * as searchIndex from './007-search-index.ts';
 import * as operatorAccounts from './008-operator-accounts.ts';
+import * as searchWordBounds from './009-search-word-bounds.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -23,6 +24,7 @@ export const migrations: MigrationProvider = {
       '006-whole-catalog': wholeCatalog,
       '007-search-index': searchIndex,
       '008-operator-accounts': operatorAccounts,
+      '009-search-word-bounds': searchWordBounds,
     };
   },
 };
