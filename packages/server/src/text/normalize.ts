@@ -48,8 +48,10 @@ export function foldText(text: string): string {
 }
 
 const ARTICLE = /^(?:[وبفك]?ال|لل)(?=..)/;
-// The article as Latin spellings write it, alone or fused with a clitic ("bel seif" for "بالصيف").
-const LATIN_ARTICLES = new Set(['al', 'el', 'il', 'bel', 'bil', 'wel', 'wil', 'fel', 'fil', 'lel', 'lil']);
+// The article as Latin spellings write it, alone or fused with a clitic ("bel seif" for "بالصيف"), and the
+// Arabic article standing alone: "نور ال" is "نور العين" half typed, and the article is optional (rule 3),
+// so alone it asks for nothing.
+const LONE_ARTICLES = new Set(['al', 'el', 'il', 'bel', 'bil', 'wel', 'wil', 'fel', 'fil', 'lel', 'lil', 'ال', 'وال', 'بال', 'فال', 'كال', 'لل']);
 
 /** Rule 3: a word without its definite article (Arabic, also after a clitic). */
 export function stripArticle(word: string): string {
@@ -76,7 +78,7 @@ export function searchWords(text: string): string[] {
 export function searchTerms(text: string): SearchTerm[] {
   const terms: SearchTerm[] = [];
   for (const raw of foldText(text).split(' ')) {
-    if (raw === '' || LATIN_ARTICLES.has(raw)) continue;
+    if (raw === '' || LONE_ARTICLES.has(raw)) continue;
     const word = /^[23]?ab[dt][aeiu]l$/.test(raw) ? 'abd' : stripArticle(raw);
     const keys = new Set([phoneticKey(word)]);
     if (word !== raw && word !== 'abd') keys.add(phoneticKey(raw));

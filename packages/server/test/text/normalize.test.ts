@@ -31,8 +31,13 @@ describe('searchWords (rule 3)', () => {
     },
   );
 
+  it('drops an article standing alone, as a half-typed word (the article is optional)', () => {
+    expect(searchWords('نور ال')).toEqual(['نور']);
+    expect(searchWords('ال')).toEqual([]);
+    expect(searchWords('يا بال')).toEqual(['يا']);
+  });
+
   it('keeps short words and names that only look like an article', () => {
-    expect(searchWords('ال')).toEqual(['ال']);
     expect(searchWords('ام كلثوم')).toEqual(['ام', 'كلثوم']);
     expect(searchWords('عبدالله')).toEqual(['عبدالله']);
   });
