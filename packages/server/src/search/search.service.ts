@@ -23,7 +23,7 @@ function compare(a: Position, b: Position): number {
 const TIERS = [0, MATCH.whole, MATCH.prefix, MATCH.variant] as const;
 
 /** Postings counted per word to pick the rarest query word to walk. */
-const COUNT_CAP = 5_000;
+const COUNT_CAP = 1_000;
 
 export interface SearchServiceDeps {
   repo: SearchRepo;
