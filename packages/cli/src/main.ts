@@ -28,7 +28,7 @@ Commands:
   clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream"]
   clients list | delete CLIENT_ID | add-redirect-uri CLIENT_ID URI
   ledger [--by day|song|client] [--since 30d] [--limit N]   billed streams
-  media add SONG_ID AUDIO_FILE        package audio as HLS at every quality (needs ffmpeg)
+  media add SONG_ID AUDIO_FILE        package audio as HLS at the qualities its source allows (ffmpeg)
   media scan DIR [--concurrency N]    catalog and package a folder of tagged audio files
 
 Options for every command:
