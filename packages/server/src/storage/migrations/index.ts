@@ -8,6 +8,7 @@ import * as wholeCatalog from './006-whole-catalog.ts';
 import * as searchIndex from './007-search-index.ts';
 import * as operatorAccounts from './008-operator-accounts.ts';
 import * as searchWordBounds from './009-search-word-bounds.ts';
+import * as searchWalkByteOrder from './010-search-walk-byte-order.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -25,6 +26,7 @@ export const migrations: MigrationProvider = {
       '007-search-index': searchIndex,
       '008-operator-accounts': operatorAccounts,
       '009-search-word-bounds': searchWordBounds,
+      '010-search-walk-byte-order': searchWalkByteOrder,
     };
   },
 };
