@@ -36,7 +36,7 @@ class NodeSqliteDatabase implements SqliteDatabase {
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.clear();
-      statement = adaptStatement(unavailableOr(() => this.#db.prepare(sql)), this.#noteWrite);
+      statement = adaptStatement(unavailableOr(() => this.#db.prepare(sql)), /^\s*select\b/i.test(sql) ? undefined : this.#noteWrite);
       this.#statements.set(sql, statement);
     }
     return statement;
@@ -49,7 +49,7 @@ class NodeSqliteDatabase implements SqliteDatabase {
    */
   changeStamp(): string {
     this.#dataVersion ??= this.#db.prepare('PRAGMA data_version');
-    const { data_version: version } = this.#dataVersion.get() as { data_version: number };
+    const { data_version: version } = unavailableOr(() => this.#dataVersion!.get()) as { data_version: number };
     return `${version}:${this.#localWrites}`;
   }
 }
@@ -63,16 +63,22 @@ function unavailableOr<T>(run: () => T): T {
   }
 }
 
-function adaptStatement(statement: StatementSync, noteWrite: () => void): SqliteStatement {
+/** `noteWrite` is told before every run of a statement that may write: anything but a SELECT (an INSERT ... RETURNING reads rows too). */
+function adaptStatement(statement: StatementSync, noteWrite: (() => void) | undefined): SqliteStatement {
   return {
     reader: statement.columns().length > 0,
-    all: (parameters) => unavailableOr(() => statement.all(...toSqliteValues(parameters))),
-    // Kysely runs every statement that returns no rows this way: writes, and BEGIN/COMMIT.
+    all: (parameters) => {
+      noteWrite?.();
+      return unavailableOr(() => statement.all(...toSqliteValues(parameters)));
+    },
     run: (parameters) => {
-      noteWrite();
+      noteWrite?.();
       return unavailableOr(() => statement.run(...toSqliteValues(parameters)));
     },
-    iterate: (parameters) => unavailableOr(() => statement.iterate(...toSqliteValues(parameters))),
+    iterate: (parameters) => {
+      noteWrite?.();
+      return unavailableOr(() => statement.iterate(...toSqliteValues(parameters)));
+    },
   };
 }
 
