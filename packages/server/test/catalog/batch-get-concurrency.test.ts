@@ -82,41 +82,53 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs under co
     await database?.drop();
   });
 
-  it('answers every request byte for byte, while other requests and catalog changes churn the cache', async () => {
+  /**
+   * WORKERS clients, each making REQUESTS_PER_WORKER requests drawn from its
+   * own seeded stream, while the catalog version keeps changing (each change
+   * makes the watcher, which polls every second, clear the cache). `request`
+   * makes one request and answers what was wrong with it, or null.
+   */
+  async function loadWhileCatalogChurns(seedBase: number, request: (pick: () => number) => Promise<string | null>) {
     let stop = false;
-    // Each changed catalog version makes the watcher clear the cache (it polls every second).
     const churn = (async () => {
       while (!stop) {
         await storage.db.updateTable('settings').set({ value: randomUUID() }).where('key', '=', 'catalog_version').execute();
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     })();
-
     const mismatches: string[] = [];
     let answers = 0;
     const worker = async (seed: number) => {
-      const random = randomFrom(seed);
+      const pick = randomFrom(seed);
       for (let n = 0; n < REQUESTS_PER_WORKER; n++) {
-        const locale = LOCALES[Math.floor(random() * LOCALES.length)]!;
-        const ids = Array.from({ length: IDS_PER_REQUEST }, () => pool[Math.floor(random() * pool.length)]!);
-        const res = await fetch(`${baseUrl}/v1/music/songs:batchGet`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'accept-language': locale, 'x-api-key': credential },
-          body: JSON.stringify({ songIdList: ids.map((value) => ({ value })) }),
-        });
-        const body = await res.text();
-        const fragments = expected.get(locale)!;
-        const want = `{"results":{${[...new Set(ids)].map((id) => `${JSON.stringify(id)}:${fragments.get(id)}`).join(',')}}}`;
+        const mismatch = await request(pick);
         answers++;
-        if (res.status !== 200 || body !== want) mismatches.push(`${res.status} ${locale} ${body.slice(0, 200)}`);
+        if (mismatch !== null) mismatches.push(mismatch);
       }
     };
     try {
-      await Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(100 + i)));
+      await Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(seedBase + i)));
     } finally {
       stop = true;
       await churn;
     }
+    return { answers, mismatches };
+  }
+
+  it('answers every request byte for byte, while other requests and catalog changes churn the cache', async () => {
+    const { answers, mismatches } = await loadWhileCatalogChurns(100, async (random) => {
+      const locale = LOCALES[Math.floor(random() * LOCALES.length)]!;
+      const ids = Array.from({ length: IDS_PER_REQUEST }, () => pool[Math.floor(random() * pool.length)]!);
+      const res = await fetch(`${baseUrl}/v1/music/songs:batchGet`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-language': locale, 'x-api-key': credential },
+        body: JSON.stringify({ songIdList: ids.map((value) => ({ value })) }),
+      });
+      const body = await res.text();
+      const fragments = expected.get(locale)!;
+      const want = `{"results":{${[...new Set(ids)].map((id) => `${JSON.stringify(id)}:${fragments.get(id)}`).join(',')}}}`;
+      return res.status !== 200 || body !== want ? `${res.status} ${locale} ${body.slice(0, 200)}` : null;
+    });
     expect(answers).toBe(WORKERS * REQUESTS_PER_WORKER);
     expect(mismatches.slice(0, 3)).toEqual([]);
     expect(mismatches.length).toBe(0);
@@ -144,32 +156,13 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs under co
       }
     }
 
-    let stop = false;
-    const churn = (async () => {
-      while (!stop) {
-        await storage.db.updateTable('settings').set({ value: randomUUID() }).where('key', '=', 'catalog_version').execute();
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    })();
-    const mismatches: string[] = [];
-    let answers = 0;
-    const worker = async (seed: number) => {
-      const pick = randomFrom(seed);
-      for (let n = 0; n < REQUESTS_PER_WORKER; n++) {
-        const locale = LOCALES[Math.floor(pick() * LOCALES.length)]!;
-        const url = urls[Math.floor(pick() * urls.length)]!;
-        const res = await fetch(`${baseUrl}${url}`, { headers: { 'accept-language': locale, 'x-api-key': credential } });
-        const body = withoutToken(await res.text());
-        answers++;
-        if (res.status !== 200 || body !== want.get(`${locale} ${url}`)) mismatches.push(`${res.status} ${locale} ${url} ${body.slice(0, 160)}`);
-      }
-    };
-    try {
-      await Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(500 + i)));
-    } finally {
-      stop = true;
-      await churn;
-    }
+    const { answers, mismatches } = await loadWhileCatalogChurns(500, async (pick) => {
+      const locale = LOCALES[Math.floor(pick() * LOCALES.length)]!;
+      const url = urls[Math.floor(pick() * urls.length)]!;
+      const res = await fetch(`${baseUrl}${url}`, { headers: { 'accept-language': locale, 'x-api-key': credential } });
+      const body = withoutToken(await res.text());
+      return res.status !== 200 || body !== want.get(`${locale} ${url}`) ? `${res.status} ${locale} ${url} ${body.slice(0, 160)}` : null;
+    });
     expect(answers).toBe(WORKERS * REQUESTS_PER_WORKER);
     expect(mismatches.slice(0, 3)).toEqual([]);
     expect(mismatches.length).toBe(0);
