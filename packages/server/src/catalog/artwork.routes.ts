@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { MAX_ID_LENGTH } from '@maqam/contract';
 import { ApiError } from '../errors.ts';
+import { contentEtag } from '../http/etag.ts';
 import { artworkSvg } from './artwork.ts';
 import type { CatalogRepo } from './catalog.repo.ts';
 import { coverFileOf } from '../streaming/media-scan.ts';
@@ -28,25 +28,20 @@ export function artworkRoutes(app: FastifyInstance, repo: CatalogRepo, mediaRoot
       const id = file.slice(0, -'.svg'.length);
       const item = await repo.artworkName(kind, id);
       if (item === undefined) throw new ApiError(kind === 'artists' ? 'artistNotFound' : 'albumNotFound', { params: { id } });
+      const send = (body: Buffer | string, contentType: string) => {
+        const etag = contentEtag(body);
+        reply.header('content-type', contentType).header('cache-control', 'public, max-age=86400').header('etag', etag);
+        return request.headers['if-none-match'] === etag ? reply.code(304).send() : reply.send(body);
+      };
       if (file.endsWith('.jpg')) {
         const cover = kind === 'albums' ? await readFile(coverFileOf(mediaRoot, id)).catch(() => undefined) : undefined;
         if (cover === undefined) throw new ApiError('albumNotFound', { params: { id } });
-        const etag = `"${createHash('sha256').update(cover).digest('base64url').slice(0, 22)}"`;
-        reply.header('content-type', 'image/jpeg').header('cache-control', 'public, max-age=86400').header('etag', etag);
-        if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-        return reply.send(cover);
+        return send(cover, 'image/jpeg');
       }
       const texts = JSON.parse(item.texts) as Record<string, string>;
-      const svg = artworkSvg(kind, id, texts[item.original_language] ?? Object.values(texts)[0] ?? id);
-      const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"`;
-      reply
-        .header('content-type', 'image/svg+xml; charset=utf-8')
-        .header('cache-control', 'public, max-age=86400')
-        .header('etag', etag)
-        // An SVG opened on its own is a document: it may not run script or load anything.
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-      return reply.send(svg);
+      // An SVG opened on its own is a document: it may not run script or load anything.
+      reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+      return send(artworkSvg(kind, id, texts[item.original_language] ?? Object.values(texts)[0] ?? id), 'image/svg+xml; charset=utf-8');
     },
   );
 }

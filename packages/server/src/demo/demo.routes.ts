@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { contentEtag } from '../http/etag.ts';
 
 /** The demo web app: a built folder (packages/demo-app/dist) and the settings its page reads. */
 export interface DemoApp {
@@ -42,7 +42,7 @@ interface Asset {
 
 function load(path: string): Asset {
   const body = readFileSync(path);
-  return { body, type: TYPES[extname(path)] ?? 'application/octet-stream', etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+  return { body, type: TYPES[extname(path)] ?? 'application/octet-stream', etag: contentEtag(body) };
 }
 
 /**
