@@ -69,6 +69,9 @@ function stableId(kind: 'artist' | 'album' | 'song', ...parts: string[]): string
   return `${kind}-${createHash('sha256').update(key).digest('base64url').slice(0, 16)}`;
 }
 
+/** The album a track is on: its album artist's and its album title's. */
+const albumIdOf = (track: ScannedTrack) => stableId('album', track.albumArtist, track.album);
+
 /** The language a name is written in, as far as its script tells: Arabic letters make it Arabic. */
 const languageOf = (text: string) => (/[\u0600-\u06FF]/.test(text) ? 'ar' : 'en');
 
@@ -175,7 +178,7 @@ export function scanRecords(
     }
   }
   function addTrack(track: ScannedTrack): void {
-    const albumId = stableId('album', track.albumArtist, track.album);
+    const albumId = albumIdOf(track);
     if (!albums.has(albumId)) {
       const cover = coverOf(albumId);
       albums.set(albumId, valid({
@@ -256,10 +259,21 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
 
   // 2. Covers: the first embedded picture of an album's files, else a cover file in its folder.
   const covers = new Map<string, string>();
+  /** A folder's cover file, looked for once a folder. */
+  const folderCovers = new Map<string, Promise<string | undefined>>();
+  const folderCoverOf = (folder: string) => {
+    let found = folderCovers.get(folder);
+    if (found === undefined) {
+      found = Promise.all(FOLDER_COVERS.map(async (name) => ((await stat(join(folder, name)).catch(() => null))?.isFile() ? join(folder, name) : undefined)))
+        .then((paths) => paths.find((path) => path !== undefined));
+      folderCovers.set(folder, found);
+    }
+    return found;
+  };
   for (const track of tracks) {
-    const albumId = stableId('album', track.albumArtist, track.album);
+    const albumId = albumIdOf(track);
     if (covers.has(albumId)) continue;
-    const folderCover = (await Promise.all(FOLDER_COVERS.map(async (name) => ((await stat(join(dirname(track.file), name)).catch(() => null))?.isFile() ? join(dirname(track.file), name) : null)))).find(Boolean);
+    const folderCover = track.hasCover ? undefined : await folderCoverOf(dirname(track.file));
     if (!track.hasCover && !folderCover) continue;
     const target = coverFileOf(options.mediaRoot, albumId);
     await mkdir(dirname(target), { recursive: true });
