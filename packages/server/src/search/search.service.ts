@@ -11,8 +11,23 @@ type Position = [tier: number, popularity: number, id: string, kind: string];
 
 const quote = JSON.stringify as (value: string) => string;
 
-/** Ids and kinds compare in UTF-8 byte order, as SQLite's BINARY and PostgreSQL's "C" collations do. */
-const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+/**
+ * Ids and kinds compare in UTF-8 byte order, as SQLite's BINARY and
+ * PostgreSQL's "C" collations do. UTF-8 keeps code point order, so code
+ * points are compared (UTF-16 code units would put U+E000..U+FFFF after
+ * supplementary characters), without encoding either string.
+ */
+function bytes(a: string, b: string): number {
+  if (a === b) return 0;
+  const shorter = Math.min(a.length, b.length);
+  for (let i = 0; i < shorter; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++; // the same pair of surrogates in both
+  }
+  return a.length - b.length;
+}
 
 /** The contract's order: relevance tier, then popularity (highest first), then id; kind breaks a tie of ids. */
 function compare(a: Position, b: Position): number {
