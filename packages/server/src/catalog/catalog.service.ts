@@ -34,6 +34,7 @@ interface FragmentKind {
   /** Prefix of the cache chain, so kinds never share keys. */
   readonly chainPrefix: string;
   readonly notFound: ErrorReason;
+  /** The fragments of the ids found, each behind its key (`keyed`). */
   render(ids: string[], negotiation: Negotiation): Promise<Map<string, Buffer>>;
 }
 
@@ -50,7 +51,7 @@ export function createCatalogService({ repo, cache, artistNames, cursors, public
       const names = await artistNames.load(artistIdsBySong.flat());
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i]!;
-        rendered.set(row.id, Buffer.from(renderSongResult(row, artistIdsBySong[i]!, names, negotiation.chain, publicUrl)));
+        rendered.set(row.id, keyed(row.id, renderSongResult(row, artistIdsBySong[i]!, names, negotiation.chain, publicUrl)));
       }
       return rendered;
     },
@@ -72,7 +73,7 @@ export function createCatalogService({ repo, cache, artistNames, cursors, public
         const total = totals.get(row.id);
         // COUNT and SUM come back as strings from PostgreSQL (int8) and numbers from SQLite.
         const counts = { trackCount: Number(total?.track_count ?? 0), totalDurationMs: Number(total?.total_duration_ms ?? 0) };
-        rendered.set(row.id, Buffer.from(renderAlbumResult(row, artistIdsByAlbum[i]!, counts, names, negotiation.chain, publicUrl)));
+        rendered.set(row.id, keyed(row.id, renderAlbumResult(row, artistIdsByAlbum[i]!, counts, names, negotiation.chain, publicUrl)));
       }
       return rendered;
     },
@@ -84,77 +85,92 @@ export function createCatalogService({ repo, cache, artistNames, cursors, public
     notFound: 'artistNotFound',
     async render(ids, negotiation) {
       const rendered = new Map<string, Buffer>();
-      for (const row of await repo.artistsByIds(ids)) rendered.set(row.id, Buffer.from(renderArtistResult(row, negotiation.chain, publicUrl)));
+      for (const row of await repo.artistsByIds(ids)) rendered.set(row.id, keyed(row.id, renderArtistResult(row, negotiation.chain, publicUrl)));
       return rendered;
     },
   };
 
+  /** A fragment as the cache keeps it: behind its batch result key, `"<id>":`, so a Batch* answer is copies only. */
+  function keyed(id: string, fragment: string): Buffer {
+    return Buffer.from(`${quote(id)}:${fragment}`);
+  }
+
+  /** The length of the `"<id>":` key in front of a cached fragment. */
+  function keyLength(id: string): number {
+    return Buffer.byteLength(quote(id)) + 1;
+  }
+
   function notFoundResult(kind: FragmentKind, id: string, locale: MessageLocale): Buffer {
     const message = formatMessage(ERRORS[kind.notFound].message[locale], { id });
-    return Buffer.from(`{"error":{"code":"ERROR_CODE_NOT_FOUND","message":${quote(message)}}}`);
+    return keyed(id, `{"error":{"code":"ERROR_CODE_NOT_FOUND","message":${quote(message)}}}`);
   }
 
   /**
-   * A Batch* answer as ready-to-send JSON bytes: cached per-locale fragments
-   * are copied from the cache arena into one buffer, and only misses touch
-   * the database. Duplicate ids are answered once, in first-seen order.
+   * A Batch* answer as ready-to-send JSON bytes: cached per-locale fragments,
+   * already behind their keys, are copied from the cache arena into one
+   * buffer, and only misses touch the database. Duplicate ids are answered
+   * once, in first-seen order.
    */
   async function batchGet(kind: FragmentKind, requested: readonly string[], negotiation: Negotiation): Promise<Buffer> {
     const ids = [...new Set(requested)];
     const chain = kind.chainPrefix + negotiation.chainKey;
-    const fragments: (Buffer | undefined)[] = new Array(ids.length);
     const entries = new Int32Array(ids.length).fill(-1);
-    const missing: string[] = [];
     const index = cache.index(chain);
+    let missing: string[] | undefined;
     let hitBytes = 0;
     for (let i = 0; i < ids.length; i++) {
       const entry = index?.get(ids[i]!);
       if (entry === undefined) {
-        missing.push(ids[i]!);
+        (missing ??= []).push(ids[i]!);
       } else {
         entries[i] = entry;
         hitBytes += cache.lengthOf(entry);
       }
     }
-    if (missing.length > 0) {
-      // The database read below yields to other requests, whose inserts can
-      // evict and reuse the entries found above (and the catalog watcher can
-      // clear them): copy the hits out first, into one buffer.
-      const hits = Buffer.allocUnsafe(hitBytes);
-      let at = 0;
+    const frame = OPEN_RESULTS.length + CLOSE.length + ids.length - 1;
+    if (missing === undefined) {
+      // Every id hit: nothing awaits between the lookups and these copies, so the entries still hold what was found.
+      const body = Buffer.allocUnsafe(frame + hitBytes);
+      let offset = OPEN_RESULTS.copy(body, 0);
       for (let i = 0; i < ids.length; i++) {
-        if (entries[i] === -1) continue;
-        const length = cache.copyTo(entries[i]!, hits, at);
-        fragments[i] = hits.subarray(at, at + length);
-        at += length;
+        if (i > 0) body[offset++] = 0x2c; // ','
+        offset += cache.copyTo(entries[i]!, body, offset);
       }
-      entries.fill(-1);
-      const generation = cache.generation;
-      const rendered = await kind.render(missing, negotiation);
-      for (let i = 0; i < ids.length; i++) {
-        fragments[i] ??= rendered.get(ids[i]!) ?? notFoundResult(kind, ids[i]!, negotiation.messageLocale);
-      }
-      for (const [id, fragment] of rendered) cache.set(chain, id, fragment, generation);
+      CLOSE.copy(body, offset);
+      return body;
     }
 
-    // From here to the return nothing awaits, so cache entries still hold what was found.
-    const keys = ids.map((id) => `${quote(id)}:`);
-    let size = OPEN_RESULTS.length + CLOSE.length + ids.length - 1;
+    // The database read below yields to other requests, whose inserts can
+    // evict and reuse the entries found above (and the catalog watcher can
+    // clear them): copy the hits out first, into one buffer.
+    const fragments: Buffer[] = new Array(ids.length);
+    const hits = Buffer.allocUnsafe(hitBytes);
+    let at = 0;
     for (let i = 0; i < ids.length; i++) {
-      size += Buffer.byteLength(keys[i]!) + (entries[i] === -1 ? fragments[i]!.length : cache.lengthOf(entries[i]!));
+      if (entries[i] === -1) continue;
+      const length = cache.copyTo(entries[i]!, hits, at);
+      fragments[i] = hits.subarray(at, at + length);
+      at += length;
     }
+    const generation = cache.generation;
+    const rendered = await kind.render(missing, negotiation);
+    let size = frame;
+    for (let i = 0; i < ids.length; i++) {
+      fragments[i] ??= rendered.get(ids[i]!) ?? notFoundResult(kind, ids[i]!, negotiation.messageLocale);
+      size += fragments[i]!.length;
+    }
+    for (const [id, fragment] of rendered) cache.set(chain, id, fragment, generation);
     const body = Buffer.allocUnsafe(size);
     let offset = OPEN_RESULTS.copy(body, 0);
     for (let i = 0; i < ids.length; i++) {
       if (i > 0) body[offset++] = 0x2c; // ','
-      offset += body.write(keys[i]!, offset);
-      offset += entries[i] === -1 ? fragments[i]!.copy(body, offset) : cache.copyTo(entries[i]!, body, offset);
+      offset += fragments[i]!.copy(body, offset);
     }
     CLOSE.copy(body, offset);
     return body;
   }
 
-  /** The fragments of these ids, in order; undefined for an id not in the catalog (or withdrawn). */
+  /** The fragments of these ids, in order (without their keys); undefined for an id not in the catalog (or withdrawn). */
   async function fragmentsOf(kind: FragmentKind, ids: readonly string[], negotiation: Negotiation): Promise<(Buffer | undefined)[]> {
     const chain = kind.chainPrefix + negotiation.chainKey;
     const index = cache.index(chain);
@@ -177,7 +193,7 @@ export function createCatalogService({ repo, cache, artistNames, cursors, public
       for (let i = 0; i < ids.length; i++) fragments[i] ??= rendered.get(ids[i]!);
       for (const [id, fragment] of rendered) cache.set(chain, id, fragment, generation);
     }
-    return fragments;
+    return fragments.map((fragment, i) => fragment?.subarray(keyLength(ids[i]!)));
   }
 
   async function getOne(kind: FragmentKind, id: string, negotiation: Negotiation): Promise<Buffer> {
