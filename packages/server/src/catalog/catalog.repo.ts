@@ -2,8 +2,13 @@ import type { Selectable } from 'kysely';
 import type { AlbumsTable, ArtistsTable, SongsTable } from '../storage/database.ts';
 import { precompiledIdListQuery, type Storage } from '../storage/storage.ts';
 
-/** What rendering a song needs. */
+/** What rendering a song needs (at import: see song-template.ts). */
 export type SongRow = Omit<Selectable<SongsTable>, 'withdrawn' | 'updated_at'>;
+
+export interface SongTemplateRow {
+  id: string;
+  template: Uint8Array;
+}
 
 export interface ArtistNameRow {
   id: string;
@@ -38,15 +43,9 @@ export interface KeysetRow<Key> {
 export function createCatalogRepo(storage: Storage) {
   const { db } = storage;
 
-  const songsByIds = precompiledIdListQuery<SongRow>(storage, (ids) =>
-    db
-      .selectFrom('songs')
-      .select([
-        'id', 'title_i18n', 'original_language', 'album_id', 'artist_ids', 'duration_ms', 'track_number', 'disc_number',
-        'release_date', 'genres', 'is_explicit', 'isrc', 'has_lyrics', 'popularity', 'artwork', 'preview_url',
-      ])
-      .where('id', 'in', ids)
-      .where('withdrawn', '=', 0),
+  // By the templates' primary key; withdrawn songs have none.
+  const songTemplates = precompiledIdListQuery<SongTemplateRow>(storage, (ids) =>
+    db.selectFrom('song_templates').select(['id', 'template']).where('id', 'in', ids),
   );
 
   const artistNames = precompiledIdListQuery<ArtistNameRow>(storage, (ids) =>
@@ -83,7 +82,7 @@ export function createCatalogRepo(storage: Storage) {
   );
 
   return {
-    songsByIds,
+    songTemplates,
     artistNames,
     artistsByIds,
     albumsByIds,

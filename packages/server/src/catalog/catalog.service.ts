@@ -4,7 +4,8 @@ import type { ArtistNames } from './artist-names.ts';
 import type { CatalogRepo, KeysetRow } from './catalog.repo.ts';
 import type { FragmentCache } from './fragment-cache.ts';
 import type { KeysetPosition, PageCursorCodec } from './page-cursor.ts';
-import { renderAlbumResult, renderArtistResult, renderLyrics, renderSongResult } from './render.ts';
+import { renderAlbumResult, renderArtistResult, renderLyrics } from './render.ts';
+import { expandSongTemplate, parseSongTemplate } from './song-template.ts';
 
 const CLOSE = Buffer.from('}}');
 const quote = JSON.stringify as (value: string) => string;
@@ -39,19 +40,21 @@ interface FragmentKind {
 }
 
 export function createCatalogService({ repo, cache, artistNames, cursors, publicUrl }: CatalogServiceDeps) {
+  /** What a song template's public URL marks become: the URL as it reads inside a JSON string. */
+  const publicUrlInJson = Buffer.from(quote(publicUrl).slice(1, -1));
+
   const song: FragmentKind = {
     member: 'song',
     chainPrefix: '',
     notFound: 'songNotFound',
     async render(ids, negotiation) {
-      const rows = await repo.songsByIds(ids);
+      const rows = await repo.songTemplates(ids);
       const rendered = new Map<string, Buffer>();
       if (rows.length === 0) return rendered;
-      const artistIdsBySong = rows.map((row) => JSON.parse(row.artist_ids) as string[]);
-      const names = await artistNames.load(artistIdsBySong.flat());
+      const templates = rows.map((row) => parseSongTemplate(Buffer.from(row.template.buffer, row.template.byteOffset, row.template.byteLength)));
+      const artistRef = await artistNames.songArtistRefs(templates.flatMap((template) => template.artistIds), negotiation);
       for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        rendered.set(row.id, keyed(row.id, renderSongResult(row, artistIdsBySong[i]!, names, negotiation.chain, publicUrl)));
+        rendered.set(rows[i]!.id, expandSongTemplate(templates[i]!, negotiation.chain, artistRef, publicUrlInJson));
       }
       return rendered;
     },

@@ -7,6 +7,8 @@ import {
   ImportRecord, type AlbumRecord, type ArtistRecord, type ImportSummary, type LyricsRecord, type RelatedRecord, type SongRecord,
 } from '@maqam/contract';
 import { LrcError, parseLrc } from './lrc.ts';
+import type { SongRow } from './catalog.repo.ts';
+import { buildSongTemplate } from './song-template.ts';
 import { updateSearchIndex } from '../search/search-index.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
@@ -325,11 +327,15 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
       }
     }
     await upsert(trx, 'songs', ['id'], songs);
+    await writeSongTemplates(trx, storage, upsert, songs);
     await upsert(trx, 'related_artists', ['artist_id', 'related_id'], [...related.values()]);
     await upsert(trx, 'lyrics', ['song_id'], [...lyrics.values()]);
     const lyricsOfEarlierSongs = [...lyrics.keys()].filter((id) => !songIds.has(id));
     for (let i = 0; i < lyricsOfEarlierSongs.length; i += 5000) {
-      await trx.updateTable('songs').set({ has_lyrics: 1 }).where('id', 'in', storage.idList(lyricsOfEarlierSongs.slice(i, i + 5000))).execute();
+      const chunk = storage.idList(lyricsOfEarlierSongs.slice(i, i + 5000));
+      await trx.updateTable('songs').set({ has_lyrics: 1 }).where('id', 'in', chunk).execute();
+      // Their answers now say hasLyrics: true.
+      await writeSongTemplates(trx, storage, upsert, await trx.selectFrom('songs').selectAll().where('id', 'in', chunk).execute());
     }
     await reindex(trx, storage, upsert, songIds, albumIds, songArtists, albumArtists);
     await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount });
@@ -344,6 +350,16 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
     related: countNew(related.keys(), written?.related),
     lyrics: countNew(lyrics.keys(), written?.lyrics),
   };
+}
+
+/** Pre-renders these songs as written (song-template.ts); a withdrawn song loses its template, so it is not found. */
+async function writeSongTemplates(trx: Kysely<Database>, storage: Storage, upsert: BulkUpsert, songs: readonly Insertable<Database['songs']>[]) {
+  const shown = songs.filter((song) => song.withdrawn !== 1);
+  await upsert(trx, 'song_templates', ['id'], shown.map((song) => ({ id: song.id, template: buildSongTemplate(song as SongRow) })));
+  const withdrawn = songs.filter((song) => song.withdrawn === 1).map((song) => song.id);
+  for (let i = 0; i < withdrawn.length; i += 5000) {
+    await trx.deleteFrom('song_templates').where('id', 'in', storage.idList(withdrawn.slice(i, i + 5000))).execute();
+  }
 }
 
 /**

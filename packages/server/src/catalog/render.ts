@@ -1,6 +1,6 @@
 import { resolveLocalizedString } from '../http/locale.ts';
 import type { ArtistName } from './artist-names.ts';
-import type { AlbumRow, ArtistRow, LyricsRow, SongRow } from './catalog.repo.ts';
+import type { AlbumRow, ArtistRow, LyricsRow } from './catalog.repo.ts';
 import { resolveImageUrls } from './artwork.ts';
 
 /**
@@ -17,12 +17,12 @@ type Texts = Record<string, string>;
 const quote = JSON.stringify as (value: string) => string;
 const INT32_MAX = 2147483647;
 
-function localizedJson(texts: Readonly<Texts>, originalLanguage: string, chain: readonly string[]): string {
+export function localizedJson(texts: Readonly<Texts>, originalLanguage: string, chain: readonly string[]): string {
   const { value, originalValue } = resolveLocalizedString(texts, originalLanguage, chain);
   return `{"value":${quote(value)},"originalValue":${quote(originalValue)}}`;
 }
 
-/** SongArtistRef list of credited artists, in credit order. */
+/** SongArtistRef list of credited artists, in credit order (songs render theirs from templates: song-template.ts). */
 function artistRefs(artistIds: readonly string[], names: ReadonlyMap<string, ArtistName>, chain: readonly string[]): string {
   let refs = '';
   for (const artistId of artistIds) {
@@ -33,26 +33,6 @@ function artistRefs(artistIds: readonly string[], names: ReadonlyMap<string, Art
     refs += `{"id":{"value":${quote(artistId)}},"name":${localizedJson(name.texts, name.originalLanguage, chain)}}`;
   }
   return `[${refs}]`;
-}
-
-/** One SongResult `{"song":{...}}`: also GetSong's whole answer. */
-export function renderSongResult(
-  row: SongRow,
-  artistIds: readonly string[],
-  names: ReadonlyMap<string, ArtistName>,
-  chain: readonly string[],
-  publicUrl: string,
-): string {
-  return (
-    `{"song":{"id":{"value":${quote(row.id)}}` +
-    `,"title":${localizedJson(JSON.parse(row.title_i18n) as Texts, row.original_language, chain)}` +
-    `,"artists":${artistRefs(artistIds, names, chain)}` +
-    `,"albumId":{"value":${quote(row.album_id)}}` +
-    `,"durationMs":${row.duration_ms},"trackNumber":${row.track_number},"discNumber":${row.disc_number}` +
-    `,"releaseDate":${quote(row.release_date)},"genres":${row.genres}` +
-    `,"isExplicit":${row.is_explicit === 1},"isrc":${quote(row.isrc)},"hasLyrics":${row.has_lyrics === 1}` +
-    `,"popularity":${row.popularity},"artwork":${resolveImageUrls(row.artwork, publicUrl)},"previewUrl":${quote(row.preview_url)}}}`
-  );
 }
 
 /** One AlbumResult `{"album":{...}}`: also GetAlbum's whole answer. */

@@ -15,6 +15,7 @@ export interface Database {
   artists: ArtistsTable;
   albums: AlbumsTable;
   songs: SongsTable;
+  song_templates: SongTemplatesTable;
   related_artists: RelatedArtistsTable;
   lyrics: LyricsTable;
   song_artists: SongArtistsTable;
@@ -99,6 +100,13 @@ export interface SongsTable {
   preview_url: string;
   withdrawn: Generated<number>;
   updated_at: number;
+}
+
+/** A song's answer pre-rendered (catalog/song-template.ts); a row for each song that is not withdrawn. */
+export interface SongTemplatesTable {
+  id: string;
+  /** Buffer on both dialects when read through the repos (node:sqlite gives a Uint8Array). */
+  template: Uint8Array;
 }
 
 export interface LyricsTable {

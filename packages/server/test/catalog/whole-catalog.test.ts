@@ -436,6 +436,29 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the rest of MusicCatal
 
   // Last: it changes the catalog the tests above read.
   describe('re-importing', () => {
+    it('shows lyrics imported after their song, and an artist renamed without its songs, in every song answer', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'maqam-later-'));
+      try {
+        expect((await get('/v1/music/songs/disc-d')).json().song.hasLyrics).toBe(false);
+        const later: ImportRecord[] = [
+          { kind: 'lyrics', songId: 'disc-d', language: 'ar', lines: ['سطر'] },
+          {
+            kind: 'artist', id: 'artist-en', name: { en: 'Maya Stone (renamed)', ar: 'مايا ستون' }, originalLanguage: 'en', genres: ['pop'],
+            followerCount: '1', monthlyListeners: '1', isVerified: false, socialLinks: [], artwork: [], nationality: 'GB',
+          },
+        ];
+        expect((await importNdjsonFile(server.storage, writeNdjson(dir, 'later.ndjson', later))).errors).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      await expect.poll(async () => (await get('/v1/music/songs/disc-d')).json().song.hasLyrics).toBe(true);
+      const batch = (await server.call({ method: 'POST', url: '/v1/music/songs:batchGet', headers: { 'content-type': 'application/json', 'accept-language': 'en' }, payload: { songIdList: [{ value: 'disc-d' }, { value: 'song-en' }] } })).json();
+      expect(batch.results['disc-d'].song.hasLyrics).toBe(true);
+      expect(batch.results['song-en'].song.artists).toEqual([{ id: { value: 'artist-en' }, name: { value: 'Maya Stone (renamed)', originalValue: 'Maya Stone (renamed)' } }]);
+      const inArabic = (await get('/v1/music/songs/song-en', { 'accept-language': 'ar' })).json().song.artists;
+      expect(inArabic).toEqual([{ id: { value: 'artist-en' }, name: { value: 'مايا ستون', originalValue: 'Maya Stone (renamed)' } }]);
+    });
+
     it('converges: the same records again change nothing, changed records move every list', async () => {
       const before = await Promise.all(['/v1/music/artists/artist-ar/top-tracks', '/v1/music/artists/artist-ar/albums', '/v1/music/albums/album-discs/tracks'].map(async (url) => (await get(url)).body));
       const dir = mkdtempSync(join(tmpdir(), 'maqam-reimport-'));

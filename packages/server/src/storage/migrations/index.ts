@@ -9,6 +9,7 @@ import * as searchIndex from './007-search-index.ts';
 import * as operatorAccounts from './008-operator-accounts.ts';
 import * as searchWordBounds from './009-search-word-bounds.ts';
 import * as searchWalkByteOrder from './010-search-walk-byte-order.ts';
+import * as songTemplates from './011-song-templates.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -27,6 +28,7 @@ export const migrations: MigrationProvider = {
       '008-operator-accounts': operatorAccounts,
       '009-search-word-bounds': searchWordBounds,
       '010-search-walk-byte-order': searchWalkByteOrder,
+      '011-song-templates': songTemplates,
     };
   },
 };

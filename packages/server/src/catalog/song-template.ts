@@ -1,0 +1,151 @@
+import type { SongRow } from './catalog.repo.ts';
+import { localizedJson } from './render.ts';
+
+/**
+ * A song's answer, rendered once when the song is imported, with the three
+ * parts that depend on the request left open:
+ *
+ * - the title in the request's locale chain: every language the song has a
+ *   title in is kept rendered (`{"value":...,"originalValue":...}`), plus
+ *   the original for a chain that matches none of them;
+ * - the credited artists' refs: kept as ids, because artists are renamed
+ *   without their songs being re-imported, and their names are in memory
+ *   anyway (ArtistNames);
+ * - server-relative image URLs: a 0x00 byte marks where MAQAM_PUBLIC_URL
+ *   goes, so the stored bytes survive a change of public URL. JSON text never
+ *   holds a raw 0x00 (control characters are escaped), so the marker is
+ *   unambiguous.
+ *
+ * So a song the fragment cache lacks costs one short row and a few copies,
+ * not sixteen columns, two JSON parses and a string build. The bytes are
+ * those of the contract's SongResult as Fastify's serializer would write
+ * them, behind the batch result key: `"<id>":{"song":{...}}`.
+ *
+ * Layout (integers little-endian):
+ *   u32 length, head bytes      `"<id>":{"song":{"id":{"value":"<id>"},"title":`
+ *   u8 count, then per title    u8 length, language tag; u32 length, LocalizedString bytes
+ *                               (the first has an empty tag: the original, the fallback)
+ *   u8 count, then per artist   u16 length, artist id (UTF-8)
+ *   u32 length, tail bytes      `],"albumId":...,"previewUrl":"..."}}`
+ */
+
+const quote = JSON.stringify as (value: string) => string;
+const ARTISTS_OPEN = Buffer.from(',"artists":[');
+const PUBLIC_URL_MARK = 0x00;
+
+type Texts = Record<string, string>;
+
+/** The template of a song from its stored row. */
+export function buildSongTemplate(row: SongRow): Buffer {
+  const head = Buffer.from(`${quote(row.id)}:{"song":{"id":{"value":${quote(row.id)}},"title":`);
+  const texts = JSON.parse(row.title_i18n) as Texts;
+  const titles: [string, Buffer][] = [['', Buffer.from(localizedJson(texts, row.original_language, []))]];
+  for (const tag of Object.keys(texts)) titles.push([tag, Buffer.from(localizedJson(texts, row.original_language, [tag]))]);
+  const artistIds = (JSON.parse(row.artist_ids) as string[]).map((id) => Buffer.from(id));
+  const artwork = row.artwork.replaceAll('"url":"/', `"url":"${String.fromCharCode(PUBLIC_URL_MARK)}/`);
+  const tail = Buffer.from(
+    `],"albumId":{"value":${quote(row.album_id)}}` +
+      `,"durationMs":${row.duration_ms},"trackNumber":${row.track_number},"discNumber":${row.disc_number}` +
+      `,"releaseDate":${quote(row.release_date)},"genres":${row.genres}` +
+      `,"isExplicit":${row.is_explicit === 1},"isrc":${quote(row.isrc)},"hasLyrics":${row.has_lyrics === 1}` +
+      `,"popularity":${row.popularity},"artwork":${artwork},"previewUrl":${quote(row.preview_url)}}}`,
+  );
+  if (titles.length > 255 || artistIds.length > 255) throw new RangeError(`song ${row.id}: too many titles or artists for a template`);
+
+  const parts: Buffer[] = [u32(head.length), head, Buffer.from([titles.length])];
+  for (const [tag, bytes] of titles) parts.push(Buffer.from([tag.length]), Buffer.from(tag, 'latin1'), u32(bytes.length), bytes);
+  parts.push(Buffer.from([artistIds.length]));
+  for (const id of artistIds) parts.push(u16(id.length), id);
+  parts.push(u32(tail.length), tail);
+  return Buffer.concat(parts);
+}
+
+function u32(value: number): Buffer {
+  const bytes = Buffer.allocUnsafe(4);
+  bytes.writeUInt32LE(value);
+  return bytes;
+}
+
+function u16(value: number): Buffer {
+  const bytes = Buffer.allocUnsafe(2);
+  bytes.writeUInt16LE(value);
+  return bytes;
+}
+
+/** A template read back: views into its bytes. */
+export interface SongTemplate {
+  readonly head: Buffer;
+  readonly titles: readonly { readonly tag: string; readonly bytes: Buffer }[];
+  readonly artistIds: readonly string[];
+  readonly tail: Buffer;
+}
+
+export function parseSongTemplate(bytes: Buffer): SongTemplate {
+  let at = 0;
+  const block = (length: number) => bytes.subarray(at, (at += length));
+  const u8Length = () => bytes[at++]!;
+  const u16Length = () => ((at += 2), bytes.readUInt16LE(at - 2));
+  const u32Length = () => ((at += 4), bytes.readUInt32LE(at - 4));
+
+  const head = block(u32Length());
+  const titles: { tag: string; bytes: Buffer }[] = [];
+  for (let count = u8Length(); count > 0; count--) {
+    const tag = block(u8Length()).toString('latin1');
+    titles.push({ tag, bytes: block(u32Length()) });
+  }
+  const artistIds: string[] = [];
+  for (let count = u8Length(); count > 0; count--) artistIds.push(block(u16Length()).toString('utf8'));
+  const tail = block(u32Length());
+  return { head, titles, artistIds, tail };
+}
+
+/**
+ * The keyed SongResult for a locale chain. `artistRef` gives an artist's
+ * rendered SongArtistRef, or undefined for one not (or no longer) in the
+ * catalog, which is left out as the row renderer did. `publicUrl` is the
+ * JSON-escaped public URL, without quotes.
+ */
+export function expandSongTemplate(
+  template: SongTemplate,
+  chain: readonly string[],
+  artistRef: (id: string) => Buffer | undefined,
+  publicUrl: Buffer,
+): Buffer {
+  const title = chosenTitle(template.titles, chain);
+  const refs: Buffer[] = [];
+  let size = template.head.length + title.length + ARTISTS_OPEN.length + template.tail.length;
+  for (const id of template.artistIds) {
+    const ref = artistRef(id);
+    if (ref === undefined) continue;
+    refs.push(ref);
+    size += ref.length + (refs.length > 1 ? 1 : 0);
+  }
+  const marks: number[] = [];
+  for (let mark = template.tail.indexOf(PUBLIC_URL_MARK); mark !== -1; mark = template.tail.indexOf(PUBLIC_URL_MARK, mark + 1)) marks.push(mark);
+  size += marks.length * (publicUrl.length - 1);
+
+  const out = Buffer.allocUnsafe(size);
+  let at = template.head.copy(out, 0);
+  at += title.copy(out, at);
+  at += ARTISTS_OPEN.copy(out, at);
+  for (let i = 0; i < refs.length; i++) {
+    if (i > 0) out[at++] = 0x2c; // ','
+    at += refs[i]!.copy(out, at);
+  }
+  let from = 0;
+  for (const mark of marks) {
+    at += template.tail.copy(out, at, from, mark);
+    at += publicUrl.copy(out, at);
+    from = mark + 1;
+  }
+  template.tail.copy(out, at, from);
+  return out;
+}
+
+/** The title in the first language of the chain the song has, else the original (contract section 3). */
+function chosenTitle(titles: SongTemplate['titles'], chain: readonly string[]): Buffer {
+  for (const tag of chain) {
+    for (let i = 1; i < titles.length; i++) if (titles[i]!.tag === tag) return titles[i]!.bytes;
+  }
+  return titles[0]!.bytes;
+}
