@@ -1,6 +1,7 @@
 import type { ImportSummary } from '@maqam/contract';
 import type { Storage } from '../storage/storage.ts';
 import { writeBatch, type NumberedRecord } from './import.ts';
+import { withBulkSearchIndex } from '../search/search-index.ts';
 import type { AlbumRecord, AlbumType, ArtistRecord, ImportRecord, LyricsRecord, RelatedRecord, SongRecord } from '@maqam/contract';
 
 /**
@@ -333,10 +334,12 @@ export async function seedDemoCatalog(
     batch = [];
     options.onProgress?.(Math.min(total, summary.artists + summary.albums + summary.songs), total);
   };
-  for (const record of generateDemoCatalog(options)) {
-    batch.push({ line: ++line, record });
-    if (batch.length >= batchSize) await flush();
-  }
-  if (batch.length > 0) await flush();
+  await withBulkSearchIndex(storage.db, async () => {
+    for (const record of generateDemoCatalog(options)) {
+      batch.push({ line: ++line, record });
+      if (batch.length >= batchSize) await flush();
+    }
+    if (batch.length > 0) await flush();
+  });
   return summary;
 }

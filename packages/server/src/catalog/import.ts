@@ -9,7 +9,7 @@ import {
 import { LrcError, parseLrc } from './lrc.ts';
 import type { SongRow } from './catalog.repo.ts';
 import { buildSongTemplate } from './song-template.ts';
-import { updateSearchIndex } from '../search/search-index.ts';
+import { inBulkLoad, updateSearchIndex, withBulkSearchIndex } from '../search/search-index.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -338,7 +338,7 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
       await writeSongTemplates(trx, storage, upsert, await trx.selectFrom('songs').selectAll().where('id', 'in', chunk).execute());
     }
     await reindex(trx, storage, upsert, songIds, albumIds, songArtists, albumArtists);
-    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount });
+    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount }, { bulk: inBulkLoad(storage.db) });
     await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
     await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: randomUUID() }]);
   });
@@ -412,11 +412,10 @@ export async function importNdjsonFile(
   // The summary counts distinct records: one written in two batches (or twice in a file) is one.
   const written = noWrittenKeys();
   const errors: LineError[] = [];
-  const stream = createReadStream(path);
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let batch: NumberedRecord[] = [];
   let batchErrors: LineError[] = [];
   let lineNumber = 0;
+  let bytesRead = () => 0;
 
   const flush = async () => {
     if (batchErrors.length === 0 && batch.length > 0) {
@@ -436,19 +435,25 @@ export async function importNdjsonFile(
     }
     batch = [];
     batchErrors = [];
-    options.onProgress?.({ bytesRead: stream.bytesRead, linesRead: lineNumber });
+    options.onProgress?.({ bytesRead: bytesRead(), linesRead: lineNumber });
   };
 
-  for await (const text of lines) {
-    lineNumber++;
-    if (text.trim() === '') continue;
-    try {
-      batch.push({ line: lineNumber, record: parseImportLine(text) });
-    } catch (error) {
-      batchErrors.push({ line: lineNumber, message: (error as Error).message });
+  await withBulkSearchIndex(storage.db, async () => {
+    // Opened here, right before the loop: readline drops the lines it reads before anyone iterates.
+    const stream = createReadStream(path);
+    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    bytesRead = () => stream.bytesRead;
+    for await (const text of lines) {
+      lineNumber++;
+      if (text.trim() === '') continue;
+      try {
+        batch.push({ line: lineNumber, record: parseImportLine(text) });
+      } catch (error) {
+        batchErrors.push({ line: lineNumber, message: (error as Error).message });
+      }
+      if (batch.length + batchErrors.length >= batchSize) await flush();
     }
-    if (batch.length + batchErrors.length >= batchSize) await flush();
-  }
-  await flush();
+    await flush();
+  });
   return { summary, errors };
 }
