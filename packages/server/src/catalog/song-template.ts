@@ -21,12 +21,13 @@ import { localizedJson } from './render.ts';
  * those of the contract's SongResult as Fastify's serializer would write
  * them, behind the batch result key: `"<id>":{"song":{...}}`.
  *
- * Layout (integers little-endian):
- *   u32 length, head bytes      `"<id>":{"song":{"id":{"value":"<id>"},"title":`
- *   u8 count, then per title    u8 length, language tag; u32 length, LocalizedString bytes
+ * Layout (every count and length a u32, little-endian, so no record the
+ * importer accepts is too large for it):
+ *   length, head bytes          `"<id>":{"song":{"id":{"value":"<id>"},"title":`
+ *   count, then per title       length, language tag (ASCII); length, LocalizedString bytes
  *                               (the first has an empty tag: the original, the fallback)
- *   u8 count, then per artist   u16 length, artist id (UTF-8)
- *   u32 length, tail bytes      `],"albumId":...,"previewUrl":"..."}}`
+ *   count, then per artist      length, artist id (UTF-8)
+ *   length, tail bytes          `],"albumId":...,"previewUrl":"..."}}`
  */
 
 const quote = JSON.stringify as (value: string) => string;
@@ -50,12 +51,10 @@ export function buildSongTemplate(row: SongRow): Buffer {
       `,"isExplicit":${row.is_explicit === 1},"isrc":${quote(row.isrc)},"hasLyrics":${row.has_lyrics === 1}` +
       `,"popularity":${row.popularity},"artwork":${artwork},"previewUrl":${quote(row.preview_url)}}}`,
   );
-  if (titles.length > 255 || artistIds.length > 255) throw new RangeError(`song ${row.id}: too many titles or artists for a template`);
-
-  const parts: Buffer[] = [u32(head.length), head, Buffer.from([titles.length])];
-  for (const [tag, bytes] of titles) parts.push(Buffer.from([tag.length]), Buffer.from(tag, 'latin1'), u32(bytes.length), bytes);
-  parts.push(Buffer.from([artistIds.length]));
-  for (const id of artistIds) parts.push(u16(id.length), id);
+  const parts: Buffer[] = [u32(head.length), head, u32(titles.length)];
+  for (const [tag, bytes] of titles) parts.push(u32(tag.length), Buffer.from(tag, 'latin1'), u32(bytes.length), bytes);
+  parts.push(u32(artistIds.length));
+  for (const id of artistIds) parts.push(u32(id.length), id);
   parts.push(u32(tail.length), tail);
   return Buffer.concat(parts);
 }
@@ -63,12 +62,6 @@ export function buildSongTemplate(row: SongRow): Buffer {
 function u32(value: number): Buffer {
   const bytes = Buffer.allocUnsafe(4);
   bytes.writeUInt32LE(value);
-  return bytes;
-}
-
-function u16(value: number): Buffer {
-  const bytes = Buffer.allocUnsafe(2);
-  bytes.writeUInt16LE(value);
   return bytes;
 }
 
@@ -82,20 +75,17 @@ export interface SongTemplate {
 
 export function parseSongTemplate(bytes: Buffer): SongTemplate {
   let at = 0;
-  const block = (length: number) => bytes.subarray(at, (at += length));
-  const u8Length = () => bytes[at++]!;
-  const u16Length = () => ((at += 2), bytes.readUInt16LE(at - 2));
-  const u32Length = () => ((at += 4), bytes.readUInt32LE(at - 4));
-
-  const head = block(u32Length());
+  const u32 = () => ((at += 4), bytes.readUInt32LE(at - 4));
+  const block = () => {
+    const length = u32();
+    return bytes.subarray(at, (at += length));
+  };
+  const head = block();
   const titles: { tag: string; bytes: Buffer }[] = [];
-  for (let count = u8Length(); count > 0; count--) {
-    const tag = block(u8Length()).toString('latin1');
-    titles.push({ tag, bytes: block(u32Length()) });
-  }
+  for (let count = u32(); count > 0; count--) titles.push({ tag: block().toString('latin1'), bytes: block() });
   const artistIds: string[] = [];
-  for (let count = u8Length(); count > 0; count--) artistIds.push(block(u16Length()).toString('utf8'));
-  const tail = block(u32Length());
+  for (let count = u32(); count > 0; count--) artistIds.push(block().toString('utf8'));
+  const tail = block();
   return { head, titles, artistIds, tail };
 }
 

@@ -488,5 +488,18 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the rest of MusicCatal
       await expect.poll(async () => (await get('/v1/music/albums/album-discs')).json().album.trackCount).toBe(4);
       expect((await get('/v1/music/albums/album-discs')).json().album.totalDurationMs).toBe(400_000);
     });
+
+    it('serves a song titled in hundreds of languages in the one asked for', async () => {
+      const title = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`zz-t${String(i).padStart(3, '0')}`, `title ${i}`]));
+      const dir = mkdtempSync(join(tmpdir(), 'maqam-babel-'));
+      try {
+        const record = { ...(track('babel', 'album-discs', 9, 1, 1) as object), title, originalLanguage: 'zz-t007', artistIds: ['artist-fr'] } as ImportRecord;
+        expect((await importNdjsonFile(server.storage, writeNdjson(dir, 'babel.ndjson', [record]))).errors).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      await expect.poll(async () => (await get('/v1/music/songs/babel', { 'accept-language': 'zz-t250' })).json().song?.title).toEqual({ value: 'title 250', originalValue: 'title 7' });
+      expect((await get('/v1/music/songs/babel', { 'accept-language': 'fr' })).json().song.title).toEqual({ value: 'title 7', originalValue: 'title 7' });
+    });
   });
 });
