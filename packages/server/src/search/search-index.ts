@@ -93,9 +93,9 @@ async function createWalkIndex(db: Kysely<Database>): Promise<void> {
 /**
  * Runs a multi-batch load (an import, the demo seed). Into an empty index,
  * the walk index is dropped for the load and built once at the end: kept up
- * to date row by row, its random inserts were most of a large first import
- * (about 400 of 500 s for 1,000,000 songs), and building it from the
- * finished table takes 13 s. Every batch still writes its postings in its
+ * to date row by row, its random inserts cost about 300 of the 500 s of a
+ * 1,000,000-song first import on SQLite, and building it from the finished
+ * table takes 13 to 32 s. Every batch still writes its postings in its
  * own transaction; only the walk's shortcut is missing meanwhile, so a
  * search during a first load is slower, not wrong. A load cut off before
  * the end leaves the index missing: the next load builds it first.
