@@ -324,8 +324,8 @@ export async function seedDemoCatalog(
   const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 };
   let batch: NumberedRecord[] = [];
   let line = 0;
-  const flush = async () => {
-    const written = await writeBatch(storage, batch);
+  const flush = async (bulkLoad: boolean) => {
+    const written = await writeBatch(storage, batch, { bulkLoad });
     summary.artists += written.artists;
     summary.albums += written.albums;
     summary.songs += written.songs;
@@ -334,12 +334,12 @@ export async function seedDemoCatalog(
     batch = [];
     options.onProgress?.(Math.min(total, summary.artists + summary.albums + summary.songs), total);
   };
-  await withBulkSearchIndex(storage.db, async () => {
+  await withBulkSearchIndex(storage.db, async (bulkLoad) => {
     for (const record of generateDemoCatalog(options)) {
       batch.push({ line: ++line, record });
-      if (batch.length >= batchSize) await flush();
+      if (batch.length >= batchSize) await flush(bulkLoad);
     }
-    if (batch.length > 0) await flush();
+    if (batch.length > 0) await flush(bulkLoad);
   });
   return summary;
 }

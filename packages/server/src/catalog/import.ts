@@ -9,7 +9,7 @@ import {
 import { LrcError, parseLrc } from './lrc.ts';
 import type { SongRow } from './catalog.repo.ts';
 import { buildSongTemplate } from './song-template.ts';
-import { inBulkLoad, updateSearchIndex, withBulkSearchIndex } from '../search/search-index.ts';
+import { updateSearchIndex, withBulkSearchIndex } from '../search/search-index.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -161,7 +161,17 @@ function countNew(keys: Iterable<string>, seen: Set<string> | undefined): number
   return count;
 }
 
-export async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], now = Date.now(), written?: WrittenKeys): Promise<ImportSummary> {
+export interface WriteBatchOptions {
+  /** The records' updated_at. */
+  now?: number;
+  /** Keys written by earlier batches of the same import, so the summary counts each record once. */
+  written?: WrittenKeys;
+  /** Inside withBulkSearchIndex's load into an empty index: postings go in for the primary key alone. */
+  bulkLoad?: boolean;
+}
+
+export async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], options: WriteBatchOptions = {}): Promise<ImportSummary> {
+  const { now = Date.now(), written, bulkLoad = false } = options;
   let upsert = upserts.get(storage);
   if (upsert === undefined) upserts.set(storage, (upsert = createBulkUpsert(storage.db)));
   const artists: Insertable<Database['artists']>[] = [];
@@ -338,7 +348,7 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
       await writeSongTemplates(trx, storage, upsert, await trx.selectFrom('songs').selectAll().where('id', 'in', chunk).execute());
     }
     await reindex(trx, storage, upsert, songIds, albumIds, songArtists, albumArtists);
-    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount }, { bulk: inBulkLoad(storage.db) });
+    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount }, { bulk: bulkLoad });
     await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
     await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: randomUUID() }]);
   });
@@ -417,10 +427,10 @@ export async function importNdjsonFile(
   let lineNumber = 0;
   let bytesRead = () => 0;
 
-  const flush = async () => {
+  const flush = async (bulkLoad: boolean) => {
     if (batchErrors.length === 0 && batch.length > 0) {
       try {
-        const counts = await writeBatch(storage, batch, Date.now(), written);
+        const counts = await writeBatch(storage, batch, { written, bulkLoad });
         summary.artists += counts.artists;
         summary.albums += counts.albums;
         summary.songs += counts.songs;
@@ -438,7 +448,7 @@ export async function importNdjsonFile(
     options.onProgress?.({ bytesRead: bytesRead(), linesRead: lineNumber });
   };
 
-  await withBulkSearchIndex(storage.db, async () => {
+  await withBulkSearchIndex(storage.db, async (bulkLoad) => {
     // Opened here, right before the loop: readline drops the lines it reads before anyone iterates.
     const stream = createReadStream(path);
     const lines = createInterface({ input: stream, crlfDelay: Infinity });
@@ -451,9 +461,9 @@ export async function importNdjsonFile(
       } catch (error) {
         batchErrors.push({ line: lineNumber, message: (error as Error).message });
       }
-      if (batch.length + batchErrors.length >= batchSize) await flush();
+      if (batch.length + batchErrors.length >= batchSize) await flush(bulkLoad);
     }
-    await flush();
+    await flush(bulkLoad);
   });
   return { summary, errors };
 }

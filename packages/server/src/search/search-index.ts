@@ -98,27 +98,20 @@ async function createWalkIndex(db: Kysely<Database>): Promise<void> {
  * table takes 13 to 32 s. Every batch still writes its postings in its
  * own transaction; only the walk's shortcut is missing meanwhile, so a
  * search during a first load is slower, not wrong. A load cut off before
- * the end leaves the index missing: the next load builds it first.
+ * the end leaves the index missing: the next load builds it first. `load` is
+ * told whether it is such a bulk load (its batches then write postings in
+ * primary-key order, the index that remains).
  */
-export async function withBulkSearchIndex<T>(db: Kysely<Database>, load: () => Promise<T>): Promise<T> {
+export async function withBulkSearchIndex<T>(db: Kysely<Database>, load: (bulkLoad: boolean) => Promise<T>): Promise<T> {
   await createWalkIndex(db);
   const empty = (await db.selectFrom('search_postings').select('word').limit(1).executeTakeFirst()) === undefined;
-  if (!empty) return load();
+  if (!empty) return load(false);
   await sql`drop index if exists search_postings_walk`.execute(db);
-  bulkLoads.add(db);
   try {
-    return await load();
+    return await load(true);
   } finally {
-    bulkLoads.delete(db);
     await createWalkIndex(db);
   }
-}
-
-const bulkLoads = new WeakSet<Kysely<Database>>();
-
-/** Whether a bulk load runs on this database (its batches then write postings for the primary key alone). */
-export function inBulkLoad(db: Kysely<Database>): boolean {
-  return bulkLoads.has(db);
 }
 
 type Posting = Insertable<Database['search_postings']>;
