@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp, createApiKeysRepo, createApiKeysService, importNdjsonFile, loadConfig, migrateToLatest, openStorage, seedDemoCatalog, type Storage } from '@maqam/server';
+import { buildApp, createApiKeysRepo, createApiKeysService, demoCatalogSize, importNdjsonFile, loadConfig, migrateToLatest, openStorage, seedDemoCatalog, type Storage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { fixtureRecords, writeNdjson } from '../fixtures.ts';
 
@@ -20,7 +20,7 @@ import { fixtureRecords, writeNdjson } from '../fixtures.ts';
  * digests from this test's failure output and say why in the commit.
  */
 const DEMO_SONGS = 1500;
-const { artists: DEMO_ARTISTS, albums: DEMO_ALBUMS } = { artists: 60, albums: 150 };
+const { artists: DEMO_ARTISTS, albums: DEMO_ALBUMS } = demoCatalogSize(DEMO_SONGS);
 const LOCALES = ['', 'ar', 'en', 'fr', 'en-GB, ar;q=0.8', 'de'];
 const PUBLIC_URL = 'https://maqam.example/base';
 
