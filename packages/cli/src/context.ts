@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadConfig, migrateToLatest, openStorage, type Config, type Storage } from '@maqam/server';
+import { loadConfig, migrateToLatest, openStorage, STAMP_MAX_AGE_MS, type Config, type Storage } from '@maqam/server';
 import type { Output } from './output.ts';
 
 /** The CLI reads the same environment as the server; flags override it. */
@@ -23,13 +23,25 @@ export function describeDatabase(databaseUrl: string): string {
 }
 
 /**
+ * The configured database. On PostgreSQL with REDIS_URL, the CLI's writes
+ * (a revoked key, an import) change the nodes' write epoch like the server's
+ * do, so every node sees them on its next request.
+ */
+export function openConfiguredStorage(config: Config, out: Output): Storage {
+  return openStorage(config.databaseUrl, {
+    redisUrl: config.redisUrl,
+    onWriteEpochError: (error) => out.info(`warning: ${error.message}; servers see this change within ${STAMP_MAX_AGE_MS / 1000} s`),
+  });
+}
+
+/**
  * Opens the database, migrated, runs `work`, and always closes it. Says on
  * standard error which database it is: a key written to ./data/maqam.db
  * while the server runs on PostgreSQL is an hour of 401s.
  */
 export async function withStorage<T>(config: Config, out: Output, work: (storage: Storage) => Promise<T>): Promise<T> {
   out.info(`database: ${describeDatabase(config.databaseUrl)}`);
-  const storage = openStorage(config.databaseUrl);
+  const storage = openConfiguredStorage(config, out);
   try {
     await migrateToLatest(storage);
     return await work(storage);

@@ -85,7 +85,7 @@ export const SETTINGS = [
     key: 'redisUrl',
     env: 'REDIS_URL',
     shownDefault: '(none)',
-    description: 'Optional redis://...: rate-limit counts shared by every node (without it each node counts alone).',
+    description: 'Optional redis://...: rate-limit counts shared by every node (without it each node counts alone); on PostgreSQL also the write epoch that lets nodes check credentials from memory between writes (give it to every node and to the CLI).',
     parse: (raw) => raw || undefined,
   } satisfies Setting<'redisUrl'>,
   {

@@ -17,7 +17,9 @@ export async function startServer(
   options: { beforeListen?: (storage: Storage) => Promise<void>; demo?: DemoApp | undefined } = {},
 ): Promise<RunningServer> {
   // Migrations and seeding may run long statements: they get a connection without deadlines.
-  const maintenance = openStorage(config.databaseUrl);
+  let reportEpochError: (error: Error) => void = (error) => process.emitWarning(error.message);
+  const shared = { redisUrl: config.redisUrl, onWriteEpochError: (error: Error) => reportEpochError(error) };
+  const maintenance = openStorage(config.databaseUrl, shared);
   try {
     await migrateToLatest(maintenance);
     await options.beforeListen?.(maintenance);
@@ -26,6 +28,7 @@ export async function startServer(
   }
   let reportConnectionError: (error: Error) => void = () => {};
   const storage = openStorage(config.databaseUrl, {
+    ...shared,
     timeoutMs: config.databaseTimeoutMs,
     onConnectionError: (error) => reportConnectionError(error),
   });
@@ -38,6 +41,7 @@ export async function startServer(
       lastReportMs = Date.now();
       app.log.warn({ err: error }, 'database connection lost; requests answer 503 until it is back');
     };
+    reportEpochError = (error) => app.log.warn({ err: error }, 'a write committed, but other nodes could not be told through Redis; they see it within seconds');
     const url = await app.listen({ port: config.port, host: config.host });
     let closing: Promise<void> | undefined;
     return {

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { demoCatalogSize, importNdjsonFile, migrateToLatest, openStorage, seedDemoCatalog, type Config } from '@maqam/server';
-import { describeDatabase, withStorage } from '../context.ts';
+import { demoCatalogSize, importNdjsonFile, migrateToLatest, seedDemoCatalog, type Config } from '@maqam/server';
+import { describeDatabase, openConfiguredStorage, withStorage } from '../context.ts';
 import { parsePositiveInteger, progressMeter, UsageError, type Output } from '../output.ts';
 
 export async function migrate(config: Config, out: Output): Promise<number> {
   out.info(`database: ${describeDatabase(config.databaseUrl)}`);
-  const storage = openStorage(config.databaseUrl);
+  const storage = openConfiguredStorage(config, out);
   try {
     const applied = await migrateToLatest(storage);
     out.record({ applied }, () => (applied.length === 0 ? 'database is up to date' : `applied: ${applied.join(', ')}`));

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { ApiKeysTable, Db } from '../storage/database.ts';
-import { StampedCache } from '../storage/stamped-cache.ts';
+import { StampedCache, type ChangeStamp } from '../storage/stamped-cache.ts';
 import { precompiledLookup } from '../storage/storage.ts';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -9,7 +9,7 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
  * `changeStamp` (Storage.changeStamp) lets a key be checked without a read
  * while the database has not changed: the server passes it; tools need not.
  */
-export function createApiKeysRepo(db: Db, options: { changeStamp?: () => string | null } = {}) {
+export function createApiKeysRepo(db: Db, options: { changeStamp?: ChangeStamp } = {}) {
   const byId = precompiledLookup(db, (id) => db.selectFrom('api_keys').selectAll().where('id', '=', id));
   const rows = new StampedCache<ApiKeyRow>(options.changeStamp ?? (() => null));
   return {

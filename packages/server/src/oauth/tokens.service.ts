@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, Db } from '../storage/database.ts';
 import { precompiledLookup } from '../storage/storage.ts';
 import { verifierMatches } from './pkce.ts';
-import { StampedCache } from '../storage/stamped-cache.ts';
+import { StampedCache, type ChangeStamp } from '../storage/stamped-cache.ts';
 
 /** The token response of seed section 2 (contract section 5: expires_in in seconds). */
 export interface TokenSet {
@@ -55,7 +55,7 @@ export function hashSecret(secret: string): string {
 
 export function createTokensService(
   db: Db,
-  options: { accessTokenTtlSeconds: number; codeTtlSeconds: number; clock?: () => number; changeStamp?: () => string | null },
+  options: { accessTokenTtlSeconds: number; codeTtlSeconds: number; clock?: () => number; changeStamp?: ChangeStamp },
 ) {
   const clock = options.clock ?? Date.now;
   /** Access tokens checked without a read while the database has not changed (revocations are writes). */

@@ -1,6 +1,7 @@
 import pg from 'pg';
-import { PostgresDialect, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
+import { PostgresDialect, type Driver, type PostgresDialectConfig, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
 import { databaseUnavailable, isPostgresUnavailable } from './unavailable.ts';
+import { EpochBumpingDriver, type WriteEpoch } from './write-epoch.ts';
 
 // int8 (bigint) columns hold Unix-millisecond times, well inside 2^53: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
@@ -15,6 +16,10 @@ export interface PostgresOptions {
   timeoutMs?: number;
   /** Told of connection failures (they are answered as 503s, never thrown at the process). */
   onConnectionError?: (error: Error) => void;
+  /** Changed after every committed write (write-epoch.ts). */
+  writeEpoch?: WriteEpoch;
+  /** Told when changing it failed. */
+  onWriteEpochError?: (error: Error) => void;
 }
 
 /**
@@ -85,6 +90,25 @@ class ResilientPool implements PostgresPool {
   }
 }
 
+/** PostgreSQL whose writes change a write epoch after they commit. */
+class EpochPostgresDialect extends PostgresDialect {
+  readonly #epoch: WriteEpoch;
+  readonly #onError: (error: Error) => void;
+
+  constructor(config: PostgresDialectConfig, epoch: WriteEpoch, onError: (error: Error) => void) {
+    super(config);
+    this.#epoch = epoch;
+    this.#onError = onError;
+  }
+
+  override createDriver(): Driver {
+    return new EpochBumpingDriver(super.createDriver(), this.#epoch, this.#onError);
+  }
+}
+
 export function createPostgresDialect(connectionString: string, options: PostgresOptions = {}): PostgresDialect {
-  return new PostgresDialect({ pool: new ResilientPool(connectionString, options) });
+  const config = { pool: new ResilientPool(connectionString, options) };
+  return options.writeEpoch
+    ? new EpochPostgresDialect(config, options.writeEpoch, options.onWriteEpochError ?? (() => {}))
+    : new PostgresDialect(config);
 }

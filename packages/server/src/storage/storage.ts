@@ -3,6 +3,8 @@ import type { Database } from './database.ts';
 import { migrations } from './migrations/index.ts';
 import { createPostgresDialect } from './postgres.ts';
 import { createSqliteDialect } from './sqlite.ts';
+import type { ChangeStamp } from './stamped-cache.ts';
+import { createRedisWriteEpoch } from './write-epoch.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -24,9 +26,12 @@ export interface Storage {
   /**
    * A value that changes whenever the database may have changed, from this
    * process or any other; null where that cannot be known without asking the
-   * database (PostgreSQL, with other nodes). What StampedCache keys on.
+   * database. SQLite: its data_version (no I/O). PostgreSQL with a shared
+   * Redis (`redisUrl`): the write epoch (write-epoch.ts), one Redis read, and
+   * a new value at least every STAMP_MAX_AGE_MS for writers that do not
+   * share that Redis. PostgreSQL alone: null. What StampedCache keys on.
    */
-  changeStamp(): string | null;
+  changeStamp: ChangeStamp;
   close(): Promise<void>;
 }
 
@@ -41,7 +46,24 @@ export interface StorageOptions {
   onConnectionError?: (error: Error) => void;
   /** Told of every statement run, with its parameters (tools: query plans, debugging). */
   logQuery?: (sql: string, parameters: readonly unknown[], durationMs: number) => void;
+  /**
+   * PostgreSQL: the Redis every node and every writing process shares
+   * (REDIS_URL). Writes then change its write epoch after they commit, and
+   * changeStamp reads it, so nodes keep credentials in memory between writes.
+   */
+  redisUrl?: string | undefined;
+  /** Told when a write's epoch change did not reach Redis (the write itself stands). */
+  onWriteEpochError?: (error: Error) => void;
+  /** The clock that ages stamps (tests move it). */
+  clock?: () => number;
 }
+
+/**
+ * A PostgreSQL stamp changes at least this often even when the epoch does
+ * not: a process that writes without the shared Redis (psql, the CLI run
+ * without REDIS_URL) is seen by every node within this time.
+ */
+export const STAMP_MAX_AGE_MS = 5_000;
 
 function queryLog(options: StorageOptions) {
   const logQuery = options.logQuery;
@@ -51,18 +73,37 @@ function queryLog(options: StorageOptions) {
   };
 }
 
+/** A PostgreSQL database as host:port/name, without credentials. */
+function databaseName(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+}
+
 /** Opens `sqlite:<path>` (the default) or `postgres://...`. Does not migrate. */
 export function openStorage(databaseUrl: string, options: StorageOptions = {}): Storage {
   if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
-    const db = new Kysely<Database>({ dialect: createPostgresDialect(databaseUrl, options), log: queryLog(options) });
+    const clock = options.clock ?? Date.now;
+    const epoch = options.redisUrl ? createRedisWriteEpoch(options.redisUrl, databaseName(databaseUrl), clock) : undefined;
+    const db = new Kysely<Database>({
+      dialect: createPostgresDialect(databaseUrl, { ...options, ...(epoch && { writeEpoch: epoch }) }),
+      log: queryLog(options),
+    });
     const idListParameter = (ids: readonly string[]) => ids;
     return {
       db,
       dialect: 'postgres',
       idList: (ids) => sql<string>`(select unnest(${idListParameter(ids)}::text[]))`,
       idListParameter,
-      changeStamp: () => null,
-      close: () => db.destroy(),
+      changeStamp: epoch
+        ? async () => {
+          const current = await epoch.current();
+          return current === null ? null : `${current}:${Math.floor(clock() / STAMP_MAX_AGE_MS)}`;
+        }
+        : () => null,
+      close: async () => {
+        await db.destroy();
+        await epoch?.close();
+      },
     };
   }
   if (databaseUrl.startsWith('sqlite:')) {

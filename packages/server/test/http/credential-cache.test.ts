@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, createApiKeysRepo, createApiKeysService, createUsersService, loadConfig, openStorage, type Storage } from '@maqam/server';
+import { buildApp, createApiKeysRepo, createApiKeysService, createUsersService, loadConfig, openStorage, STAMP_MAX_AGE_MS, type Storage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
+import { REDIS_URL, redisUp } from '../redis.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 import { catalogWith, seedAccounts, tokensFor } from '../oauth/oauth-helpers.ts';
 
@@ -10,21 +11,28 @@ import { catalogWith, seedAccounts, tokensFor } from '../oauth/oauth-helpers.ts'
  * changed, and a revocation made anywhere (another node on the same file,
  * another process) is refused on the very next request. Two nodes here: the
  * test server, and a second app on its own connection to the same database.
+ * On PostgreSQL the nodes share a Redis, whose write epoch tells them of
+ * every write (storage/write-epoch.ts).
  */
 describe.each(dialects.map((d) => [d.name, d] as const))('credential checks across nodes on %s', (dialectName, dialect) => {
   let server: TestServer;
   let nodeA: { app: FastifyInstance; storage: Storage; keyReads: () => number };
   let nodeB: { app: FastifyInstance; storage: Storage };
   let keyReads = 0;
+  // The time node A's stamps age by.
+  let nowA = Date.now();
+  // PostgreSQL needs the shared Redis to keep credentials in memory; SQLite needs nothing.
+  const cachesCredentials = dialectName === 'sqlite' || redisUp;
+  const shared = dialectName === 'postgres' && redisUp ? { redisUrl: REDIS_URL } : {};
 
   const appOn = async (storage: Storage) =>
     buildApp({ config: loadConfig({ DATABASE_URL: server.databaseUrl, MAQAM_SECRET: 'x'.repeat(40) }), storage, logger: false });
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    const storageA = openStorage(server.databaseUrl, { logQuery: (sql) => { if (/from "api_keys"/.test(sql)) keyReads++; } });
+    const storageA = openStorage(server.databaseUrl, { ...shared, clock: () => nowA, logQuery: (sql) => { if (/from "api_keys"/.test(sql)) keyReads++; } });
     nodeA = { app: await appOn(storageA), storage: storageA, keyReads: () => keyReads };
-    const storageB = openStorage(server.databaseUrl);
+    const storageB = openStorage(server.databaseUrl, shared);
     nodeB = { app: await appOn(storageB), storage: storageB };
   });
   afterAll(async () => {
@@ -39,11 +47,10 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
 
   it('refuses an API key on the very next request after another node revokes it', async () => {
     const { key, id } = await createApiKeysService(createApiKeysRepo(server.storage.db)).create({ name: 'cross-node' });
+    const readsBefore = nodeA.keyReads();
     for (let i = 0; i < 10; i++) expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(200);
-    if (dialectName === 'sqlite') {
-      // A read for the first request, one more after it records the key's use (a write); none for the other eight.
-      expect(nodeA.keyReads()).toBe(2);
-    }
+    // A read for the first request, one more after it records the key's use (a write); none for the other eight.
+    expect(nodeA.keyReads() - readsBefore).toBe(cachesCredentials ? 2 : 10);
     await createApiKeysService(createApiKeysRepo(nodeB.storage.db)).revoke(id);
     expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(401);
   });
@@ -68,5 +75,56 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
     expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(200);
     await keys.revoke(id);
     expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(401);
+  });
+
+  it('sees a write made without the shared Redis at once on SQLite, and within STAMP_MAX_AGE_MS on PostgreSQL', async () => {
+    const { key, id } = await createApiKeysService(createApiKeysRepo(server.storage.db)).create({ name: 'out-of-band' });
+    // The first use is recorded (a write, in the background): the key is kept from the read after that write.
+    const readsBefore = nodeA.keyReads();
+    await vi.waitFor(async () => {
+      expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(200);
+      expect(nodeA.keyReads() - readsBefore).toBe(cachesCredentials ? 2 : nodeA.keyReads() - readsBefore);
+    });
+    // A process that writes without REDIS_URL (psql, a CLI run without it).
+    const outsider = openStorage(server.databaseUrl);
+    try {
+      await createApiKeysService(createApiKeysRepo(outsider.db)).revoke(id);
+    } finally {
+      await outsider.close();
+    }
+    if (dialectName === 'postgres' && redisUp) {
+      expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(200);
+      nowA += STAMP_MAX_AGE_MS;
+    }
+    expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(401);
+  });
+});
+
+describe.skipIf(!redisUp || !dialects.some((d) => d.name === 'postgres'))('credential checks on PostgreSQL when Redis does not answer', () => {
+  let server: TestServer;
+  let node: { app: FastifyInstance; storage: Storage };
+  let other: Storage;
+  let keyReads = 0;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialects.find((d) => d.name === 'postgres')!);
+    const storage = openStorage(server.databaseUrl, { redisUrl: 'redis://127.0.0.1:1', logQuery: (sql) => { if (/from "api_keys"/.test(sql)) keyReads++; } });
+    node = { app: await buildApp({ config: loadConfig({ DATABASE_URL: server.databaseUrl, MAQAM_SECRET: 'x'.repeat(40) }), storage, logger: false }), storage };
+    other = openStorage(server.databaseUrl, { redisUrl: REDIS_URL });
+  });
+  afterAll(async () => {
+    await node?.app.close();
+    await node?.storage.close();
+    await other?.close();
+    await server?.close();
+  });
+
+  it('reads the key on every request, so a revocation is refused at once', async () => {
+    const { key, id } = await createApiKeysService(createApiKeysRepo(server.storage.db)).create({ name: 'no-redis' });
+    const song = () => node.app.inject({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { 'x-api-key': key } });
+    for (let i = 0; i < 3; i++) expect((await song()).statusCode).toBe(200);
+    expect(keyReads).toBe(3);
+    await createApiKeysService(createApiKeysRepo(other.db)).revoke(id);
+    expect((await song()).statusCode).toBe(401);
   });
 });

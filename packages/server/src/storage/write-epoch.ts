@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { CompiledQuery, DatabaseConnection, Driver, QueryCompiler, TransactionSettings } from 'kysely';
+
+/**
+ * PostgreSQL's counterpart of SQLite's data_version, for nodes that share a
+ * Redis: a value every writer replaces after it commits, and every node reads
+ * before it trusts a row it kept in memory (StampedCache). A write's request
+ * answers only after the value has changed, so every node's next request sees
+ * it: a revocation made on one node is refused on every node from then on,
+ * without a database read per request (credential checks were a PostgreSQL
+ * round trip each, about 75 us of the two cores' CPU a cached GetSong).
+ *
+ * The value is random, not a counter: a Redis that restarts (it keeps
+ * nothing on disk) cannot bring back a value some node still trusts.
+ */
+export interface WriteEpoch {
+  /** The current value; null when Redis cannot tell (callers then read the database). */
+  current(): Promise<string | null>;
+  /** Replaces the value. Throws when Redis cannot be told (the writer reports it; see storage.ts). */
+  bump(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Reads the value, creating one when Redis has none (first use, or after a restart). */
+const CURRENT_SCRIPT = `
+local value = redis.call('GET', KEYS[1])
+if not value then
+  value = ARGV[1]
+  redis.call('SET', KEYS[1], value)
+end
+return value`;
+
+/** Redis slower than this counts as down: a read falls back to the database, a write is reported. */
+const COMMAND_TIMEOUT_MS = 250;
+/** After a failure Redis is left alone this long, so an outage does not make every request wait out the timeout. */
+const COOL_OFF_MS = 1000;
+
+type EpochCommands = { maqamWriteEpoch(key: string, fresh: string): Promise<string> };
+
+/**
+ * `database` names the database the epoch is of (host, port and name): one
+ * Redis may serve several deployments, whose writes must not clear each
+ * other's nodes.
+ */
+export function createRedisWriteEpoch(url: string, database: string, clock: () => number = Date.now): WriteEpoch {
+  const key = `maqam:write-epoch:${database}`;
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    connectTimeout: 1000,
+    lazyConnect: true,
+    retryStrategy: (times) => Math.min(times * 50, 500),
+  }) as Redis & EpochCommands;
+  redis.on('error', () => {}); // surfaced per call; the client reconnects by itself
+  redis.defineCommand('maqamWriteEpoch', { numberOfKeys: 1, lua: CURRENT_SCRIPT });
+  let connecting: Promise<void> | undefined;
+  let coolOffUntilMs = 0;
+  // The first command waits for the connection (nothing is queued while disconnected).
+  const connected = () => (connecting ??= redis.connect().catch(() => {}));
+  async function run<T>(command: () => Promise<T>): Promise<T> {
+    if (clock() < coolOffUntilMs) throw new Error('Redis failed recently; not asking it again yet');
+    await connected();
+    try {
+      return await command();
+    } catch (error) {
+      coolOffUntilMs = clock() + COOL_OFF_MS;
+      throw error;
+    }
+  }
+
+  return {
+    async current() {
+      try {
+        return await run(() => redis.maqamWriteEpoch(key, randomUUID()));
+      } catch {
+        return null;
+      }
+    },
+    async bump() {
+      try {
+        await run(() => redis.set(key, randomUUID()));
+      } catch (error) {
+        throw new Error(`could not change the write epoch in Redis: ${(error as Error).message}`, { cause: error });
+      }
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+}
+
+/** Whether a statement may change the database (anything but a plain read). */
+function writes(query: CompiledQuery): boolean {
+  const kind = query.query.kind;
+  if (kind === 'SelectQueryNode') return false;
+  if (kind === 'RawNode') return !/^\s*(select|show|explain)\b/i.test(query.sql);
+  return true;
+}
+
+/**
+ * A Kysely driver that changes the write epoch after every write is
+ * committed: after the statement outside a transaction, after COMMIT inside
+ * one (a transaction that only read changes nothing). The caller's await ends
+ * only after that, so a request that wrote answers after every node can know.
+ * A failed bump does not fail the committed write (a retried refresh would
+ * look like token reuse); it is reported, and other nodes' stamps age out.
+ */
+export class EpochBumpingDriver implements Driver {
+  readonly #inner: Driver;
+  readonly #epoch: WriteEpoch;
+  readonly #onError: (error: Error) => void;
+  readonly #wrapped = new WeakMap<DatabaseConnection, { inner: DatabaseConnection; inTransaction: boolean; wrote: boolean }>();
+
+  constructor(inner: Driver, epoch: WriteEpoch, onError: (error: Error) => void) {
+    this.#inner = inner;
+    this.#epoch = epoch;
+    this.#onError = onError;
+  }
+
+  async #bump(): Promise<void> {
+    try {
+      await this.#epoch.bump();
+    } catch (error) {
+      this.#onError(error as Error);
+    }
+  }
+
+  #state(connection: DatabaseConnection) {
+    const state = this.#wrapped.get(connection);
+    if (state === undefined) throw new Error('EpochBumpingDriver: a connection it did not hand out');
+    return state;
+  }
+
+  init(): Promise<void> {
+    return this.#inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const inner = await this.#inner.acquireConnection();
+    const state = { inner, inTransaction: false, wrote: false };
+    const connection: DatabaseConnection = {
+      executeQuery: async <R>(query: CompiledQuery) => {
+        const result = await inner.executeQuery<R>(query);
+        if (writes(query)) {
+          if (state.inTransaction) state.wrote = true;
+          else await this.#bump();
+        }
+        return result;
+      },
+      streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => inner.streamQuery<R>(query, chunkSize),
+    };
+    this.#wrapped.set(connection, state);
+    return connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const state = this.#state(connection);
+    await this.#inner.beginTransaction(state.inner, settings);
+    state.inTransaction = true;
+    state.wrote = false;
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const state = this.#state(connection);
+    await this.#inner.commitTransaction(state.inner);
+    state.inTransaction = false;
+    if (state.wrote) await this.#bump();
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const state = this.#state(connection);
+    state.inTransaction = false;
+    await this.#inner.rollbackTransaction(state.inner);
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+    await this.#inner.savepoint!(this.#state(connection).inner, name, compileQuery);
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+    await this.#inner.rollbackToSavepoint!(this.#state(connection).inner, name, compileQuery);
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+    await this.#inner.releaseSavepoint!(this.#state(connection).inner, name, compileQuery);
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const state = this.#state(connection);
+    this.#wrapped.delete(connection);
+    await this.#inner.releaseConnection(state.inner);
+  }
+
+  destroy(): Promise<void> {
+    return this.#inner.destroy();
+  }
+}
