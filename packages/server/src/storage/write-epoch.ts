@@ -119,10 +119,15 @@ export class EpochBumpingDriver implements Driver {
     this.#onError = onError;
   }
 
+  #lastReportMs = -Infinity;
+
   async #bump(): Promise<void> {
     try {
       await this.#epoch.bump();
     } catch (error) {
+      // Once a second at most: during an outage every write fails the same way (an import makes thousands).
+      if (Date.now() - this.#lastReportMs < 1000) return;
+      this.#lastReportMs = Date.now();
       this.#onError(error as Error);
     }
   }
