@@ -8,15 +8,19 @@ import { dialects } from '../../server/test/dialects.ts';
 import { startTestServer, type TestServer } from '../../server/test/harness.ts';
 import { catalogWith, PASSWORD, REDIRECT, refresh, seedAccounts, signIn, token } from '../../server/test/oauth/oauth-helpers.ts';
 import { ffmpegAvailable } from '../../server/test/system-tools.ts';
+import { REDIS_URL, redisUp } from '../../server/test/redis.ts';
 import { runCli, runCliJson } from './run-cli.ts';
 
 const haveFfmpeg = ffmpegAvailable('the maqam ledger test');
 
 /**
  * The account commands an operator runs against a live server's database:
- * their effect is checked through the API, on the very next request.
+ * their effect is checked through the API, on the very next request. On
+ * PostgreSQL the server and the CLI share a Redis, so the server checks
+ * credentials from memory and learns of the CLI's writes from the write epoch
+ * the CLI changes (a CLI that did not would leave the server trusting them).
  */
-describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %s', (_name, dialect) => {
+describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %s', (name, dialect) => {
   let server: TestServer;
   let env: Record<string, string>;
   let accounts: Awaited<ReturnType<typeof seedAccounts>>;
@@ -24,8 +28,9 @@ describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'maqam-operators-'));
-    server = await startTestServer(dialect, { MAQAM_MEDIA_DIR: join(dir, 'media') });
-    env = { DATABASE_URL: server.databaseUrl, LOG_LEVEL: 'silent' };
+    const redis: Record<string, string> = name === 'postgres' && redisUp ? { REDIS_URL } : {};
+    server = await startTestServer(dialect, { MAQAM_MEDIA_DIR: join(dir, 'media'), ...redis });
+    env = { DATABASE_URL: server.databaseUrl, LOG_LEVEL: 'silent', ...redis };
     accounts = await seedAccounts(server);
   }, 60_000);
   afterAll(async () => {

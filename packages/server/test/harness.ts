@@ -31,7 +31,8 @@ export interface TestServer {
 /** A migrated database of the dialect with the fixture catalog, and the app on it (not listening). */
 export async function startTestServer(dialect: TestDialect, env: Record<string, string> = {}): Promise<TestServer> {
   const database = await dialect.create();
-  const storage = openStorage(database.url);
+  // With REDIS_URL on PostgreSQL the server checks credentials from memory between writes (storage/write-epoch.ts).
+  const storage = openStorage(database.url, { redisUrl: env.REDIS_URL });
   await migrateToLatest(storage);
   const dir = mkdtempSync(join(tmpdir(), 'maqam-fixture-'));
   const outcome = await importNdjsonFile(storage, writeNdjson(dir, 'catalog.ndjson', fixtureRecords()));
