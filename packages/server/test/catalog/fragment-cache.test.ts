@@ -6,7 +6,7 @@ const fragment = (key: string, size: number) => Buffer.from(`{"k":"${key}","pad"
 describe('FragmentCache', () => {
   it('returns exactly the bytes stored, per chain, and stays within its budget under churn', () => {
     const budget = 64 * 1024;
-    const cache = new FragmentCache(budget);
+    const cache = new FragmentCache(budget, { admitFirstSight: true });
     const stored = new Map<string, Buffer>();
     let seed = 7;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
@@ -33,7 +33,7 @@ describe('FragmentCache', () => {
   });
 
   it('gives entries read since they were written a second chance', () => {
-    const cache = new FragmentCache(8 * 1024); // two segments of 4 KiB
+    const cache = new FragmentCache(8 * 1024, { admitFirstSight: true }); // two segments of 4 KiB
     cache.set('c', 'hot', fragment('hot', 1000));
     for (let i = 0; i < 40; i++) {
       expect(cache.get('c', 'hot')).toBeDefined(); // read between writes keeps it alive
@@ -47,10 +47,34 @@ describe('FragmentCache', () => {
     const off = new FragmentCache(0);
     off.set('c', 'a', fragment('a', 100));
     expect(off.get('c', 'a')).toBeUndefined();
-    const cache = new FragmentCache(16 * 1024);
+    const cache = new FragmentCache(16 * 1024, { admitFirstSight: true });
     cache.set('c', 'a', fragment('a', 100));
     cache.clear();
     expect(cache.get('c', 'a')).toBeUndefined();
     expect(cache.bytes).toBe(0);
+  });
+
+  it('admits a fragment the second time it is set, per chain, also after a clear', () => {
+    const cache = new FragmentCache(64 * 1024);
+    cache.set('en', 'song-1', fragment('song-1', 200));
+    expect(cache.get('en', 'song-1')).toBeUndefined(); // a first sighting is only noted
+    cache.set('ar', 'song-1', fragment('song-1', 200));
+    expect(cache.get('ar', 'song-1')).toBeUndefined(); // another chain is another key
+    cache.set('en', 'song-1', fragment('song-1', 200));
+    expect(cache.get('en', 'song-1')?.equals(fragment('song-1', 200))).toBe(true);
+    // A catalog change drops the fragments, not what was asked for: the next set is admitted.
+    cache.clear();
+    cache.set('en', 'song-1', fragment('song-1', 200));
+    expect(cache.get('en', 'song-1')?.equals(fragment('song-1', 200))).toBe(true);
+  });
+
+  it('forgets first sightings once about as many other keys were noted as the cache holds', () => {
+    const cache = new FragmentCache(64 * 1024); // a window of 1,024 keys
+    cache.set('en', 'old', fragment('old', 200));
+    for (let i = 0; i < 1100; i++) cache.set('en', `other-${i}`, fragment(`other-${i}`, 200));
+    cache.set('en', 'old', fragment('old', 200));
+    expect(cache.get('en', 'old')).toBeUndefined(); // seen again, but the first sighting was forgotten
+    cache.set('en', 'old', fragment('old', 200));
+    expect(cache.get('en', 'old')).toBeDefined();
   });
 });

@@ -91,8 +91,11 @@ describe.each(dialects.map((d) => [d.name, d] as const))('catalog answers on %s'
 
   it('answers exactly what it answered before, cold and from the cache', async () => {
     const cold = await pass();
-    const warm = await pass();
-    expect(warm).toEqual(cold);
+    // The cache admits a fragment the second time it is asked for (fragment-cache.ts): the third pass reads it.
+    const seenOnce = await pass();
+    const cached = await pass();
+    expect(seenOnce).toEqual(cold);
+    expect(cached).toEqual(cold);
     expect(cold).toEqual(GOLDEN);
-  }, 120_000);
+  }, 180_000);
 });
