@@ -66,7 +66,6 @@ class Doorkeeper {
     this.#bits[word]! |= flag;
     return false;
   }
-
 }
 
 export class FragmentCache {

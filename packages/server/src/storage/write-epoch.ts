@@ -112,14 +112,13 @@ export class EpochBumpingDriver implements Driver {
   readonly #epoch: WriteEpoch;
   readonly #onError: (error: Error) => void;
   readonly #wrapped = new WeakMap<DatabaseConnection, { inner: DatabaseConnection; inTransaction: boolean; wrote: boolean }>();
+  #lastReportMs = -Infinity;
 
   constructor(inner: Driver, epoch: WriteEpoch, onError: (error: Error) => void) {
     this.#inner = inner;
     this.#epoch = epoch;
     this.#onError = onError;
   }
-
-  #lastReportMs = -Infinity;
 
   async #bump(): Promise<void> {
     try {
@@ -147,12 +146,15 @@ export class EpochBumpingDriver implements Driver {
     const state = { inner, inTransaction: false, wrote: false };
     const connection: DatabaseConnection = {
       executeQuery: async <R>(query: CompiledQuery) => {
-        const result = await inner.executeQuery<R>(query);
-        if (writes(query)) {
-          if (state.inTransaction) state.wrote = true;
-          else await this.#bump();
+        try {
+          return await inner.executeQuery<R>(query);
+        } finally {
+          // Also after an error: a statement that timed out on this side may still have been applied.
+          if (writes(query)) {
+            if (state.inTransaction) state.wrote = true;
+            else await this.#bump();
+          }
         }
-        return result;
       },
       streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => inner.streamQuery<R>(query, chunkSize),
     };
@@ -169,9 +171,13 @@ export class EpochBumpingDriver implements Driver {
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const state = this.#state(connection);
-    await this.#inner.commitTransaction(state.inner);
-    state.inTransaction = false;
-    if (state.wrote) await this.#bump();
+    try {
+      await this.#inner.commitTransaction(state.inner);
+    } finally {
+      // Also when COMMIT failed on this side: the server may have committed before the connection broke.
+      state.inTransaction = false;
+      if (state.wrote) await this.#bump();
+    }
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
