@@ -35,6 +35,8 @@ const IDS_PER_REQUEST = 50;
 const LOCALES = ['ar', 'en'] as const;
 const PG_ADMIN = process.env.MAQAM_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS = new URL(process.env.MAQAM_TEST_REDIS ?? 'redis://127.0.0.1:6379');
+// The reference and the server make the same absolute URLs (artwork) only with the same public URL.
+const PUBLIC_URL = 'https://maqam.example';
 
 interface Phase {
   name: string;
@@ -75,7 +77,11 @@ async function prepare(url: string) {
   await migrateToLatest(storage);
   await seedDemoCatalog(storage, { songs: SONGS });
   const key = (await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'chaos' })).key;
-  const reference = await buildApp({ config: loadConfig({ DATABASE_URL: url, MAQAM_SONG_CACHE_MB: '0', MAQAM_RATE_LIMIT: '0', MAQAM_SECRET: 'x'.repeat(40) }), storage, logger: false });
+  const reference = await buildApp({
+    config: loadConfig({ DATABASE_URL: url, MAQAM_SONG_CACHE_MB: '0', MAQAM_RATE_LIMIT: '0', MAQAM_SECRET: 'x'.repeat(40), MAQAM_PUBLIC_URL: PUBLIC_URL }),
+    storage,
+    logger: false,
+  });
   const pool = Array.from({ length: POOL }, (_, i) => (i % 40 === 39 ? `missing-${i}` : `song-${1 + Math.floor((i * 7919) % SONGS)}`));
   const expected = new Map<string, Map<string, string>>();
   for (const locale of LOCALES) {
@@ -106,7 +112,8 @@ async function drill(dialect: 'sqlite' | 'postgres'): Promise<{ phases: Phase[];
     serverUrl = viaProxy.toString();
   }
   const server: ServerProcess = await spawnServer({
-    DATABASE_URL: serverUrl, REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`, MAQAM_SONG_CACHE_MB: '1', MAQAM_RATE_LIMIT: '100000', MAQAM_DB_TIMEOUT_MS: '1000',
+    DATABASE_URL: serverUrl, REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`, MAQAM_SONG_CACHE_MB: '1', MAQAM_RATE_LIMIT: '10000000', MAQAM_DB_TIMEOUT_MS: '1000',
+    MAQAM_PUBLIC_URL: PUBLIC_URL,
   });
 
   const phases: Phase[] = [];
