@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createResilientRedis } from '../storage/redis-client.ts';
 import { ApiError } from '../errors.ts';
 
 /** One counted call: how many calls the key has made in its window, and when the window ends. */
@@ -92,16 +93,8 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   constructor(url: string, clock: () => number = Date.now) {
     this.#clock = clock;
-    this.#redis = new Redis(url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-      connectTimeout: 1000,
-      lazyConnect: true,
-      // Reconnect quickly, so limits are back within a second or so of Redis.
-      retryStrategy: (times) => Math.min(times * 50, 500),
-    }) as Redis & RateCommands;
-    this.#redis.on('error', () => {}); // surfaced per call; the client reconnects by itself
+    // Reconnects quickly, so limits are back within a second or so of Redis.
+    this.#redis = createResilientRedis(url, REDIS_COMMAND_TIMEOUT_MS) as Redis & RateCommands;
     this.#redis.defineCommand('maqamRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.#redis.defineCommand('maqamRateRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { CompiledQuery, DatabaseConnection, Driver, QueryCompiler, TransactionSettings } from 'kysely';
+import { createResilientRedis } from './redis-client.ts';
 
 /**
  * PostgreSQL's counterpart of SQLite's data_version, for nodes that share a
@@ -45,15 +46,7 @@ type EpochCommands = { maqamWriteEpoch(key: string, fresh: string): Promise<stri
  */
 export function createRedisWriteEpoch(url: string, database: string, clock: () => number = Date.now): WriteEpoch {
   const key = `maqam:write-epoch:${database}`;
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: COMMAND_TIMEOUT_MS,
-    connectTimeout: 1000,
-    lazyConnect: true,
-    retryStrategy: (times) => Math.min(times * 50, 500),
-  }) as Redis & EpochCommands;
-  redis.on('error', () => {}); // surfaced per call; the client reconnects by itself
+  const redis = createResilientRedis(url, COMMAND_TIMEOUT_MS) as Redis & EpochCommands;
   redis.defineCommand('maqamWriteEpoch', { numberOfKeys: 1, lua: CURRENT_SCRIPT });
   let connecting: Promise<void> | undefined;
   let coolOffUntilMs = 0;
