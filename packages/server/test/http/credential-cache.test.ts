@@ -98,6 +98,89 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
     }
     expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(401);
   });
+  it('answers many concurrent requests on both nodes, each with its own credential\'s answer, before and after revocations', async () => {
+    // Tokens of different users, clients and scopes: TokenInfo answers each with its own subject, client and scope.
+    const holders: { userId: string; clientId: string; token: string }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const accounts = await seedAccounts(server);
+      for (const [client, scope] of [[accounts.client, 'read stream'], [accounts.readOnly, 'read']] as const) {
+        holders.push({ userId: accounts.user.id, clientId: client.clientId, token: (await tokensFor(server, client.clientId, accounts.user.username, scope)).access_token });
+      }
+    }
+    const keysService = createApiKeysService(createApiKeysRepo(server.storage.db));
+    const keys = await Promise.all(Array.from({ length: 8 }, (_, i) => keysService.create({ name: `concurrent-${i}` })));
+    const songBody = (await nodeB.app.inject({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { 'x-api-key': keys[0]!.key } })).body;
+    const nodes = [nodeA.app, nodeB.app];
+    // Every answer but expires_in, which moves with the clock.
+    const tokenInfo = (body: string) => JSON.stringify({ ...JSON.parse(body), expires_in: 0 });
+    const expectedInfo = new Map<string, string>();
+    for (const holder of holders) {
+      const res = await nodeB.app.inject({ method: 'GET', url: '/v1/auth/tokeninfo', headers: { authorization: `Bearer ${holder.token}` } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ sub: holder.userId, client_id: holder.clientId });
+      expectedInfo.set(holder.token, tokenInfo(res.body));
+    }
+    expect(new Set(expectedInfo.values()).size).toBe(holders.length);
+
+    // A refusal's bytes but its request id (which must be the x-request-id header's).
+    const withoutRequestId = (res: { body: string; headers: Record<string, unknown> }) => {
+      const id = String(res.headers['x-request-id']);
+      expect(JSON.parse(res.body).requestId).toBe(id);
+      return res.body.replace(JSON.stringify(id), '""');
+    };
+    const refused = { token: '', key: '' };
+    const revokedTokens = new Set<string>();
+    const revokedKeys = new Set<string>();
+    const burst = async () => {
+      const requests = Array.from({ length: 320 }, (_, i) => {
+        const app = nodes[i % 2]!;
+        if (i % 4 < 2) {
+          const { token } = holders[(i >> 2) % holders.length]!;
+          return app.inject({ method: 'GET', url: '/v1/auth/tokeninfo', headers: { authorization: `Bearer ${token}` } }).then((res) => ({ res, token }));
+        }
+        const { key } = keys[(i >> 2) % keys.length]!;
+        return app.inject({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { 'x-api-key': key } }).then((res) => ({ res, key }));
+      });
+      for (const answer of await Promise.all(requests)) {
+        const { res } = answer;
+        if ('token' in answer) {
+          if (revokedTokens.has(answer.token)) {
+            expect(res.statusCode).toBe(401);
+            expect(withoutRequestId(res)).toBe(refused.token);
+          } else {
+            expect(res.statusCode, res.body).toBe(200);
+            expect(tokenInfo(res.body)).toBe(expectedInfo.get(answer.token));
+          }
+        } else if (revokedKeys.has(answer.key)) {
+          expect(res.statusCode).toBe(401);
+          expect(withoutRequestId(res)).toBe(refused.key);
+        } else {
+          expect(res.statusCode, res.body).toBe(200);
+          expect(res.body).toBe(songBody);
+        }
+      }
+    };
+
+    await burst();
+    await burst();
+    // Half of each revoked through node B, while node A holds them all in memory.
+    for (const holder of holders.filter((_, i) => i % 2 === 1)) {
+      const res = await nodeB.app.inject({ method: 'POST', url: '/v1/auth/token/revoke', headers: { 'content-type': 'application/json' }, payload: { token: holder.token } });
+      expect(res.statusCode).toBe(200);
+      revokedTokens.add(holder.token);
+    }
+    const keysOnB = createApiKeysService(createApiKeysRepo(nodeB.storage.db));
+    for (const { key, id } of keys.filter((_, i) => i % 2 === 0)) {
+      await keysOnB.revoke(id);
+      revokedKeys.add(key);
+    }
+    refused.token = withoutRequestId(await nodeA.app.inject({ method: 'GET', url: '/v1/auth/tokeninfo', headers: { authorization: `Bearer ${[...revokedTokens][0]}` } }));
+    refused.key = withoutRequestId(await nodeA.app.inject({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { 'x-api-key': [...revokedKeys][0]! } }));
+    expect(JSON.parse(refused.key)).toMatchObject({ code: 'ERROR_CODE_UNAUTHENTICATED', message: 'مفتاح API غير معروف أو منتهي الصلاحية أو ملغى.' });
+    expect(JSON.parse(refused.token)).toMatchObject({ code: 'ERROR_CODE_UNAUTHENTICATED', message: 'رمز الوصول غير معروف أو منتهي الصلاحية أو ملغى.' });
+    await burst();
+    await burst();
+  });
 });
 
 describe.skipIf(!redisUp || !dialects.some((d) => d.name === 'postgres'))('credential checks on PostgreSQL when Redis does not answer', () => {
