@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { createResilientRedis } from '../storage/redis-client.ts';
+import { coolingOffAfterFailure, createResilientRedis, RedisCoolingOffError } from '../storage/redis-client.ts';
 import { ApiError } from '../errors.ts';
 
 /** One counted call: how many calls the key has made in its window, and when the window ends. */
@@ -88,11 +88,10 @@ type RateCommands = {
  */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: Redis & RateCommands;
-  readonly #clock: () => number;
-  #coolOffUntilMs = 0;
+  readonly #coolingOff: ReturnType<typeof coolingOffAfterFailure>;
 
   constructor(url: string, clock: () => number = Date.now) {
-    this.#clock = clock;
+    this.#coolingOff = coolingOffAfterFailure(clock, REDIS_COOL_OFF_MS);
     // Reconnects quickly, so limits are back within a second or so of Redis.
     this.#redis = createResilientRedis(url, REDIS_COMMAND_TIMEOUT_MS) as Redis & RateCommands;
     this.#redis.defineCommand('maqamRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
@@ -110,11 +109,10 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async #run<T>(command: () => Promise<T>): Promise<T> {
-    if (this.#clock() < this.#coolOffUntilMs) throw new RateLimitStoreUnavailableError('Redis failed recently; not asking it again yet');
     try {
-      return await command();
+      return await this.#coolingOff(command);
     } catch (error) {
-      this.#coolOffUntilMs = this.#clock() + REDIS_COOL_OFF_MS;
+      if (error instanceof RedisCoolingOffError) throw new RateLimitStoreUnavailableError(error.message);
       throw new RateLimitStoreUnavailableError(`Redis did not answer: ${(error as Error).message}`, { cause: error });
     }
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { CompiledQuery, DatabaseConnection, Driver, QueryCompiler, TransactionSettings } from 'kysely';
-import { createResilientRedis } from './redis-client.ts';
+import { coolingOffAfterFailure, createResilientRedis } from './redis-client.ts';
 
 /**
  * PostgreSQL's counterpart of SQLite's data_version, for nodes that share a
@@ -49,19 +49,13 @@ export function createRedisWriteEpoch(url: string, database: string, clock: () =
   const redis = createResilientRedis(url, COMMAND_TIMEOUT_MS) as Redis & EpochCommands;
   redis.defineCommand('maqamWriteEpoch', { numberOfKeys: 1, lua: CURRENT_SCRIPT });
   let connecting: Promise<void> | undefined;
-  let coolOffUntilMs = 0;
+  const coolingOff = coolingOffAfterFailure(clock, COOL_OFF_MS);
   // The first command waits for the connection (nothing is queued while disconnected).
   const connected = () => (connecting ??= redis.connect().catch(() => {}));
-  async function run<T>(command: () => Promise<T>): Promise<T> {
-    if (clock() < coolOffUntilMs) throw new Error('Redis failed recently; not asking it again yet');
+  const run = <T>(command: () => Promise<T>): Promise<T> => coolingOff(async () => {
     await connected();
-    try {
-      return await command();
-    } catch (error) {
-      coolOffUntilMs = clock() + COOL_OFF_MS;
-      throw error;
-    }
-  }
+    return command();
+  });
 
   return {
     async current() {
