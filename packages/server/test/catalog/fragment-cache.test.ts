@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FragmentCache } from '../../src/catalog/fragment-cache.ts';
+import { seededRandom } from '../../src/catalog/demo-catalog.ts';
 
 const fragment = (key: string, size: number) => Buffer.from(`{"k":"${key}","pad":"${'x'.repeat(Math.max(0, size - key.length - 17))}"}`);
 
@@ -8,8 +9,7 @@ describe('FragmentCache', () => {
     const budget = 64 * 1024;
     const cache = new FragmentCache(budget, { admitFirstSight: true });
     const stored = new Map<string, Buffer>();
-    let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const { next: random } = seededRandom(7);
     for (let i = 0; i < 20_000; i++) {
       const key = `song-${Math.floor(random() ** 3 * 3000)}`; // skewed: low ids are hot
       const chain = random() < 0.8 ? 'en,ar' : 'ar';
