@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { cpuSeconds, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
+import { cpuSeconds, memoryOf, startPinned, stop, waitReady, warmPageCache, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DATA = join(ROOT, 'bench/.data');
@@ -29,6 +29,7 @@ if (!existsSync(DB_FILE) || !existsSync(BODIES)) {
 const env = { ...process.env, DATABASE_URL: `sqlite:${DB_FILE}`, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0' };
 const created = spawnSync(process.execPath, [BIN, 'keys', 'create', '--name', `memory-${Date.now()}`, '--json'], { env, encoding: 'utf8' });
 if (created.status !== 0) throw new Error(`maqam keys create failed:\n${created.stderr}`);
+console.log(`database file read into the page cache in ${warmPageCache(DB_FILE).toFixed(1)} s`);
 const apiKey: string = JSON.parse(created.stdout).key;
 
 const PORT = 17_000 + Math.floor(Math.random() * 1000);

@@ -19,7 +19,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { seededRandom } from '@maqam/server';
-import { cpuSeconds, memoryOf, startPinned, stop, waitReady, wrk, type WrkResult } from '../lib/load.ts';
+import { cpuSeconds, memoryOf, startPinned, stop, waitReady, warmPageCache, wrk, type WrkResult } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -51,6 +51,7 @@ if (!existsSync(DB_FILE)) {
   console.log(`seeding ${SONGS.toLocaleString('en')} songs into ${DB_FILE} ...`);
   console.log(`seeded in ${JSON.parse(cli(['seed-demo', '--songs', String(SONGS), '--json'])).seconds} s`);
 }
+console.log(`database file read into the page cache in ${warmPageCache(DB_FILE).toFixed(1)} s`);
 const apiKey: string = JSON.parse(cli(['keys', 'create', '--name', `bench-${Date.now()}`, '--json'])).key;
 
 // 2. Request bodies: 100 distinct ids each, Zipf(s = 1) over a fixed random permutation, or uniform.

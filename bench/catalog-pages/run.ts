@@ -14,7 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { cpuSeconds, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
+import { cpuSeconds, memoryOf, startPinned, stop, waitReady, warmPageCache, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -44,6 +44,7 @@ if (!existsSync(DB_FILE)) {
   const applied = cli(['migrate', '--json']);
   console.log(`migrated ${applied.trim()} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
+console.log(`database file read into the page cache in ${warmPageCache(DB_FILE).toFixed(1)} s`);
 const apiKey: string = JSON.parse(cli(['keys', 'create', '--name', `bench-${Date.now()}`, '--json'])).key;
 const sizes = { album: Math.round((SONGS * 5000) / 50_000), artist: Math.round((SONGS * 2000) / 50_000) };
 

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { cpuSeconds, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
+import { cpuSeconds, startPinned, stop, waitReady, warmPageCache, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DATA = join(ROOT, 'bench/.data');
@@ -29,6 +29,7 @@ if (databaseUrl === `sqlite:${DB_FILE}` && !existsSync(DB_FILE)) {
   console.log(`seeded in ${JSON.parse(cli(['seed-demo', '--songs', '1000000', '--json'])).seconds} s`);
 }
 console.log(cli(['migrate', '--json']).trim());
+if (databaseUrl === `sqlite:${DB_FILE}`) console.log(`database file read into the page cache in ${warmPageCache(DB_FILE).toFixed(1)} s`);
 const apiKey: string = JSON.parse(cli(['keys', 'create', '--name', `bench-${Date.now()}`, '--json'])).key;
 
 // Words of the demo catalog (demo-catalog.ts), typed as people type them.
