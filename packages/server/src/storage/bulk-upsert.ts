@@ -9,9 +9,11 @@ const MAX_PARAMETERS = 30_000;
 /**
  * Inserts rows, updating every non-key column from the new row when the key
  * exists (an upsert). Kysely would build and compile a statement of tens of
- * thousands of parameters for every chunk; here a full chunk's statement is
- * compiled once per (table, columns, size) and only its parameters change,
- * which is most of the time a large import spends outside the database.
+ * thousands of parameters for every chunk; here each statement is compiled
+ * once per (table, columns, conflict keys, size) and only its parameters
+ * change, which was most of the time a large import spent outside the
+ * database. (The conflict keys are part of that key since 2026-11-23; before,
+ * two callers differing only in them would have shared a statement.)
  */
 export function createBulkUpsert(db: Kysely<Database>) {
   const compiled = new Map<string, CompiledQuery>();
@@ -31,6 +33,18 @@ export function createBulkUpsert(db: Kysely<Database>) {
     return query.compile();
   }
 
+  /** A statement for `rows.length` rows: compiled once per (table, columns, size), with only its parameters new. */
+  function statementFor<T extends Table>(executor: Kysely<Database>, table: T, columns: string[], keys: readonly string[], rows: Insertable<Database[T]>[]): CompiledQuery {
+    const cacheKey = `${table}\u0000${columns.join(',')}\u0000${keys.join(',')}\u0000${rows.length}`;
+    let template = compiled.get(cacheKey);
+    if (template === undefined) compiled.set(cacheKey, (template = compile(executor, table, columns, keys, rows)));
+    const parameters: unknown[] = new Array(rows.length * columns.length);
+    let i = 0;
+    for (const row of rows) for (const column of columns) parameters[i++] = (row as Record<string, unknown>)[column];
+    if (parameters.length !== template.parameters.length) throw new Error(`bulk upsert of ${table}: parameter count changed`);
+    return { ...template, parameters };
+  }
+
   return async function upsert<T extends Table>(
     executor: Kysely<Database>,
     table: T,
@@ -40,22 +54,16 @@ export function createBulkUpsert(db: Kysely<Database>) {
     if (rows.length === 0) return;
     const columns = Object.keys(rows[0]!);
     const chunkSize = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
-    for (let start = 0; start < rows.length; start += chunkSize) {
-      const chunk = rows.slice(start, start + chunkSize);
-      let query: CompiledQuery;
-      if (chunk.length === chunkSize) {
-        const cacheKey = `${table}\u0000${columns.join(',')}\u0000${chunkSize}`;
-        let template = compiled.get(cacheKey);
-        if (template === undefined) compiled.set(cacheKey, (template = compile(executor, table, columns, keys, chunk)));
-        const parameters: unknown[] = new Array(chunk.length * columns.length);
-        let i = 0;
-        for (const row of chunk) for (const column of columns) parameters[i++] = (row as Record<string, unknown>)[column];
-        if (parameters.length !== template.parameters.length) throw new Error(`bulk upsert of ${table}: parameter count changed`);
-        query = { ...template, parameters };
-      } else {
-        query = compile(executor, table, columns, keys, chunk);
-      }
-      await executor.executeQuery(query);
+    // Full chunks, then what is left in power-of-two sizes, largest first: a load of many batches uses a
+    // few statement sizes per table, each compiled and prepared once, instead of a new one for every
+    // batch's last chunk (Kysely's compile of thousands of rows, and a large statement in the prepared
+    // statement cache each time).
+    let start = 0;
+    while (start < rows.length) {
+      const left = rows.length - start;
+      const size = left >= chunkSize ? chunkSize : 2 ** Math.floor(Math.log2(left));
+      await executor.executeQuery(statementFor(executor, table, columns, keys, rows.slice(start, start + size)));
+      start += size;
     }
   };
 }

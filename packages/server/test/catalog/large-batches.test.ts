@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { ImportRecord } from '@maqam/contract';
+import { buildApp, createApiKeysRepo, createApiKeysService, generateDemoCatalog, importNdjsonFile, loadConfig, migrateToLatest, openStorage, type Storage } from '@maqam/server';
+import { dialects } from '../dialects.ts';
+import { writeNdjson } from '../fixtures.ts';
+
+/**
+ * One import batch writes each table in as many statements as its rows need
+ * (storage/bulk-upsert.ts: full chunks, then the rest in power-of-two
+ * sizes). A batch of 4,321 songs spans several statement sizes for every
+ * table it writes, the search postings most of all: every row must land,
+ * and a second import of the same ids must update every one of them.
+ */
+const RECORDS: ImportRecord[] = [...generateDemoCatalog({ songs: 4321, seed: 11 })];
+const SONG_IDS = RECORDS.filter((record) => record.kind === 'song').map((record) => record.id);
+
+describe.each(dialects.map((d) => [d.name, d] as const))('an import batch larger than one statement on %s', (_name, dialect) => {
+  let storage: Storage;
+  let app: FastifyInstance;
+  let apiKey: string;
+  let drop: () => Promise<void>;
+  const dir = mkdtempSync(join(tmpdir(), 'maqam-large-batch-'));
+
+  const importAll = async (records: readonly ImportRecord[], name: string) => {
+    const result = await importNdjsonFile(storage, writeNdjson(dir, name, records), { batchSize: records.length });
+    expect(result.errors).toEqual([]);
+  };
+
+  /** Every song's title in English, through BatchGetSongs, 100 ids a request. */
+  const titles = async (): Promise<Map<string, string>> => {
+    const found = new Map<string, string>();
+    for (let i = 0; i < SONG_IDS.length; i += 100) {
+      const ids = SONG_IDS.slice(i, i + 100);
+      const res = await app.inject({
+        method: 'POST', url: '/v1/music/songs:batchGet',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'accept-language': 'en' },
+        payload: { songIdList: ids.map((value) => ({ value })) },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const results = res.json().results as Record<string, { song?: { title: { value: string } } }>;
+      for (const id of ids) if (results[id]?.song) found.set(id, results[id]!.song!.title.value);
+    }
+    return found;
+  };
+
+  const search = async (q: string) => {
+    const res = await app.inject({ method: 'GET', url: `/v1/search?q=${encodeURIComponent(q)}&types=song&page_size=50`, headers: { 'x-api-key': apiKey } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().results as unknown[];
+  };
+
+  beforeAll(async () => {
+    const database = await dialect.create();
+    storage = openStorage(database.url);
+    await migrateToLatest(storage);
+    app = await buildApp({ config: loadConfig({ DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0', MAQAM_SONG_CACHE_MB: '0' }), storage, logger: false });
+    apiKey = (await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'large-batches' })).key;
+    drop = async () => {
+      await app.close();
+      await storage.close();
+      await database.drop();
+    };
+  });
+  afterAll(async () => {
+    await drop?.();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes every row, and updates every row when imported again', async () => {
+    await importAll(RECORDS, 'first.ndjson');
+    const first = await titles();
+    expect(first.size).toBe(SONG_IDS.length);
+
+    // The same ids with new titles, in one batch again: every song's row, template and postings change.
+    const renamed = RECORDS.map((record) => (record.kind === 'song' ? { ...record, title: { ...record.title, en: `Zanzibarre ${record.id}` } } : record));
+    await importAll(renamed, 'second.ndjson');
+    const second = await titles();
+    expect(second.size).toBe(SONG_IDS.length);
+    for (const id of SONG_IDS) expect(second.get(id)).toBe(`Zanzibarre ${id}`);
+    // Each song found by its new title's words (its postings were rewritten), and none left without them.
+    expect(await search('Zanzibarre')).toHaveLength(50);
+    for (const id of [SONG_IDS[0]!, SONG_IDS[2047]!, SONG_IDS[SONG_IDS.length - 1]!]) {
+      const results = await search(`Zanzibarre ${id}`);
+      expect(JSON.stringify(results[0])).toContain(`"value":"${id}"`);
+    }
+  });
+});
