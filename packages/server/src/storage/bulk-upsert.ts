@@ -12,8 +12,7 @@ const MAX_PARAMETERS = 30_000;
  * thousands of parameters for every chunk; here each statement is compiled
  * once per (table, columns, conflict keys, size) and only its parameters
  * change, which was most of the time a large import spent outside the
- * database. (The conflict keys are part of that key since 2026-11-23; before,
- * two callers differing only in them would have shared a statement.)
+ * database.
  */
 export function createBulkUpsert(db: Kysely<Database>) {
   const compiled = new Map<string, CompiledQuery>();
