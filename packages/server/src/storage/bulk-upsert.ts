@@ -32,7 +32,7 @@ export function createBulkUpsert(db: Kysely<Database>) {
     return query.compile();
   }
 
-  /** A statement for `rows.length` rows: compiled once per (table, columns, size), with only its parameters new. */
+  /** A statement for `rows.length` rows: compiled once per (table, columns, conflict keys, size), with only its parameters new. */
   function statementFor<T extends Table>(executor: Kysely<Database>, table: T, columns: string[], keys: readonly string[], rows: Insertable<Database[T]>[]): CompiledQuery {
     const cacheKey = `${table}\u0000${columns.join(',')}\u0000${keys.join(',')}\u0000${rows.length}`;
     let template = compiled.get(cacheKey);
@@ -60,7 +60,7 @@ export function createBulkUpsert(db: Kysely<Database>) {
     let start = 0;
     while (start < rows.length) {
       const left = rows.length - start;
-      const size = left >= chunkSize ? chunkSize : 2 ** Math.floor(Math.log2(left));
+      const size = left >= chunkSize ? chunkSize : 1 << (31 - Math.clz32(left)); // the largest power of two <= left
       await executor.executeQuery(statementFor(executor, table, columns, keys, rows.slice(start, start + size)));
       start += size;
     }
