@@ -98,6 +98,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
     }
     expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(401);
   });
+
   it('answers many concurrent requests on both nodes, each with its own credential\'s answer, before and after revocations', async () => {
     // Tokens of different users, clients and scopes: TokenInfo answers each with its own subject, client and scope.
     const holders: { userId: string; clientId: string; token: string }[] = [];
