@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { DemoApp } from './demo/demo.routes.ts';
 import { migrateToLatest, openStorage, type Storage } from './storage/storage.ts';
+import { atMostOncePer } from './storage/unavailable.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -34,13 +35,9 @@ export async function startServer(
   });
   try {
     const app = await buildApp({ config, storage, ...(options.demo ? { demo: options.demo } : {}) });
-    let lastReportMs = 0;
-    reportConnectionError = (error) => {
-      // Once a second at most: an outage fails every pooled connection at once.
-      if (Date.now() - lastReportMs < 1000) return;
-      lastReportMs = Date.now();
+    reportConnectionError = atMostOncePer(1000, (error) => {
       app.log.warn({ err: error }, 'database connection lost; requests answer 503 until it is back');
-    };
+    });
     reportEpochError = (error) => app.log.warn({ err: error }, 'a write committed, but other nodes could not be told through Redis; they see it within seconds');
     const url = await app.listen({ port: config.port, host: config.host });
     let closing: Promise<void> | undefined;

@@ -4,6 +4,7 @@ import { migrations } from './migrations/index.ts';
 import { createPostgresDialect } from './postgres.ts';
 import { createSqliteDialect } from './sqlite.ts';
 import type { ChangeStamp } from './stamped-cache.ts';
+import { atMostOncePer } from './unavailable.ts';
 import { createRedisWriteEpoch } from './write-epoch.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -52,7 +53,7 @@ export interface StorageOptions {
    * changeStamp reads it, so nodes keep credentials in memory between writes.
    */
   redisUrl?: string | undefined;
-  /** Told when a write's epoch change did not reach Redis (the write itself stands). */
+  /** Told when a write's epoch change did not reach Redis (the write itself stands); at most once a second. */
   onWriteEpochError?: (error: Error) => void;
   /** The clock that ages stamps (tests move it). */
   clock?: () => number;
@@ -85,7 +86,11 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
     const clock = options.clock ?? Date.now;
     const epoch = options.redisUrl ? createRedisWriteEpoch(options.redisUrl, databaseName(databaseUrl), clock) : undefined;
     const db = new Kysely<Database>({
-      dialect: createPostgresDialect(databaseUrl, { ...options, ...(epoch && { writeEpoch: epoch }) }),
+      dialect: createPostgresDialect(databaseUrl, {
+        ...options,
+        ...(epoch && { writeEpoch: epoch }),
+        ...(options.onWriteEpochError && { onWriteEpochError: atMostOncePer(1000, options.onWriteEpochError, clock) }),
+      }),
       log: queryLog(options),
     });
     const idListParameter = (ids: readonly string[]) => ids;

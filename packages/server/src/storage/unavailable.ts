@@ -35,3 +35,17 @@ export function isSqliteUnavailable(error: unknown): boolean {
   const errcode = (error as { errcode?: unknown } | null)?.errcode;
   return typeof errcode === 'number' && SQLITE_UNAVAILABLE.has(errcode & 0xff);
 }
+
+/**
+ * `report`, called at most once per `intervalMs`: during an outage every
+ * pooled connection and every write fails the same way at once (an import
+ * makes thousands), and one line a second says as much as all of them.
+ */
+export function atMostOncePer(intervalMs: number, report: (error: Error) => void, clock: () => number = Date.now): (error: Error) => void {
+  let lastReportMs = -Infinity;
+  return (error) => {
+    if (clock() - lastReportMs < intervalMs) return;
+    lastReportMs = clock();
+    report(error);
+  };
+}

@@ -92,14 +92,14 @@ function writes(query: CompiledQuery): boolean {
  * one (a transaction that only read changes nothing). The caller's await ends
  * only after that, so a request that wrote answers after every node can know.
  * A failed bump does not fail the committed write (a retried refresh would
- * look like token reuse); it is reported, and other nodes' stamps age out.
+ * look like token reuse); it is reported (storage.ts reports at most one a
+ * second), and other nodes' stamps age out.
  */
 export class EpochBumpingDriver implements Driver {
   readonly #inner: Driver;
   readonly #epoch: WriteEpoch;
   readonly #onError: (error: Error) => void;
   readonly #wrapped = new WeakMap<DatabaseConnection, { inner: DatabaseConnection; inTransaction: boolean; wrote: boolean }>();
-  #lastReportMs = -Infinity;
 
   constructor(inner: Driver, epoch: WriteEpoch, onError: (error: Error) => void) {
     this.#inner = inner;
@@ -111,9 +111,6 @@ export class EpochBumpingDriver implements Driver {
     try {
       await this.#epoch.bump();
     } catch (error) {
-      // Once a second at most: during an outage every write fails the same way (an import makes thousands).
-      if (Date.now() - this.#lastReportMs < 1000) return;
-      this.#lastReportMs = Date.now();
       this.#onError(error as Error);
     }
   }
