@@ -181,7 +181,7 @@ export const SETTINGS = [
     env: 'MAQAM_SONG_CACHE_MB',
     shownDefault: '128',
     description: 'Memory for serialized songs (all locales together); 0 disables the cache.',
-    parse: integer('MAQAM_SONG_CACHE_MB', 128, 0, 65536),
+    parse: integer('MAQAM_SONG_CACHE_MB', 128, 0, 4095),
   } satisfies Setting<'songCacheMegabytes'>,
   {
     key: 'pageTokenTtlSeconds',

@@ -8,8 +8,12 @@
  * are evicted: CLOCK at segment granularity. A hit only sets a bit, which
  * matters when one request makes a hundred lookups.
  *
- * Each locale chain has its own index keyed by the bare id, so a lookup hashes
- * the id string the request already holds.
+ * The index is off the JavaScript heap too: an open-addressing hash table in
+ * typed arrays, with each key stored in the arena in front of its fragment.
+ * The cache holds no string or object per entry, so it adds nothing for the
+ * garbage collector to trace and, as entries come and go, nothing to promote
+ * and then collect: with a Map per locale chain, the keys of evicted ids
+ * piled up in the old generation between full collections.
  *
  * A fragment is admitted on its second sighting: the first `set` of a key
  * only marks it in a doorkeeper (a bitset of hashed keys, emptied once it
@@ -28,11 +32,31 @@
 const MAX_SEGMENT_BYTES = 1 << 20;
 /** Fragments are a few hundred bytes: the doorkeeper's window is about the number the cache holds. */
 const TYPICAL_FRAGMENT_BYTES = 600;
+/** Offsets are 32-bit. */
+export const MAX_FRAGMENT_CACHE_BYTES = 2 ** 32 - 2;
+const NONE = -1;
 
 /**
- * Keys seen once, recently: a bitset of FNV-1a hashes, emptied after
- * `window` keys were first marked (older sightings stop counting). A false
- * positive admits a key on its first sighting, as if there were no doorkeeper.
+ * A key's hash: FNV-1a over its chain number and UTF-16 code units, seeded
+ * per process and finished with murmur3's mixer (linear probing wants every
+ * bit mixed). Only catalog ids are ever inserted, so a client choosing ids
+ * cannot build the long probe runs a collision attack needs.
+ */
+const HASH_SEED = (Math.random() * 2 ** 32) >>> 0;
+function hashOf(chain: number, key: string): number {
+  let hash = Math.imul(0x811c9dc5 ^ HASH_SEED ^ chain, 0x01000193);
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  return hash ^ (hash >>> 16);
+}
+
+/**
+ * Keys seen once, recently: a bitset of key hashes, emptied after `window`
+ * keys were first marked (older sightings stop counting). A false positive
+ * admits a key on its first sighting, as if there were no doorkeeper.
  */
 class Doorkeeper {
   readonly #bits: Uint32Array;
@@ -49,13 +73,9 @@ class Doorkeeper {
     this.#mask = size - 1;
   }
 
-  /** True when `key` of `chain` was seen since the last reset; marks it seen. */
-  seenBefore(chain: string, key: string): boolean {
-    let hash = 0x811c9dc5;
-    for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-    hash = Math.imul(hash ^ 0x1f, 0x01000193); // a separator, so chain and key do not run together
-    for (let i = 0; i < chain.length; i++) hash = Math.imul(hash ^ chain.charCodeAt(i), 0x01000193);
-    const bit = (hash ^ (hash >>> 15)) & this.#mask;
+  /** True when the key of this hash was seen since the last reset; marks it seen. */
+  seenBefore(hash: number): boolean {
+    const bit = (hash >>> 7) & this.#mask; // not the low bits, which pick the hash table's slot
     const word = bit >>> 5;
     const flag = 1 << (bit & 31);
     if ((this.#bits[word]! & flag) !== 0) return true;
@@ -68,17 +88,43 @@ class Doorkeeper {
   }
 }
 
+/** True when every code unit of `key` fits a byte. */
+function narrow(key: string): boolean {
+  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) > 0xff) return false;
+  return true;
+}
+
+/** Lookups in one locale chain: the entry number of a key, valid until the next `set` or `clear`. */
+export interface FragmentIndex {
+  get(key: string): number | undefined;
+}
+
 export class FragmentCache {
   readonly #arena: Buffer;
+  /** The arena as UTF-16 code units, for keys beyond Latin-1 (entries start at even offsets). */
+  readonly #units: Uint16Array;
   readonly #segmentBytes: number;
-  readonly #segmentEntries: number[][];
-  readonly #indexes = new Map<string, Map<string, number>>();
-  #offset = new Int32Array(1024);
+  /** Each segment's entries in offset order, linked through #next. */
+  readonly #segmentHead: Int32Array;
+  readonly #segmentTail: Int32Array;
+  readonly #chains = new Map<string, number>();
+  readonly #views = new Map<string, FragmentIndex>();
+  /** Entry number + 1 per slot, 0 for none; linear probing, at most half full. */
+  #slots = new Int32Array(1024);
+  // Per entry. An entry's bytes are its key then its fragment; #offset is where the key starts. A key
+  // takes a byte a code unit when all of them fit (ids are ASCII), else two (#keyUnitBytes).
+  #offset = new Uint32Array(1024);
+  #keyLength = new Int32Array(1024);
+  #keyUnitBytes = new Uint8Array(1024);
   #length = new Int32Array(1024);
+  #hash = new Int32Array(1024);
+  #chain = new Int32Array(1024);
+  #next = new Int32Array(1024);
   #referenced = new Uint8Array(1024);
-  #keys: (string | undefined)[] = [];
-  #chains: (string | undefined)[] = [];
-  #freeEntries: number[] = [];
+  /** Entry numbers handed out so far; freed ones are linked from #free through #next. */
+  #entries = 0;
+  #free = NONE;
+  #count = 0;
   #segment = 0;
   #writeAt = 0;
   #bytes = 0;
@@ -87,16 +133,25 @@ export class FragmentCache {
 
   /** `admitFirstSight` turns the doorkeeper off: every `set` is cached (tests of the eviction policy). */
   constructor(maxBytes: number, options: { admitFirstSight?: boolean } = {}) {
+    if (maxBytes > MAX_FRAGMENT_CACHE_BYTES) throw new RangeError(`a fragment cache holds at most ${MAX_FRAGMENT_CACHE_BYTES} bytes`);
     const segments = Math.max(2, Math.floor(maxBytes / MAX_SEGMENT_BYTES));
-    this.#segmentBytes = maxBytes === 0 ? 0 : Math.max(1, Math.floor(maxBytes / segments));
+    // Even, so every entry (and the key at its start) is aligned to a code unit.
+    this.#segmentBytes = maxBytes === 0 ? 0 : Math.max(2, Math.floor(maxBytes / segments) & ~1);
     this.#arena = Buffer.allocUnsafeSlow(this.#segmentBytes * segments);
-    this.#segmentEntries = Array.from({ length: segments }, () => []);
+    this.#units = new Uint16Array(this.#arena.buffer, this.#arena.byteOffset, this.#arena.length >>> 1);
+    this.#segmentHead = new Int32Array(segments).fill(NONE);
+    this.#segmentTail = new Int32Array(segments).fill(NONE);
     this.#doorkeeper = options.admitFirstSight || maxBytes === 0 ? undefined : new Doorkeeper(Math.max(1024, Math.floor(maxBytes / TYPICAL_FRAGMENT_BYTES)));
   }
 
-  /** Bytes of cached fragments. */
+  /** Bytes of cached entries (their keys and fragments). */
   get bytes(): number {
     return this.#bytes;
+  }
+
+  /** Fragments cached. */
+  get size(): number {
+    return this.#count;
   }
 
   /** Changes on every `clear`; read it before reading what you will `set`. */
@@ -105,25 +160,32 @@ export class FragmentCache {
   }
 
   /** The index of one locale chain; callers making many lookups fetch it once. */
-  index(chain: string): ReadonlyMap<string, number> | undefined {
-    return this.#indexes.get(chain);
+  index(chain: string): FragmentIndex | undefined {
+    let view = this.#views.get(chain);
+    if (view === undefined) {
+      const number = this.#chains.get(chain);
+      if (number === undefined) return undefined;
+      view = { get: (key) => this.#find(number, key) };
+      this.#views.set(chain, view);
+    }
+    return view;
   }
 
-  /** The byte length of an entry found through `index`. */
+  /** The byte length of an entry's fragment, found through `index`. */
   lengthOf(entry: number): number {
     return this.#length[entry]!;
   }
 
-  /** Copies an entry into `target` at `at`, marks it used, and returns the bytes copied. */
+  /** Copies an entry's fragment into `target` at `at`, marks it used, and returns the bytes copied. */
   copyTo(entry: number, target: Buffer, at: number): number {
     this.#referenced[entry] = 1;
-    const start = this.#offset[entry]!;
+    const start = this.#offset[entry]! + this.#keyUnitBytes[entry]! * this.#keyLength[entry]!;
     return this.#arena.copy(target, at, start, start + this.#length[entry]!);
   }
 
   /** A copy of one fragment (tests and cold paths). */
   get(chain: string, key: string): Buffer | undefined {
-    const entry = this.#indexes.get(chain)?.get(key);
+    const entry = this.index(chain)?.get(key);
     if (entry === undefined) return undefined;
     const copy = Buffer.allocUnsafe(this.#length[entry]!);
     this.copyTo(entry, copy, 0);
@@ -132,83 +194,167 @@ export class FragmentCache {
 
   /** Caches a fragment rendered from what was read while `generation` was current (else it is dropped). */
   set(chain: string, key: string, value: Buffer, generation = this.#generation): void {
-    if (value.length > this.#segmentBytes || generation !== this.#generation) return;
-    let index = this.#indexes.get(chain);
-    if (index === undefined) this.#indexes.set(chain, (index = new Map()));
-    if (index.has(key)) return;
-    if (this.#doorkeeper !== undefined && !this.#doorkeeper.seenBefore(chain, key)) return;
+    const unitBytes = narrow(key) ? 1 : 2;
+    const size = (unitBytes * key.length + value.length + 1) & ~1;
+    if (size > this.#segmentBytes || generation !== this.#generation) return;
+    let number = this.#chains.get(chain);
+    if (number === undefined) this.#chains.set(chain, (number = this.#chains.size));
+    const hash = hashOf(number, key);
+    if (this.#lookup(number, key, hash) !== undefined) return;
+    if (this.#doorkeeper !== undefined && !this.#doorkeeper.seenBefore(hash)) return;
     // Move on through the segments until one has room; each step frees part of the next.
-    while (this.#writeAt + value.length > this.#segmentBytes) this.#advance();
+    while (this.#writeAt + size > this.#segmentBytes) this.#advance();
     const entry = this.#newEntry();
     const start = this.#segment * this.#segmentBytes + this.#writeAt;
-    value.copy(this.#arena, start);
+    if (unitBytes === 1) for (let i = 0; i < key.length; i++) this.#arena[start + i] = key.charCodeAt(i);
+    else for (let i = 0, unit = start >>> 1; i < key.length; i++) this.#units[unit + i] = key.charCodeAt(i);
+    value.copy(this.#arena, start + unitBytes * key.length);
     this.#offset[entry] = start;
+    this.#keyLength[entry] = key.length;
+    this.#keyUnitBytes[entry] = unitBytes;
     this.#length[entry] = value.length;
+    this.#hash[entry] = hash;
+    this.#chain[entry] = number;
     this.#referenced[entry] = 0;
-    this.#keys[entry] = key;
-    this.#chains[entry] = chain;
-    this.#segmentEntries[this.#segment]!.push(entry);
-    index.set(key, entry);
-    this.#writeAt += value.length;
-    this.#bytes += value.length;
+    this.#append(this.#segment, entry);
+    this.#insert(entry);
+    this.#writeAt += size;
+    this.#bytes += size;
   }
 
   clear(): void {
     this.#generation++;
-    this.#indexes.clear();
-    // The doorkeeper stays: which keys are asked for does not change with the catalog.
-    for (const list of this.#segmentEntries) list.length = 0;
-    this.#keys = [];
-    this.#chains = [];
-    this.#freeEntries = [];
+    // The doorkeeper and the chains' numbers stay: which keys are asked for does not change with the catalog.
+    this.#slots.fill(0);
+    this.#segmentHead.fill(NONE);
+    this.#segmentTail.fill(NONE);
+    this.#entries = 0;
+    this.#free = NONE;
+    this.#count = 0;
     this.#segment = 0;
     this.#writeAt = 0;
     this.#bytes = 0;
   }
 
+  #find(chain: number, key: string): number | undefined {
+    return this.#lookup(chain, key, hashOf(chain, key));
+  }
+
+  #lookup(chain: number, key: string, hash: number): number | undefined {
+    const mask = this.#slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const held = this.#slots[slot]!;
+      if (held === 0) return undefined;
+      const entry = held - 1;
+      if (this.#hash[entry] === hash && this.#chain[entry] === chain && this.#keyLength[entry] === key.length && this.#holdsKey(entry, key)) return entry;
+    }
+  }
+
+  #holdsKey(entry: number, key: string): boolean {
+    const start = this.#offset[entry]!;
+    if (this.#keyUnitBytes[entry] === 1) {
+      for (let i = 0; i < key.length; i++) if (this.#arena[start + i] !== key.charCodeAt(i)) return false;
+    } else {
+      for (let i = 0, unit = start >>> 1; i < key.length; i++) if (this.#units[unit + i] !== key.charCodeAt(i)) return false;
+    }
+    return true;
+  }
+
+  #insert(entry: number): void {
+    if (++this.#count * 2 > this.#slots.length) this.#rehash(this.#slots.length * 2);
+    else this.#place(this.#slots, entry);
+  }
+
+  #place(slots: Int32Array, entry: number): void {
+    const mask = slots.length - 1;
+    let slot = this.#hash[entry]! & mask;
+    while (slots[slot] !== 0) slot = (slot + 1) & mask;
+    slots[slot] = entry + 1;
+  }
+
+  #rehash(size: number): void {
+    const slots = new Int32Array(size);
+    for (let segment = 0; segment < this.#segmentHead.length; segment++) {
+      for (let entry = this.#segmentHead[segment]!; entry !== NONE; entry = this.#next[entry]!) this.#place(slots, entry);
+    }
+    this.#slots = slots;
+  }
+
+  /** Takes an entry out of the table, shifting back the entries after it that probed past its slot. */
+  #remove(entry: number): void {
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    let hole = this.#hash[entry]! & mask;
+    while (slots[hole] !== entry + 1) hole = (hole + 1) & mask;
+    for (let slot = (hole + 1) & mask; slots[slot] !== 0; slot = (slot + 1) & mask) {
+      const home = this.#hash[slots[slot]! - 1]! & mask;
+      // It may move into the hole when the hole lies on its probe path: from its home up to its slot.
+      if (((slot - home) & mask) >= ((slot - hole) & mask)) {
+        slots[hole] = slots[slot]!;
+        hole = slot;
+      }
+    }
+    slots[hole] = 0;
+    this.#count--;
+  }
+
+  #append(segment: number, entry: number): void {
+    this.#next[entry] = NONE;
+    const tail = this.#segmentTail[segment]!;
+    if (tail === NONE) this.#segmentHead[segment] = entry;
+    else this.#next[tail] = entry;
+    this.#segmentTail[segment] = entry;
+  }
+
   /** Moves to the next segment: keeps (compacted) what was read since it was written, evicts the rest. */
   #advance(): void {
-    this.#segment = (this.#segment + 1) % this.#segmentEntries.length;
-    const base = this.#segment * this.#segmentBytes;
-    const entries = this.#segmentEntries[this.#segment]!;
-    const kept: number[] = [];
+    const segment = (this.#segment = (this.#segment + 1) % this.#segmentHead.length);
+    const base = segment * this.#segmentBytes;
+    let entry = this.#segmentHead[segment]!;
+    this.#segmentHead[segment] = this.#segmentTail[segment] = NONE;
     let writeAt = 0;
-    for (const entry of entries) {
-      const length = this.#length[entry]!;
+    while (entry !== NONE) {
+      const next = this.#next[entry]!;
+      const size = (this.#keyUnitBytes[entry]! * this.#keyLength[entry]! + this.#length[entry]! + 1) & ~1;
       if (this.#referenced[entry] === 1) {
         // Entries are in offset order, so the destination never overtakes the source.
         const from = this.#offset[entry]!;
-        if (from !== base + writeAt) this.#arena.copy(this.#arena, base + writeAt, from, from + length);
+        if (from !== base + writeAt) this.#arena.copy(this.#arena, base + writeAt, from, from + size);
         this.#offset[entry] = base + writeAt;
         this.#referenced[entry] = 0;
-        writeAt += length;
-        kept.push(entry);
+        writeAt += size;
+        this.#append(segment, entry);
       } else {
-        this.#indexes.get(this.#chains[entry]!)!.delete(this.#keys[entry]!);
-        this.#keys[entry] = undefined;
-        this.#chains[entry] = undefined;
-        this.#freeEntries.push(entry);
-        this.#bytes -= length;
+        this.#remove(entry);
+        this.#next[entry] = this.#free;
+        this.#free = entry;
+        this.#bytes -= size;
       }
+      entry = next;
     }
-    this.#segmentEntries[this.#segment] = kept;
     this.#writeAt = writeAt;
   }
 
   #newEntry(): number {
-    const reused = this.#freeEntries.pop();
-    if (reused !== undefined) return reused;
-    const entry = this.#keys.length;
-    this.#keys.push(undefined);
-    this.#chains.push(undefined);
+    if (this.#free !== NONE) {
+      const reused = this.#free;
+      this.#free = this.#next[reused]!;
+      return reused;
+    }
+    const entry = this.#entries++;
     if (entry >= this.#offset.length) {
-      const grow = <T extends Int32Array | Uint8Array>(old: T, make: (n: number) => T): T => {
+      const grow = <T extends Int32Array | Uint32Array | Uint8Array>(old: T, make: (n: number) => T): T => {
         const grown = make(old.length * 2);
         grown.set(old);
         return grown;
       };
-      this.#offset = grow(this.#offset, (n) => new Int32Array(n));
+      this.#offset = grow(this.#offset, (n) => new Uint32Array(n));
+      this.#keyLength = grow(this.#keyLength, (n) => new Int32Array(n));
+      this.#keyUnitBytes = grow(this.#keyUnitBytes, (n) => new Uint8Array(n));
       this.#length = grow(this.#length, (n) => new Int32Array(n));
+      this.#hash = grow(this.#hash, (n) => new Int32Array(n));
+      this.#chain = grow(this.#chain, (n) => new Int32Array(n));
+      this.#next = grow(this.#next, (n) => new Int32Array(n));
       this.#referenced = grow(this.#referenced, (n) => new Uint8Array(n));
     }
     return entry;

@@ -78,3 +78,56 @@ describe('FragmentCache', () => {
     expect(cache.get('en', 'old')).toBeDefined();
   });
 });
+
+describe('FragmentCache index', () => {
+  // Keys that share prefixes, lengths and hashes' low bits, in every script, and the empty key.
+  const keys = (count: number) => Array.from({ length: count }, (_, i) =>
+    [`song-${i}`, `song-${i}0`, `أغنية-${i}`, `🎵${i}`, i === 0 ? '' : 'x'.repeat(i % 40)][i % 5]!);
+
+  it('finds every key it holds with its own bytes, whatever the key, across table growth', () => {
+    const cache = new FragmentCache(16 * 1024 * 1024, { admitFirstSight: true });
+    const stored = new Map<string, Buffer>();
+    for (const key of keys(20_000)) {
+      for (const chain of ['en', 'ar,en']) {
+        const value = fragment(`${chain}/${key}`, 60);
+        if (!stored.has(`${chain}|${key}`)) stored.set(`${chain}|${key}`, value);
+        cache.set(chain, key, value);
+      }
+    }
+    expect(cache.size).toBe(stored.size);
+    for (const [composite, value] of stored) {
+      const [chain, key] = composite.split('|') as [string, string];
+      expect(cache.get(chain, key)?.equals(value)).toBe(true);
+    }
+    expect(cache.get('en', 'song-1x')).toBeUndefined();
+    expect(cache.get('fr', 'song-1')).toBeUndefined();
+  });
+
+  it('keeps every entry it counts findable while evictions take others out', () => {
+    const cache = new FragmentCache(32 * 1024, { admitFirstSight: true }); // thousands of evictions
+    const stored = new Map<string, Buffer>();
+    const { next: random } = seededRandom(11);
+    const pool = keys(3_000);
+    for (let round = 0; round < 30_000; round++) {
+      const key = pool[Math.floor(random() ** 2 * pool.length)]!;
+      const hit = cache.get('en', key);
+      if (hit) expect(hit.equals(stored.get(key)!)).toBe(true);
+      else {
+        const value = fragment(`${round}/${key}`, 40 + Math.floor(random() * 200));
+        stored.set(key, value);
+        cache.set('en', key, value);
+      }
+      if (round % 1000 === 0) {
+        // An entry lost from the table (or a stale one left in it) would break the count.
+        let found = 0;
+        for (const [key, value] of stored) {
+          const got = cache.get('en', key);
+          if (got === undefined) continue;
+          expect(got.equals(value)).toBe(true);
+          found++;
+        }
+        expect(found).toBe(cache.size);
+      }
+    }
+  });
+});
