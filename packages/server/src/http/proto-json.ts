@@ -10,10 +10,20 @@ const MAX_DEPTH = 16;
  * original snake_case. This rewrites snake_case members to lowerCamelCase, in
  * place, so one schema validates both; a field given both ways is a 400.
  */
-export function normalizeProtoJsonNames(value: unknown, path = '', depth = 0): void {
+export function normalizeProtoJsonNames(value: unknown): void {
+  rename(value, [], 0);
+}
+
+/** `path` is where `value` is; it is spelled out only for an error (a batch body has hundreds of members). */
+function rename(value: unknown, path: (string | number)[], depth: number): void {
   if (depth > MAX_DEPTH) return;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) normalizeProtoJsonNames(value[i], `${path}[${i}]`, depth + 1);
+    for (let i = 0; i < value.length; i++) {
+      if (value[i] === null || typeof value[i] !== 'object') continue;
+      path.push(i);
+      rename(value[i], path, depth + 1);
+      path.pop();
+    }
     return;
   }
   if (value === null || typeof value !== 'object') return;
@@ -24,12 +34,21 @@ export function normalizeProtoJsonNames(value: unknown, path = '', depth = 0): v
       name = key.replace(SNAKE, (_, c: string) => c.toUpperCase());
       if (name !== key) {
         if (Object.hasOwn(object, name)) {
-          throw invalidRequest({ field: path === '' ? name : `${path}.${name}`, reason: 'duplicateField', params: { other: key } });
+          throw invalidRequest({ field: fieldPath([...path, name]), reason: 'duplicateField', params: { other: key } });
         }
         object[name] = object[key];
         delete object[key];
       }
     }
-    normalizeProtoJsonNames(object[name], path === '' ? name : `${path}.${name}`, depth + 1);
+    const member = object[name];
+    if (member === null || typeof member !== 'object') continue;
+    path.push(name);
+    rename(member, path, depth + 1);
+    path.pop();
   }
+}
+
+/** A field's path as errors name it: `songIdList[2].value`. */
+function fieldPath(path: readonly (string | number)[]): string {
+  return path.map((step, i) => (typeof step === 'number' ? `[${step}]` : i === 0 ? step : `.${step}`)).join('');
 }

@@ -149,6 +149,8 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs on %s', 
     it('rejects an empty body naming body', async () => expect(await violationsOf('')).toEqual(['body']));
     it('rejects a field given in both spellings', async () => {
       expect(await violationsOf({ songIdList: [{ value: 'a' }], song_id_list: [{ value: 'b' }] })).toEqual(['songIdList']);
+      // Inside a list, the field is named by its path.
+      expect(await violationsOf({ songIdList: [{ value: 'a' }, { value: 'b', extra_field: 1, extraField: 2 }] })).toEqual(['songIdList[1].extraField']);
     });
     it('rejects a body that is not application/json, naming Content-Type', async () => {
       expect(await violationsOf('songIdList=1', { 'content-type': 'application/x-www-form-urlencoded' })).toEqual(['Content-Type']);
