@@ -60,7 +60,8 @@ function hashOf(chain: number, key: string): number {
  */
 class Doorkeeper {
   readonly #bits: Uint32Array;
-  readonly #mask: number;
+  /** 32 minus the bitset's log2 size: a bit is picked by the top bits of a multiplied hash. */
+  readonly #shift: number;
   readonly #window: number;
   #marked = 0;
 
@@ -68,14 +69,15 @@ class Doorkeeper {
     this.#window = window;
     // About 8 bits a key: one key in ten or so passes on its first sighting.
     let size = 1 << 16;
-    while (size < window * 8) size *= 2;
+    while (size < window * 8 && size < 2 ** 31) size *= 2;
     this.#bits = new Uint32Array(size / 32);
-    this.#mask = size - 1;
+    this.#shift = 32 - Math.log2(size);
   }
 
   /** True when the key of this hash was seen since the last reset; marks it seen. */
   seenBefore(hash: number): boolean {
-    const bit = (hash >>> 7) & this.#mask; // not the low bits, which pick the hash table's slot
+    // Fibonacci hashing: every bit of the hash counts, not only the low ones that pick the table's slot.
+    const bit = Math.imul(hash, 0x9e3779b1) >>> this.#shift;
     const word = bit >>> 5;
     const flag = 1 << (bit & 31);
     if ((this.#bits[word]! & flag) !== 0) return true;
