@@ -150,7 +150,8 @@ const FATHER_NAMES = FIRST_NAMES.filter(([, latin]) =>
 /**
  * A demo artist's Arabic name, distinct from every earlier one: first and
  * family name as drawn, else with a father's name between them (the way
- * Arabic full names tell people apart), else with another family name. The
+ * Arabic full names tell people apart), else a father's name and another
+ * family name. The
  * catalog reads like a real one instead of repeating a few dozen names; past
  * about 27,000 Arabic artists (the 1M-song catalog has more) names repeat.
  */
