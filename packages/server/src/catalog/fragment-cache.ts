@@ -90,6 +90,11 @@ class Doorkeeper {
   }
 }
 
+/** Bytes an entry takes in the arena: its key and fragment, rounded up to even (entries start aligned to a code unit). */
+function entryBytes(keyBytes: number, fragmentBytes: number): number {
+  return (keyBytes + fragmentBytes + 1) & ~1;
+}
+
 /** True when every code unit of `key` fits a byte. */
 function narrow(key: string): boolean {
   for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) > 0xff) return false;
@@ -181,7 +186,7 @@ export class FragmentCache {
   /** Copies an entry's fragment into `target` at `at`, marks it used, and returns the bytes copied. */
   copyTo(entry: number, target: Buffer, at: number): number {
     this.#referenced[entry] = 1;
-    const start = this.#offset[entry]! + this.#keyUnitBytes[entry]! * this.#keyLength[entry]!;
+    const start = this.#offset[entry]! + this.#keyBytes(entry);
     return this.#arena.copy(target, at, start, start + this.#length[entry]!);
   }
 
@@ -197,7 +202,7 @@ export class FragmentCache {
   /** Caches a fragment rendered from what was read while `generation` was current (else it is dropped). */
   set(chain: string, key: string, value: Buffer, generation = this.#generation): void {
     const unitBytes = narrow(key) ? 1 : 2;
-    const size = (unitBytes * key.length + value.length + 1) & ~1;
+    const size = entryBytes(unitBytes * key.length, value.length);
     if (size > this.#segmentBytes || generation !== this.#generation) return;
     let number = this.#chains.get(chain);
     if (number === undefined) this.#chains.set(chain, (number = this.#chains.size));
@@ -250,6 +255,10 @@ export class FragmentCache {
       const entry = held - 1;
       if (this.#hash[entry] === hash && this.#chain[entry] === chain && this.#keyLength[entry] === key.length && this.#holdsKey(entry, key)) return entry;
     }
+  }
+
+  #keyBytes(entry: number): number {
+    return this.#keyUnitBytes[entry]! * this.#keyLength[entry]!;
   }
 
   #holdsKey(entry: number, key: string): boolean {
@@ -317,7 +326,7 @@ export class FragmentCache {
     let writeAt = 0;
     while (entry !== NONE) {
       const next = this.#next[entry]!;
-      const size = (this.#keyUnitBytes[entry]! * this.#keyLength[entry]! + this.#length[entry]! + 1) & ~1;
+      const size = entryBytes(this.#keyBytes(entry), this.#length[entry]!);
       if (this.#referenced[entry] === 1) {
         // Entries are in offset order, so the destination never overtakes the source.
         const from = this.#offset[entry]!;
