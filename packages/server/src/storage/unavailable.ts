@@ -44,8 +44,9 @@ export function isSqliteUnavailable(error: unknown): boolean {
 export function atMostOncePer(intervalMs: number, report: (error: Error) => void, clock: () => number = Date.now): (error: Error) => void {
   let lastReportMs = -Infinity;
   return (error) => {
-    if (clock() - lastReportMs < intervalMs) return;
-    lastReportMs = clock();
+    const now = clock();
+    if (now - lastReportMs < intervalMs) return;
+    lastReportMs = now;
     report(error);
   };
 }
