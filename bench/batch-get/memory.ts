@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { cpuSeconds, memoryOf, startPinned, stop, waitReady, warmPageCache, wrk } from '../lib/load.ts';
+import { cpuSeconds, memoryOf, startPinned, stop, storageReadBytes, waitReady, warmPageCache, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DATA = join(ROOT, 'bench/.data');
@@ -48,7 +48,9 @@ const load = (seconds: number) =>
   wrk({ url: `${base}/`, script: join(import.meta.dirname, 'requests.lua'), seconds, connections: 32, env: { BODIES_FILE: BODIES, API_KEY: apiKey } });
 load(10);
 const before = cpuSeconds(server.pid!);
+const readBefore = storageReadBytes(server.pid!);
 const result = load(SECONDS);
+const readMb = (storageReadBytes(server.pid!) - readBefore) / 1048576;
 const cpuUs = ((cpuSeconds(server.pid!) - before) * 1e6) / Math.max(1, result.requests);
 const memory = memoryOf(server.pid!);
 const metrics = await (await fetch(`${base}/metrics`)).text();
@@ -59,6 +61,6 @@ const mb = (name: string) => {
   return line === undefined ? '?' : `${Math.round(Number(line.split(' ')[1]) / 1048576)} MB`;
 };
 console.log(`${BODIES.split('/').pop()}, ${SECONDS} s, server NODE_OPTIONS "${process.env.SERVER_NODE_OPTIONS ?? ''}", song cache ${process.env.MAQAM_SONG_CACHE_MB ?? 'default'} MB`);
-console.log(`requests/s ${result.requestsPerSecond.toFixed(0)}, CPU ${Math.round(cpuUs)} us/request, p99 ${result.p99Ms.toFixed(1)} ms, errors ${result.errors}`);
+console.log(`requests/s ${result.requestsPerSecond.toFixed(0)}, CPU ${Math.round(cpuUs)} us/request, p99 ${result.p99Ms.toFixed(1)} ms, errors ${result.errors}, read from storage ${Math.round(readMb)} MB`);
 console.log(`RSS ${memory.rssMb} MB (anonymous ${memory.rssAnonMb}, peak ${memory.peakRssMb})`);
 console.log(`V8 heap ${mb('nodejs_heap_size_total_bytes')} (in use ${mb('nodejs_heap_size_used_bytes')}), external ${mb('nodejs_external_memory_bytes')}`);

@@ -70,6 +70,16 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
 }
 
+/**
+ * Bytes the process has had read from storage (not from the page cache) so
+ * far. A run that reads the disk measures the disk: some machines page out
+ * file pages left unread for a minute or so (DAMON reclaim), whatever the
+ * free memory, so a file warmed before the runs can be partly cold again.
+ */
+export function storageReadBytes(pid: number): number {
+  return Number(/^read_bytes:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))![1]);
+}
+
 export function memoryOf(pid: number): { rssMb: number; rssAnonMb: number; peakRssMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)![1]);
