@@ -3,10 +3,13 @@
  * arena so its memory is exactly its budget and evictions make no garbage.
  *
  * The arena is cut into segments written in turn, like a log. When the writer
- * comes back to a segment, fragments read since they were written get a
- * second chance (they are compacted to the front of the segment) and the rest
- * are evicted: CLOCK at segment granularity. A hit only sets a bit, which
- * matters when one request makes a hundred lookups.
+ * comes back to a segment, fragments read since they were written are kept
+ * (compacted to the front of the segment) and the rest are evicted: CLOCK at
+ * segment granularity. Each entry counts its reads up to three, and each
+ * pass of the writer takes one off, so a fragment read often outlives a few
+ * passes without a read, where a one-bit CLOCK forgets it on the second
+ * (GCLOCK). A hit only bumps a byte, which matters when one request makes a
+ * hundred lookups.
  *
  * The index is off the JavaScript heap too: an open-addressing hash table in
  * typed arrays, with each key stored in the arena in front of its fragment.
@@ -15,13 +18,19 @@
  * and then collect: with a Map per locale chain, the keys of evicted ids
  * piled up in the old generation between full collections.
  *
- * A fragment is admitted on its second sighting: the first `set` of a key
- * only marks it in a doorkeeper (a bitset of hashed keys, emptied once it
- * has seen about as many keys as the cache holds), as W-TinyLFU does. Most
- * ids of a long-tailed stream are asked for once; caching them evicted ids
- * that come back. Replaying the Zipf stream of bench/batch-get against this
- * cache at 128 MB: 14.1 misses a request instead of 17.0; on the uniform
- * stream as many misses, most of them no longer written into the arena.
+ * Once the cache is full, a fragment is admitted on its second sighting:
+ * the first `set` of a key only marks it in a doorkeeper (a bitset of hashed
+ * keys, emptied once it has seen a quarter as many keys as the cache holds),
+ * as W-TinyLFU does. Most ids of a long-tailed stream are asked for once;
+ * caching them evicted ids that come back. Until it is full (more than two
+ * segments free: a new process, or after a `clear`), every fragment is
+ * admitted, since nothing is evicted for it.
+ *
+ * Replaying the Zipf stream of bench/batch-get against this cache alone at
+ * 128 MB (misses a request once warm): 17.0 with neither the doorkeeper nor
+ * the counts, 14.2 with a doorkeeper as wide as the cache and a one-bit
+ * CLOCK, 12.4 now; 21.0 misses in the first pass over the stream before,
+ * 18.4 now. At 32 and 64 MB: 25.8 and 19.5 misses instead of 27.2 and 21.1.
  *
  * Entry numbers and offsets stay valid only until the next `set` or
  * `clear`: callers copy what they found before they insert or await anything
@@ -30,8 +39,17 @@
  * so a catalog change cannot be undone by a request that was in flight.
  */
 const MAX_SEGMENT_BYTES = 1 << 20;
-/** Fragments are a few hundred bytes: the doorkeeper's window is about the number the cache holds. */
+/** Fragments are a few hundred bytes: how many a cache holds, to size the doorkeeper's window. */
 const TYPICAL_FRAGMENT_BYTES = 600;
+/**
+ * The doorkeeper forgets after noting this share of the fragments the cache
+ * holds: the narrower the window, the more often a key must come back to be
+ * admitted. A quarter did best in the replays above (a half: 12.5 misses,
+ * the whole: 13.0, an eighth: 12.7 with a slower start).
+ */
+const DOORKEEPER_WINDOW_SHARE = 0.25;
+/** The most reads an entry counts: it survives that many passes of the writer without another. */
+const MAX_USES = 3;
 /** Offsets are 32-bit. */
 export const MAX_FRAGMENT_CACHE_BYTES = 2 ** 32 - 2;
 const NONE = -1;
@@ -127,7 +145,8 @@ export class FragmentCache {
   #hash = new Int32Array(1024);
   #chain = new Int32Array(1024);
   #next = new Int32Array(1024);
-  #referenced = new Uint8Array(1024);
+  /** Reads since the writer last passed, up to MAX_USES. */
+  #uses = new Uint8Array(1024);
   /** Entry numbers handed out so far; freed ones are linked from #free through #next. */
   #entries = 0;
   #free = NONE;
@@ -148,7 +167,9 @@ export class FragmentCache {
     this.#units = new Uint16Array(this.#arena.buffer, this.#arena.byteOffset, this.#arena.length >>> 1);
     this.#segmentHead = new Int32Array(segments).fill(NONE);
     this.#segmentTail = new Int32Array(segments).fill(NONE);
-    this.#doorkeeper = options.admitFirstSight || maxBytes === 0 ? undefined : new Doorkeeper(Math.max(1024, Math.floor(maxBytes / TYPICAL_FRAGMENT_BYTES)));
+    this.#doorkeeper = options.admitFirstSight || maxBytes === 0
+      ? undefined
+      : new Doorkeeper(Math.max(1024, Math.floor((maxBytes / TYPICAL_FRAGMENT_BYTES) * DOORKEEPER_WINDOW_SHARE)));
   }
 
   /** Bytes of cached entries (their keys and fragments). */
@@ -183,9 +204,9 @@ export class FragmentCache {
     return this.#length[entry]!;
   }
 
-  /** Copies an entry's fragment into `target` at `at`, marks it used, and returns the bytes copied. */
+  /** Copies an entry's fragment into `target` at `at`, counts the read, and returns the bytes copied. */
   copyTo(entry: number, target: Buffer, at: number): number {
-    this.#referenced[entry] = 1;
+    if (this.#uses[entry]! < MAX_USES) this.#uses[entry]!++;
     const start = this.#offset[entry]! + this.#keyBytes(entry);
     return this.#arena.copy(target, at, start, start + this.#length[entry]!);
   }
@@ -208,7 +229,8 @@ export class FragmentCache {
     if (number === undefined) this.#chains.set(chain, (number = this.#chains.size));
     const hash = hashOf(number, key);
     if (this.#lookup(number, key, hash) !== undefined) return;
-    if (this.#doorkeeper !== undefined && !this.#doorkeeper.seenBefore(hash)) return;
+    // The doorkeeper notes every key, also while the cache fills, so a full cache starts with what came back.
+    if (this.#doorkeeper !== undefined && !this.#doorkeeper.seenBefore(hash) && !this.#hasRoomFor(size)) return;
     // Move on through the segments until one has room; each step frees part of the next.
     while (this.#writeAt + size > this.#segmentBytes) this.#advance();
     const entry = this.#newEntry();
@@ -222,7 +244,7 @@ export class FragmentCache {
     this.#length[entry] = value.length;
     this.#hash[entry] = hash;
     this.#chain[entry] = number;
-    this.#referenced[entry] = 0;
+    this.#uses[entry] = 0;
     this.#append(this.#segment, entry);
     this.#insert(entry);
     this.#writeAt += size;
@@ -241,6 +263,11 @@ export class FragmentCache {
     this.#segment = 0;
     this.#writeAt = 0;
     this.#bytes = 0;
+  }
+
+  /** True while more than two segments of the arena are free after `size` more bytes: nothing is evicted yet. */
+  #hasRoomFor(size: number): boolean {
+    return this.#bytes + size <= this.#arena.length - 2 * this.#segmentBytes;
   }
 
   #find(chain: number, key: string): number | undefined {
@@ -317,7 +344,7 @@ export class FragmentCache {
     this.#segmentTail[segment] = entry;
   }
 
-  /** Moves to the next segment: keeps (compacted) what was read since it was written, evicts the rest. */
+  /** Moves to the next segment: keeps (compacted) what was read since the last pass, one read fewer; evicts the rest. */
   #advance(): void {
     const segment = (this.#segment = (this.#segment + 1) % this.#segmentHead.length);
     const base = segment * this.#segmentBytes;
@@ -327,12 +354,12 @@ export class FragmentCache {
     while (entry !== NONE) {
       const next = this.#next[entry]!;
       const size = entryBytes(this.#keyBytes(entry), this.#length[entry]!);
-      if (this.#referenced[entry] === 1) {
+      if (this.#uses[entry]! > 0) {
         // Entries are in offset order, so the destination never overtakes the source.
         const from = this.#offset[entry]!;
         if (from !== base + writeAt) this.#arena.copy(this.#arena, base + writeAt, from, from + size);
         this.#offset[entry] = base + writeAt;
-        this.#referenced[entry] = 0;
+        this.#uses[entry]!--;
         writeAt += size;
         this.#append(segment, entry);
       } else {
@@ -366,7 +393,7 @@ export class FragmentCache {
       this.#hash = grow(this.#hash, (n) => new Int32Array(n));
       this.#chain = grow(this.#chain, (n) => new Int32Array(n));
       this.#next = grow(this.#next, (n) => new Int32Array(n));
-      this.#referenced = grow(this.#referenced, (n) => new Uint8Array(n));
+      this.#uses = grow(this.#uses, (n) => new Uint8Array(n));
     }
     return entry;
   }

@@ -43,6 +43,39 @@ describe('FragmentCache', () => {
     expect(cache.get('c', 'cold-0')).toBeUndefined();
   });
 
+  it('keeps a fragment read often through more passes of the writer than one read once', () => {
+    const cache = new FragmentCache(8 * 1024, { admitFirstSight: true }); // two segments of 4 KiB, four fragments each
+    const keys = ['unread', 'read-once', 'read-thrice'];
+    for (const key of keys) cache.set('c', key, fragment(key, 1000));
+    cache.get('c', 'read-once');
+    for (let i = 0; i < 3; i++) cache.get('c', 'read-thrice');
+    // Looked up through the index, which does not count as a read.
+    const present = (key: string) => cache.index('c')?.get(key) !== undefined;
+    const goneAt = new Map<string, number>();
+    for (let i = 0; i < 60 && goneAt.size < keys.length; i++) {
+      cache.set('c', `cold-${i}`, fragment(`cold-${i}`, 1000));
+      for (const key of keys) if (!goneAt.has(key) && !present(key)) goneAt.set(key, i);
+    }
+    expect(goneAt.get('unread')).toBeLessThan(goneAt.get('read-once')!);
+    expect(goneAt.get('read-once')).toBeLessThan(goneAt.get('read-thrice')!);
+  });
+
+  it('admits every fragment while it has room, then only those set a second time, and has room again after a clear', () => {
+    const cache = new FragmentCache(4 * 1024 * 1024); // four segments of 1 MiB: room while more than two are free
+    cache.set('en', 'early', fragment('early', 200));
+    expect(cache.get('en', 'early')).toBeDefined();
+    for (let i = 0; cache.bytes < 3 * 1024 * 1024; i++) {
+      for (let time = 0; time < 2; time++) cache.set('en', `fill-${i}`, fragment(`fill-${i}`, 10_000));
+    }
+    cache.set('en', 'late', fragment('late', 200));
+    expect(cache.get('en', 'late')).toBeUndefined();
+    cache.set('en', 'late', fragment('late', 200));
+    expect(cache.get('en', 'late')?.equals(fragment('late', 200))).toBe(true);
+    cache.clear();
+    cache.set('en', 'after-clear', fragment('after-clear', 200));
+    expect(cache.get('en', 'after-clear')).toBeDefined();
+  });
+
   it('caches nothing with a zero budget and drops everything on clear', () => {
     const off = new FragmentCache(0);
     off.set('c', 'a', fragment('a', 100));
@@ -68,7 +101,7 @@ describe('FragmentCache', () => {
     expect(cache.get('en', 'song-1')?.equals(fragment('song-1', 200))).toBe(true);
   });
 
-  it('forgets first sightings once about as many other keys were noted as the cache holds', () => {
+  it('forgets first sightings once a quarter as many other keys were noted as the cache holds (at least 1,024)', () => {
     const cache = new FragmentCache(64 * 1024); // a window of 1,024 keys
     cache.set('en', 'old', fragment('old', 200));
     for (let i = 0; i < 1100; i++) cache.set('en', `other-${i}`, fragment(`other-${i}`, 200));
