@@ -1,13 +1,13 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { AlbumsTable, ArtistsTable, SongsTable } from '../storage/database.ts';
 import { precompiledIdListQuery, type Storage } from '../storage/storage.ts';
 
 /** What rendering a song needs (at import: see song-template.ts). */
 export type SongRow = Omit<Selectable<SongsTable>, 'withdrawn' | 'updated_at'>;
 
-export interface SongTemplateRow {
-  id: string;
-  template: Uint8Array;
+/** The templates of the songs found, one after another in one value (null when none was found). */
+export interface SongTemplatesRow {
+  templates: Uint8Array | null;
 }
 
 export interface ArtistNameRow {
@@ -43,9 +43,13 @@ export interface KeysetRow<Key> {
 export function createCatalogRepo(storage: Storage) {
   const { db } = storage;
 
-  // By the templates' primary key; withdrawn songs have none.
-  const songTemplates = precompiledIdListQuery<SongTemplateRow>(storage, (ids) =>
-    db.selectFrom('song_templates').select(['id', 'template']).where('id', 'in', ids),
+  // By the templates' primary key; withdrawn songs have none. Concatenated by the database: a row object and a buffer
+  // a song cost about a fifth of the read (1M catalog: 9.8 us a song against 8.8), and each template is
+  // self-delimiting (song-template.ts). SQLite's group_concat keeps a BLOB's bytes, NULs included, in a UTF-8
+  // database (Maqam's are), and the cast turns the TEXT it answers back into a BLOB; PostgreSQL concatenates bytea.
+  const concatenated = storage.dialect === 'postgres' ? sql<Uint8Array | null>`string_agg(template, ''::bytea)` : sql<Uint8Array | null>`cast(group_concat(template, '') as blob)`;
+  const songTemplates = precompiledIdListQuery<SongTemplatesRow>(storage, (ids) =>
+    db.selectFrom('song_templates').select(concatenated.as('templates')).where('id', 'in', ids),
   );
 
   const artistNames = precompiledIdListQuery<ArtistNameRow>(storage, (ids) =>

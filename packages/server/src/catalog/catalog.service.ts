@@ -5,7 +5,7 @@ import type { CatalogRepo, KeysetRow } from './catalog.repo.ts';
 import type { FragmentCache } from './fragment-cache.ts';
 import type { KeysetPosition, PageCursorCodec } from './page-cursor.ts';
 import { renderAlbumResult, renderArtistResult, renderLyrics } from './render.ts';
-import { expandSongTemplate, parseSongTemplate } from './song-template.ts';
+import { expandSongTemplate, parseSongTemplates } from './song-template.ts';
 
 const CLOSE = Buffer.from('}}');
 const quote = JSON.stringify as (value: string) => string;
@@ -48,14 +48,12 @@ export function createCatalogService({ repo, cache, artistNames, cursors, public
     chainPrefix: '',
     notFound: 'songNotFound',
     async render(ids, negotiation) {
-      const rows = await repo.songTemplates(ids);
+      const [{ templates: bytes = null } = {}] = await repo.songTemplates(ids);
       const rendered = new Map<string, Buffer>();
-      if (rows.length === 0) return rendered;
-      const templates = rows.map((row) => parseSongTemplate(Buffer.from(row.template.buffer, row.template.byteOffset, row.template.byteLength)));
+      if (bytes === null) return rendered;
+      const templates = parseSongTemplates(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       const artistRef = await artistNames.songArtistRefs(templates.flatMap((template) => template.artistIds), negotiation);
-      for (let i = 0; i < rows.length; i++) {
-        rendered.set(rows[i]!.id, expandSongTemplate(templates[i]!, negotiation.chain, artistRef, publicUrlInJson));
-      }
+      for (const template of templates) rendered.set(template.id, expandSongTemplate(template, negotiation.chain, artistRef, publicUrlInJson));
       return rendered;
     },
   };

@@ -65,28 +65,49 @@ function u32(value: number): Buffer {
   return bytes;
 }
 
-/** A template read back: views into its bytes. */
+/** A template read back: its song's id, and views into its bytes. */
 export interface SongTemplate {
+  readonly id: string;
   readonly head: Buffer;
   readonly titles: readonly { readonly tag: string; readonly bytes: Buffer }[];
   readonly artistIds: readonly string[];
   readonly tail: Buffer;
 }
 
-export function parseSongTemplate(bytes: Buffer): SongTemplate {
+/** The templates in `bytes`, which holds any number of them one after another (each says where it ends). */
+export function parseSongTemplates(bytes: Buffer): SongTemplate[] {
+  const templates: SongTemplate[] = [];
   let at = 0;
   const u32 = () => ((at += 4), bytes.readUInt32LE(at - 4));
   const block = () => {
     const length = u32();
+    if (at + length > bytes.length) throw new RangeError('a song template ends past its bytes');
     return bytes.subarray(at, (at += length));
   };
-  const head = block();
-  const titles: { tag: string; bytes: Buffer }[] = [];
-  for (let count = u32(); count > 0; count--) titles.push({ tag: block().toString('latin1'), bytes: block() });
-  const artistIds: string[] = [];
-  for (let count = u32(); count > 0; count--) artistIds.push(block().toString('utf8'));
-  const tail = block();
-  return { head, titles, artistIds, tail };
+  while (at < bytes.length) {
+    const head = block();
+    const titles: { tag: string; bytes: Buffer }[] = [];
+    for (let count = u32(); count > 0; count--) titles.push({ tag: block().toString('latin1'), bytes: block() });
+    const artistIds: string[] = [];
+    for (let count = u32(); count > 0; count--) artistIds.push(block().toString('utf8'));
+    const tail = block();
+    templates.push({ id: keyOf(head), head, titles, artistIds, tail });
+  }
+  return templates;
+}
+
+/** The id a head starts with, JSON-quoted: `"<id>":`. */
+function keyOf(head: Buffer): string {
+  let escaped = false;
+  for (let end = 1; end < head.length; end++) {
+    if (head[end] === 0x5c) {
+      escaped = true;
+      end++; // the escaped character, which may be a quote
+    } else if (head[end] === 0x22) {
+      return escaped ? (JSON.parse(head.toString('utf8', 0, end + 1)) as string) : head.toString('utf8', 1, end);
+    }
+  }
+  throw new RangeError('a song template head without its key');
 }
 
 /**

@@ -85,6 +85,23 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs on %s', 
     expect(Object.keys(res.json().results)).toEqual(['أغنية-١', '🎵"quoted"\\']);
   });
 
+  it('finds songs whose ids need escaping in JSON, read from the database together, each under its own id', async () => {
+    const odd = ['🎵"quoted"\\', 'back\\slash', 'ctl\u0001', 'أغنية-٢'];
+    const template = fixtureRecords().find((r) => r.kind === 'song' && r.id === 'song-fr')!;
+    const dir = mkdtempSync(join(tmpdir(), 'maqam-odd-ids-'));
+    const outcome = await importNdjsonFile(server.storage, writeNdjson(dir, 'odd.ndjson', odd.map((id) => ({ ...template, id }))));
+    expect(outcome.errors).toEqual([]);
+    const together = await batchGet(server, ids(...odd, 'song-ar'));
+    expect(together.statusCode).toBe(200);
+    const results = together.json().results;
+    expect(Object.keys(results)).toEqual([...odd, 'song-ar']);
+    for (const id of odd) {
+      expect(results[id].song.id).toEqual({ value: id });
+      expect(results[id].song.title.originalValue).toBe('La Nuit');
+      expect((await batchGet(server, ids(id))).json().results[id]).toEqual(results[id]);
+    }
+  });
+
   it('accepts proto3 snake_case field names and ignores unknown members', async () => {
     const res = await batchGet(server, { song_id_list: [{ value: 'song-ar', extra: 1 }], unknownMember: true });
     expect(res.statusCode).toBe(200);
