@@ -53,6 +53,13 @@ export function createSearchRepo(storage: Storage) {
       return Number(row?.n ?? 0);
     },
 
+    /** The popularity of a word's `nth` most popular posting, or undefined when it has fewer. */
+    async popularityAt(word: string, nth: number): Promise<number | undefined> {
+      const row = await db.selectFrom('search_postings').select('popularity').where('word', '=', word)
+        .orderBy('popularity', 'desc').limit(1).offset(nth - 1).executeTakeFirst();
+      return row === undefined ? undefined : Number(row.popularity);
+    },
+
     /**
      * The postings of one word, most popular first (then id, then kind, in
      * byte order), of items that also match every other query word and do

@@ -219,6 +219,31 @@ describe.each(dialects.map((d) => [d.name, d] as const))('Search on %s', (_name,
     expect(ids(second)).toEqual(['song:qzx-f', 'song:qzx-e', 'song:qzx-d']);
   });
 
+  it('pages the few items two common words share, most popular first, whichever word is typed first', async () => {
+    // Each word is on more songs than a first walk passes (1,000 postings), and the 30 songs with both are the least
+    // popular of them: walking either word from its most popular postings finds none, and the walk must go on.
+    const dir = mkdtempSync(join(tmpdir(), 'maqam-search-sparse-'));
+    try {
+      const songs = [
+        ...Array.from({ length: 1_500 }, (_, i) => song(`vb-${i}`, { en: `Vorbal ${i}` }, 'en', ['adele'], 31 + (i % 70))),
+        ...Array.from({ length: 2_500 }, (_, i) => song(`qt-${i}`, { en: `Quenty ${i}` }, 'en', ['adele'], 31 + (i % 70))),
+        ...Array.from({ length: 30 }, (_, i) => song(`both-${String(i).padStart(2, '0')}`, { en: `Vorbal Quenty ${i}` }, 'en', ['adele'], i + 1)),
+      ];
+      expect((await importNdjsonFile(server.storage, writeNdjson(dir, 'sparse.ndjson', songs))).errors).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const both = (from: number, to: number) => Array.from({ length: from - to + 1 }, (_, i) => `song:both-${String(from - i).padStart(2, '0')}`);
+    for (const q of ['Vorbal Quenty', 'Quenty Vorbal']) {
+      const first = async () => (await search({ q, types: 'song', page_size: '20' })).json();
+      // New words reach the vocabulary with the catalog poll.
+      await expect.poll(async () => ids(await first())).toEqual(both(29, 10));
+      const second = (await search({ q, types: 'song', page_size: '20', page_token: (await first()).nextPageToken })).json();
+      expect(ids(second)).toEqual(both(9, 0));
+      expect(second.nextPageToken).toBe('');
+    }
+  });
+
   it('orders albums by their most popular song as songs arrive, move, change and leave', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'maqam-search-albums-'));
     const album = (id: string): ImportRecord => ({ kind: 'album', id, title: { en: `Zumurrud ${id}` }, originalLanguage: 'en', artistIds: ['adele'], releaseDate: '2001-01-01', artwork: [] });
