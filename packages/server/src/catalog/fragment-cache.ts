@@ -231,8 +231,11 @@ export class FragmentCache {
     if (this.#lookup(number, key, hash) !== undefined) return;
     // The doorkeeper notes every key, also while the cache fills, so a full cache starts with what came back.
     if (this.#doorkeeper !== undefined && !this.#doorkeeper.seenBefore(hash) && !this.#hasRoomFor(size)) return;
-    // Move on through the segments until one has room; each step frees part of the next.
-    while (this.#writeAt + size > this.#segmentBytes) this.#advance();
+    // Move on through the segments until one has room; each step frees part of the next. Once a whole pass found
+    // every entry read (each kept costs a copy), the next segment is emptied: a set never compacts more than the
+    // arena once, where counts of three could take three passes.
+    let steps = 0;
+    while (this.#writeAt + size > this.#segmentBytes) this.#advance(++steps > this.#segmentHead.length);
     const entry = this.#newEntry();
     const start = this.#segment * this.#segmentBytes + this.#writeAt;
     if (unitBytes === 1) for (let i = 0; i < key.length; i++) this.#arena[start + i] = key.charCodeAt(i);
@@ -344,8 +347,8 @@ export class FragmentCache {
     this.#segmentTail[segment] = entry;
   }
 
-  /** Moves to the next segment: keeps (compacted) what was read since the last pass, one read fewer; evicts the rest. */
-  #advance(): void {
+  /** Moves to the next segment: keeps (compacted) what was read since the last pass, one read fewer; evicts the rest (all of it if `evictAll`). */
+  #advance(evictAll: boolean): void {
     const segment = (this.#segment = (this.#segment + 1) % this.#segmentHead.length);
     const base = segment * this.#segmentBytes;
     let entry = this.#segmentHead[segment]!;
@@ -354,7 +357,7 @@ export class FragmentCache {
     while (entry !== NONE) {
       const next = this.#next[entry]!;
       const size = entryBytes(this.#keyBytes(entry), this.#length[entry]!);
-      if (this.#uses[entry]! > 0) {
+      if (!evictAll && this.#uses[entry]! > 0) {
         // Entries are in offset order, so the destination never overtakes the source.
         const from = this.#offset[entry]!;
         if (from !== base + writeAt) this.#arena.copy(this.#arena, base + writeAt, from, from + size);

@@ -60,6 +60,22 @@ describe('FragmentCache', () => {
     expect(goneAt.get('read-once')).toBeLessThan(goneAt.get('read-thrice')!);
   });
 
+  it('compacts the arena at most once for a set: after a pass that found every entry read, the next segment is emptied', () => {
+    const cache = new FragmentCache(8 * 1024, { admitFirstSight: true }); // two segments of 4 KiB, four fragments each
+    const hot = Array.from({ length: 8 }, (_, i) => `hot-${i}`);
+    for (const key of hot) cache.set('c', key, fragment(key, 1000));
+    for (let read = 0; read < 3; read++) for (const key of hot) cache.get('c', key);
+    const present = (key: string) => cache.index('c')?.get(key) !== undefined;
+    // Both segments are passed once (every entry kept, one read fewer), then the first is emptied for the new fragment.
+    cache.set('c', 'new-0', fragment('new-0', 1000));
+    expect(hot.map(present)).toEqual([false, false, false, false, true, true, true, true]);
+    // The second segment's entries kept their remaining counts: the next pass keeps them and evicts the unread ones.
+    for (let i = 1; i <= 4; i++) cache.set('c', `new-${i}`, fragment(`new-${i}`, 1000));
+    expect(hot.slice(4).every(present)).toBe(true);
+    expect(present('new-0')).toBe(false);
+    expect(present('new-4')).toBe(true);
+  });
+
   it('admits every fragment while it has room, then only those set a second time, and has room again after a clear', () => {
     const cache = new FragmentCache(4 * 1024 * 1024); // four segments of 1 MiB: room while more than two are free
     cache.set('en', 'early', fragment('early', 200));
