@@ -48,7 +48,8 @@ export function createCatalogService({ repo, cache, artistNames, cursors, public
     chainPrefix: '',
     notFound: 'songNotFound',
     async render(ids, negotiation) {
-      const [{ templates: bytes = null } = {}] = await repo.songTemplates(ids);
+      // An aggregate: always one row, whose value is null when no song was found.
+      const bytes = (await repo.songTemplates(ids))[0]?.templates ?? null;
       const rendered = new Map<string, Buffer>();
       if (bytes === null) return rendered;
       const templates = parseSongTemplates(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));

@@ -151,9 +151,9 @@ const FATHER_NAMES = FIRST_NAMES.filter(([, latin]) =>
  * A demo artist's Arabic name, distinct from every earlier one: first and
  * family name as drawn, else with a father's name between them (the way
  * Arabic full names tell people apart), else a father's name and another
- * family name. The
- * catalog reads like a real one instead of repeating a few dozen names; past
- * about 27,000 Arabic artists (the 1M-song catalog has more) names repeat.
+ * family name. The catalog reads like a real one instead of repeating a few
+ * dozen names; past about 27,000 Arabic artists (the 1M-song catalog has
+ * more) names repeat.
  */
 function arabicName(taken: TakenNames, first: Pair, family: Pair): Pair {
   if (taken.claim(`${first[1]} ${family[1]}`)) return [`${first[0]} ${family[0]}`, `${first[1]} ${family[1]}`];
