@@ -1,7 +1,6 @@
 import type { ImportSummary } from '@maqam/contract';
 import type { Storage } from '../storage/storage.ts';
 import { writeBatch, type NumberedRecord } from './import.ts';
-import { withBulkSearchIndex } from '../search/search-index.ts';
 import type { AlbumRecord, AlbumType, ArtistRecord, ImportRecord, LyricsRecord, RelatedRecord, SongRecord } from '@maqam/contract';
 
 /**
@@ -380,8 +379,8 @@ export async function seedDemoCatalog(
   const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 };
   let batch: NumberedRecord[] = [];
   let line = 0;
-  const flush = async (bulkLoad: boolean) => {
-    const written = await writeBatch(storage, batch, { bulkLoad });
+  const flush = async () => {
+    const written = await writeBatch(storage, batch);
     summary.artists += written.artists;
     summary.albums += written.albums;
     summary.songs += written.songs;
@@ -390,12 +389,10 @@ export async function seedDemoCatalog(
     batch = [];
     options.onProgress?.(Math.min(total, summary.artists + summary.albums + summary.songs), total);
   };
-  await withBulkSearchIndex(storage.db, async (bulkLoad) => {
-    for (const record of generateDemoCatalog(options)) {
-      batch.push({ line: ++line, record });
-      if (batch.length >= batchSize) await flush(bulkLoad);
-    }
-    if (batch.length > 0) await flush(bulkLoad);
-  });
+  for (const record of generateDemoCatalog(options)) {
+    batch.push({ line: ++line, record });
+    if (batch.length >= batchSize) await flush();
+  }
+  if (batch.length > 0) await flush();
   return summary;
 }

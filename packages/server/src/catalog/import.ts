@@ -9,7 +9,7 @@ import {
 import { LrcError, parseLrc } from './lrc.ts';
 import type { SongRow } from './catalog.repo.ts';
 import { buildSongTemplate } from './song-template.ts';
-import { updateSearchIndex, withBulkSearchIndex } from '../search/search-index.ts';
+import { updateSearchIndex } from '../search/search-index.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -166,12 +166,10 @@ export interface WriteBatchOptions {
   now?: number;
   /** Keys written by earlier batches of the same import, so the summary counts each record once. */
   written?: WrittenKeys;
-  /** Inside withBulkSearchIndex's load into an empty index: postings go in for the primary key alone. */
-  bulkLoad?: boolean;
 }
 
 export async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], options: WriteBatchOptions = {}): Promise<ImportSummary> {
-  const { now = Date.now(), written, bulkLoad = false } = options;
+  const { now = Date.now(), written } = options;
   let upsert = upserts.get(storage);
   if (upsert === undefined) upserts.set(storage, (upsert = createBulkUpsert(storage.db)));
   const artists: Insertable<Database['artists']>[] = [];
@@ -348,7 +346,7 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
       await writeSongTemplates(trx, storage, upsert, await trx.selectFrom('songs').selectAll().where('id', 'in', chunk).execute());
     }
     await reindex(trx, storage, upsert, songIds, albumIds, songArtists, albumArtists);
-    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount }, { bulk: bulkLoad });
+    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount });
     await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
     await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: randomUUID() }]);
   });
@@ -427,10 +425,10 @@ export async function importNdjsonFile(
   let lineNumber = 0;
   let bytesRead = () => 0;
 
-  const flush = async (bulkLoad: boolean) => {
+  const flush = async () => {
     if (batchErrors.length === 0 && batch.length > 0) {
       try {
-        const counts = await writeBatch(storage, batch, { written, bulkLoad });
+        const counts = await writeBatch(storage, batch, { written });
         summary.artists += counts.artists;
         summary.albums += counts.albums;
         summary.songs += counts.songs;
@@ -448,22 +446,20 @@ export async function importNdjsonFile(
     options.onProgress?.({ bytesRead: bytesRead(), linesRead: lineNumber });
   };
 
-  await withBulkSearchIndex(storage.db, async (bulkLoad) => {
-    // Opened here, right before the loop: readline drops the lines it reads before anyone iterates.
-    const stream = createReadStream(path);
-    const lines = createInterface({ input: stream, crlfDelay: Infinity });
-    bytesRead = () => stream.bytesRead;
-    for await (const text of lines) {
-      lineNumber++;
-      if (text.trim() === '') continue;
-      try {
-        batch.push({ line: lineNumber, record: parseImportLine(text) });
-      } catch (error) {
-        batchErrors.push({ line: lineNumber, message: (error as Error).message });
-      }
-      if (batch.length + batchErrors.length >= batchSize) await flush(bulkLoad);
+  // Opened here, right before the loop: readline drops the lines it reads before anyone iterates.
+  const stream = createReadStream(path);
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  bytesRead = () => stream.bytesRead;
+  for await (const text of lines) {
+    lineNumber++;
+    if (text.trim() === '') continue;
+    try {
+      batch.push({ line: lineNumber, record: parseImportLine(text) });
+    } catch (error) {
+      batchErrors.push({ line: lineNumber, message: (error as Error).message });
     }
-    await flush(bulkLoad);
-  });
+    if (batch.length + batchErrors.length >= batchSize) await flush();
+  }
+  await flush();
   return { summary, errors };
 }

@@ -2,6 +2,7 @@ import { PostgresAdapter, sql, type Insertable, type Kysely } from 'kysely';
 import type { Database } from '../storage/database.ts';
 import type { BulkUpsert } from '../storage/bulk-upsert.ts';
 import { searchTerms, type SearchTerm } from '../text/normalize.ts';
+import { CHUNK_SIZE, decodeChunk, encodeChunk, withDeleted } from './doclist.ts';
 
 export type SearchKind = 'song' | 'album' | 'artist';
 
@@ -9,8 +10,7 @@ export type SearchKind = 'song' | 'album' | 'artist';
  * An item as the index sees it. `texts` are its own names or titles in every
  * language (they make the whole-name posting); `related` are the texts it
  * is also found by: a song's artists' names and album title, an album's
- * artists' names. Popularity is stored with each posting so a search walks
- * the postings of a word most popular first and stops at a page.
+ * artists' names.
  */
 export interface IndexedItem {
   readonly kind: SearchKind;
@@ -25,22 +25,49 @@ export function wholeNameWord(words: readonly string[]): string {
   return `=${words.join(' ')}`;
 }
 
+/** The posting word every item of a kind has ('#' is never part of a search word), to filter by `types`. */
+export function kindWord(kind: SearchKind): string {
+  return `#${kind}`;
+}
+
 /** Popularity as the contract orders by it, as an exact integer on both dialects. */
 export function popularityOf(value: number | string | bigint | null | undefined): number {
   return Math.min(Number(value ?? 0), Number.MAX_SAFE_INTEGER);
 }
 
-/** The postings and vocabulary rows of these items. */
-export function searchRows(items: readonly IndexedItem[]): {
-  postings: Insertable<Database['search_postings']>[];
+/**
+ * Ids and kinds compare in UTF-8 byte order, as SQLite's BINARY and
+ * PostgreSQL's "C" collations do. UTF-8 keeps code point order, so code
+ * points are compared (UTF-16 code units would put U+E000..U+FFFF after
+ * supplementary characters), without encoding either string.
+ */
+export function compareBytes(a: string, b: string): number {
+  if (a === b) return 0;
+  const shorter = Math.min(a.length, b.length);
+  for (let i = 0; i < shorter; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++; // the same pair of surrogates in both
+  }
+  return a.length - b.length;
+}
+
+/** The order a search reads items in, relevance aside (contract section 11): popularity, highest first, then id, then kind. */
+export function compareWalk(a: { popularity: number; id: string; kind: string }, b: { popularity: number; id: string; kind: string }): number {
+  return b.popularity - a.popularity || compareBytes(a.id, b.id) || compareBytes(a.kind, b.kind);
+}
+
+/** Each item's posting words, and the vocabulary rows of the words. */
+export function searchWords(items: readonly IndexedItem[]): {
+  wordsOf: string[][];
   vocabulary: { word: string; keys: string; max_popularity: number }[];
 } {
-  const postings: Insertable<Database['search_postings']>[] = [];
   const vocabulary = new Map<string, { keys: string; max: number }>();
   // A batch repeats the same names and titles many times (a song carries its artists' names and album
   // title): each text is normalized once.
   const termsOf = new Map<string, readonly SearchTerm[]>();
-  const wordsOf = (text: string): readonly SearchTerm[] => {
+  const termsOfText = (text: string): readonly SearchTerm[] => {
     let terms = termsOf.get(text);
     if (terms === undefined) {
       terms = searchTerms(text);
@@ -49,22 +76,22 @@ export function searchRows(items: readonly IndexedItem[]): {
     }
     return terms;
   };
-  for (const item of items) {
-    const words = new Set<string>();
+  const wordsOf = items.map((item) => {
+    const words = new Set<string>([kindWord(item.kind)]);
     for (const text of item.texts) {
-      const terms = wordsOf(text);
+      const terms = termsOfText(text);
       if (terms.length === 0) continue;
       words.add(wholeNameWord(terms.map((term) => term.word)));
       for (const term of terms) words.add(term.word);
     }
-    for (const text of item.related) for (const term of wordsOf(text)) words.add(term.word);
+    for (const text of item.related) for (const term of termsOfText(text)) words.add(term.word);
     for (const word of words) {
-      postings.push({ word, kind: item.kind, item_id: item.id, popularity: item.popularity });
       const entry = vocabulary.get(word);
       if (entry !== undefined && item.popularity > entry.max) entry.max = item.popularity;
     }
-  }
-  return { postings, vocabulary: [...vocabulary].map(([word, { keys, max }]) => ({ word, keys, max_popularity: max })) };
+    return [...words];
+  });
+  return { wordsOf, vocabulary: [...vocabulary].map(([word, { keys, max }]) => ({ word, keys, max_popularity: max })) };
 }
 
 const CHUNK = 5000;
@@ -76,48 +103,6 @@ async function inChunks<T>(ids: readonly string[], read: (chunk: string[]) => Pr
 }
 
 const textsOf = (json: string) => Object.values(JSON.parse(json) as Record<string, string>);
-
-/**
- * The walk index: a word's postings most popular first, ties by id and kind
- * in byte order (on PostgreSQL through the "C" collation, migration 010), so
- * both dialects answer the same pages.
- */
-async function createWalkIndex(db: Kysely<Database>): Promise<void> {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  await (postgres
-    ? sql`create index if not exists search_postings_walk on search_postings (word, popularity desc, item_id collate "C", kind collate "C")`
-    : sql`create index if not exists search_postings_walk on search_postings (word, popularity desc, item_id, kind)`
-  ).execute(db);
-}
-
-/**
- * Runs a multi-batch load (an import, the demo seed). Into an empty index,
- * the walk index is dropped for the load and built once at the end: kept up
- * to date row by row, its random inserts cost about 300 of the 500 s of a
- * 1,000,000-song first import on SQLite, and building it from the finished
- * table takes 13 to 32 s. Every batch still writes its postings in its
- * own transaction; only the walk's shortcut is missing meanwhile, so a
- * search during a first load is slower, not wrong. A load cut off before
- * the end leaves the index missing: the next load builds it first. `load` is
- * told whether it is such a bulk load (its batches then write postings in
- * primary-key order, the index that remains).
- */
-export async function withBulkSearchIndex<T>(db: Kysely<Database>, load: (bulkLoad: boolean) => Promise<T>): Promise<T> {
-  await createWalkIndex(db);
-  const empty = (await db.selectFrom('search_postings').select('word').limit(1).executeTakeFirst()) === undefined;
-  if (!empty) return load(false);
-  await sql`drop index if exists search_postings_walk`.execute(db);
-  try {
-    return await load(true);
-  } finally {
-    await createWalkIndex(db);
-  }
-}
-
-type Posting = Insertable<Database['search_postings']>;
-const byWord = (a: Posting, b: Posting) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0);
-const byItem = (a: Posting, b: Posting) =>
-  a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : byWord(a, b);
 
 /** What a batch wrote, and what it changed of songs already there (for album popularity). */
 export interface WrittenItems {
@@ -134,16 +119,20 @@ export interface WrittenItems {
 /**
  * Brings the search index in step with a batch the caller has just written,
  * in the caller's transaction (a search never sees half a batch). Indexed
- * again: the batch's items, and the items found through them (songs and
- * albums of a renamed artist, songs of a renamed album); withdrawn items
- * leave the index. Albums whose songs changed get their popularity again.
+ * again: the batch's items, the items found through them (songs and albums
+ * of a renamed artist, songs of a renamed album) and albums whose popularity
+ * the batch's songs changed. Their earlier copies are marked deleted in
+ * their segments, withdrawn items leave the index, and the items indexed
+ * again make a new segment; then segments are merged where the policy says.
  */
 export async function updateSearchIndex(
   trx: Kysely<Database>,
   upsert: BulkUpsert,
   written: WrittenItems,
-  options: { dependents?: boolean; bulk?: boolean } = {},
+  options: { dependents?: boolean } = {},
 ): Promise<void> {
+  // Segments are read, changed and written back: two imports on PostgreSQL take turns.
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(7262001)`.execute(trx);
   const list = (ids: Iterable<string>) => [...ids];
   const artistIds = list(written.artistIds);
   const songIds = new Set(written.songIds);
@@ -158,25 +147,15 @@ export async function updateSearchIndex(
     for (const row of viaAlbums) songIds.add(row.id);
   }
 
-  for (const [kind, ids] of [['artist', artistIds], ['album', list(albumIds)], ['song', list(songIds)]] as const) {
-    await inChunks(ids, async (chunk) => {
-      await trx.deleteFrom('search_postings').where('kind', '=', kind).where('item_id', 'in', chunk).execute();
-      return [];
-    });
-  }
+  const songs = await inChunks(list(songIds), (chunk) =>
+    trx.selectFrom('songs').select(['id', 'title_i18n', 'artist_ids', 'album_id', 'popularity']).where('id', 'in', chunk).where('withdrawn', '=', 0).execute());
+  for (const album of await albumsWithNewPopularity(trx, songs, albumIds, written.albumsToRecount)) albumIds.add(album);
 
   const artists = await inChunks(artistIds, (chunk) =>
     trx.selectFrom('artists').select(['id', 'name_i18n', 'monthly_listeners']).where('id', 'in', chunk).where('withdrawn', '=', 0).execute());
   const albums = await inChunks(list(albumIds), (chunk) =>
     trx.selectFrom('albums').select(['id', 'title_i18n', 'artist_ids']).where('id', 'in', chunk).where('withdrawn', '=', 0).execute());
-  const songs = await inChunks(list(songIds), (chunk) =>
-    trx.selectFrom('songs').select(['id', 'title_i18n', 'artist_ids', 'album_id', 'popularity']).where('id', 'in', chunk).where('withdrawn', '=', 0).execute());
-  const albumPopularity = new Map(
-    (await inChunks(albums.map((a) => a.id), (chunk) =>
-      trx.selectFrom('songs').select((eb) => ['album_id', eb.fn.max<number>('popularity').as('popularity')])
-        .where('album_id', 'in', chunk).where('withdrawn', '=', 0).groupBy('album_id').execute()))
-      .map((row) => [row.album_id, popularityOf(row.popularity)]),
-  );
+  const albumPopularity = await albumPopularityOf(trx, albums.map((a) => a.id));
 
   // The names the related texts come from: artists (of songs and albums) and albums (of songs).
   const creditIds = new Set<string>();
@@ -195,87 +174,236 @@ export async function updateSearchIndex(
       related: [...creditNames(row.artist_ids), ...(titles.get(row.album_id) ?? [])], popularity: popularityOf(row.popularity),
     })),
   ];
-  const { postings, vocabulary } = searchRows(items);
-  // In the order of the index that takes them at the fewest places: the walk index (word first), or in a
-  // bulk load, where there is none, the primary key (item first).
-  postings.sort(options.bulk ? byItem : byWord);
-  await upsert(trx, 'search_postings', ['kind', 'item_id', 'word'], postings);
 
-  // Albums not indexed again above whose songs changed. Those with songs that were already there are
-  // recounted; the others have only gained songs, which raise them where they are more popular.
-  const recount = list(written.albumsToRecount).filter((id) => !albumIds.has(id));
-  const raised = new Map<string, number>();
-  for (const song of songs) {
-    if (albumIds.has(song.album_id) || written.albumsToRecount.has(song.album_id)) continue;
-    const popularity = popularityOf(song.popularity);
-    if (popularity > (raised.get(song.album_id) ?? -1)) raised.set(song.album_id, popularity);
-  }
-  const albumPostings: Insertable<Database['search_postings']>[] = [];
-  for (let i = 0; i < recount.length; i += CHUNK) {
-    const current = await trx.selectFrom('songs').select((eb) => ['album_id', eb.fn.max<number>('popularity').as('popularity')])
-      .where('album_id', 'in', recount.slice(i, i + CHUNK)).where('withdrawn', '=', 0).groupBy('album_id').execute();
-    const now = new Map(current.map((row) => [row.album_id, popularityOf(row.popularity)]));
-    albumPostings.push(...await setAlbumPopularity(trx, upsert, recount.slice(i, i + CHUNK).map((id) => [id, now.get(id) ?? 0]), 'set'));
-  }
-  const raise = [...raised];
-  for (let i = 0; i < raise.length; i += CHUNK) albumPostings.push(...await setAlbumPopularity(trx, upsert, raise.slice(i, i + CHUNK), 'raise'));
-  await raiseWordBounds(trx, upsert, vocabulary, albumPostings);
+  await deleteEarlierCopies(trx, upsert, [['artist', artistIds], ['album', list(albumIds)], ['song', list(songIds)]]);
+  const { wordsOf, vocabulary } = searchWords(items);
+  await writeSegment(trx, upsert, items, wordsOf);
+  await raiseWordBounds(trx, upsert, vocabulary);
+  await mergeSegments(trx, upsert);
+}
+
+/** Each album's popularity: its most popular song that is not withdrawn (0 without one). */
+async function albumPopularityOf(trx: Kysely<Database>, albumIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await inChunks(albumIds, (chunk) =>
+    trx.selectFrom('songs').select((eb) => ['album_id', eb.fn.max<number>('popularity').as('popularity')])
+      .where('album_id', 'in', chunk).where('withdrawn', '=', 0).groupBy('album_id').execute());
+  return new Map(rows.map((row) => [row.album_id, popularityOf(row.popularity)]));
 }
 
 /**
- * Writes the batch's words with their phonetic keys, and raises each touched
- * word's popularity bound to its new postings' (the batch's and the albums'
- * raised above). Bounds only rise: a lowered popularity leaves a bound above
- * every posting, which is all a search needs of it.
+ * Albums not already being indexed again whose popularity the batch changed:
+ * those with songs that were already there are recounted; the others have
+ * only gained songs, which raise them where they are more popular.
  */
-async function raiseWordBounds(
+async function albumsWithNewPopularity(
   trx: Kysely<Database>,
-  upsert: BulkUpsert,
-  words: readonly { word: string; keys: string; max_popularity: number }[],
-  postings: readonly Insertable<Database['search_postings']>[],
-): Promise<void> {
-  const rows = new Map(words.map((row) => [row.word, { ...row }]));
+  songs: readonly { album_id: string; popularity: number | string }[],
+  reindexed: ReadonlySet<string>,
+  toRecount: ReadonlySet<string>,
+): Promise<string[]> {
+  const recount = [...toRecount].filter((id) => !reindexed.has(id));
   const raisedTo = new Map<string, number>();
-  for (const posting of postings) raisedTo.set(posting.word, Math.max(raisedTo.get(posting.word) ?? 0, popularityOf(posting.popularity)));
-  const touched = [...new Set([...rows.keys(), ...raisedTo.keys()])];
+  for (const song of songs) {
+    if (reindexed.has(song.album_id) || toRecount.has(song.album_id)) continue;
+    const popularity = popularityOf(song.popularity);
+    if (popularity > (raisedTo.get(song.album_id) ?? -1)) raisedTo.set(song.album_id, popularity);
+  }
+  const indexed = new Map((await inChunks([...recount, ...raisedTo.keys()], (chunk) =>
+    trx.selectFrom('search_items').select(['item_id', 'popularity']).where('kind', '=', 'album').where('item_id', 'in', chunk).execute()))
+    .map((row) => [row.item_id, popularityOf(row.popularity)]));
+  const now = await albumPopularityOf(trx, recount);
+  const changed: string[] = [];
+  // An album not in the index is withdrawn (or has no indexable title): nothing to change.
+  for (const id of recount) if (indexed.has(id) && indexed.get(id) !== (now.get(id) ?? 0)) changed.push(id);
+  for (const [id, popularity] of raisedTo) if (indexed.has(id) && popularity > indexed.get(id)!) changed.push(id);
+  return changed;
+}
+
+/** Removes these items' rows and marks their numbers deleted in their segments (a segment left empty goes). */
+async function deleteEarlierCopies(trx: Kysely<Database>, upsert: BulkUpsert, byKind: readonly (readonly [SearchKind, readonly string[]])[]): Promise<void> {
+  const numbers = new Map<number, number[]>();
+  for (const [kind, ids] of byKind) {
+    await inChunks(ids, async (chunk) => {
+      const rows = await trx.selectFrom('search_items').select(['segment', 'number']).where('kind', '=', kind).where('item_id', 'in', chunk).execute();
+      for (const row of rows) {
+        const segment = Number(row.segment);
+        const list = numbers.get(segment);
+        if (list) list.push(Number(row.number));
+        else numbers.set(segment, [Number(row.number)]);
+      }
+      if (rows.length > 0) await trx.deleteFrom('search_items').where('kind', '=', kind).where('item_id', 'in', chunk).execute();
+      return [];
+    });
+  }
+  if (numbers.size === 0) return;
+  const segments = await trx.selectFrom('search_segments').select(['id', 'size', 'deleted']).where('id', 'in', [...numbers.keys()]).execute();
+  const changed: Insertable<Database['search_segments']>[] = [];
+  for (const segment of segments) {
+    const id = Number(segment.id);
+    const deleted = withDeleted(segment.deleted, Number(segment.size), numbers.get(id)!);
+    if (countBits(deleted) >= Number(segment.size)) await dropSegments(trx, [id]);
+    else changed.push({ id, size: Number(segment.size), deleted });
+  }
+  await upsert(trx, 'search_segments', ['id'], changed);
+}
+
+function countBits(bytes: Uint8Array): number {
+  let count = 0;
+  for (let byte of bytes) {
+    while (byte !== 0) {
+      byte &= byte - 1;
+      count++;
+    }
+  }
+  return count;
+}
+
+async function dropSegments(trx: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await trx.deleteFrom('search_doclists').where('segment', 'in', [...ids]).execute();
+  await trx.deleteFrom('search_items').where('segment', 'in', [...ids]).execute();
+  await trx.deleteFrom('search_segments').where('id', 'in', [...ids]).execute();
+}
+
+/** Segment ids are never reused, so a search that read the list of segments before a merge cannot mix two of them. */
+async function nextSegmentId(trx: Kysely<Database>, upsert: BulkUpsert): Promise<number> {
+  const row = await trx.selectFrom('settings').select('value').where('key', '=', 'search_segment_id').executeTakeFirst();
+  const id = Number(row?.value ?? 0) + 1;
+  await upsert(trx, 'settings', ['key'], [{ key: 'search_segment_id', value: String(id) }]);
+  return id;
+}
+
+/** Writes items as a new segment, numbered in walk order, with each word's postings (`wordsOf`, parallel to `items`). */
+async function writeSegment(trx: Kysely<Database>, upsert: BulkUpsert, items: readonly IndexedItem[], wordsOf: readonly (readonly string[])[]): Promise<void> {
+  if (items.length === 0) return;
+  const order = items.map((_, i) => i).sort((a, b) => compareWalk(items[a]!, items[b]!));
+  const id = await nextSegmentId(trx, upsert);
+  const postings = new Map<string, number[]>();
+  const rows: Insertable<Database['search_items']>[] = new Array(order.length);
+  order.forEach((index, number) => {
+    const item = items[index]!;
+    rows[number] = { segment: id, number, kind: item.kind, item_id: item.id, popularity: item.popularity };
+    for (const word of wordsOf[index]!) {
+      const list = postings.get(word);
+      if (list) list.push(number);
+      else postings.set(word, [number]);
+    }
+  });
+  await upsert(trx, 'search_segments', ['id'], [{ id, size: items.length, deleted: null }]);
+  await upsert(trx, 'search_items', ['segment', 'number'], rows);
+  await upsert(trx, 'search_doclists', ['segment', 'chunk', 'word'], doclistRows(id, postings));
+}
+
+/** A segment's stored chunks of each word's ascending item numbers. */
+function doclistRows(segment: number, postings: ReadonlyMap<string, ArrayLike<number>>): Insertable<Database['search_doclists']>[] {
+  const rows: Insertable<Database['search_doclists']>[] = [];
+  for (const [word, numbers] of postings) {
+    let start = 0;
+    while (start < numbers.length) {
+      const chunk = Math.floor(numbers[start]! / CHUNK_SIZE);
+      let end = start;
+      const offsets: number[] = [];
+      while (end < numbers.length && Math.floor(numbers[end]! / CHUNK_SIZE) === chunk) offsets.push(numbers[end++]! - chunk * CHUNK_SIZE);
+      rows.push({ segment, chunk, word, offsets: encodeChunk(offsets) });
+      start = end;
+    }
+  }
+  // In primary-key order: each goes in at the end of the segment's range.
+  return rows.sort((a, b) => a.chunk - b.chunk || (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
+}
+
+/**
+ * Segments merge by size, ten of a size at a time (sizes 1-9, 10-99, ...),
+ * so each item is rewritten about once per tenfold growth of the catalog
+ * and a search reads at most nine segments of each size. A segment whose
+ * items are mostly deleted is rewritten on its own.
+ */
+const MERGE_FACTOR = 10;
+
+async function mergeSegments(trx: Kysely<Database>, upsert: BulkUpsert): Promise<void> {
+  for (;;) {
+    const segments = (await trx.selectFrom('search_segments').select(['id', 'size', 'deleted']).orderBy('id').execute())
+      .map((row) => ({ id: Number(row.id), live: Number(row.size) - (row.deleted === null ? 0 : countBits(row.deleted)), size: Number(row.size) }));
+    const bySize = new Map<number, number[]>();
+    let merge: number[] | undefined;
+    for (const segment of segments) {
+      if (segment.size >= 1000 && segment.live * 2 < segment.size) {
+        merge = [segment.id];
+        break;
+      }
+      const level = Math.floor(Math.log10(Math.max(1, segment.live)));
+      const same = bySize.get(level) ?? [];
+      same.push(segment.id);
+      bySize.set(level, same);
+      if (same.length >= MERGE_FACTOR) {
+        merge = same;
+        break;
+      }
+    }
+    if (merge === undefined) return;
+    await mergeInto(trx, upsert, merge);
+  }
+}
+
+/** Rewrites these segments' live items as one new segment. */
+async function mergeInto(trx: Kysely<Database>, upsert: BulkUpsert, ids: readonly number[]): Promise<void> {
+  const items = (await trx.selectFrom('search_items').select(['segment', 'number', 'kind', 'item_id', 'popularity']).where('segment', 'in', [...ids]).execute())
+    .map((row) => ({ segment: Number(row.segment), number: Number(row.number), kind: row.kind, id: row.item_id, popularity: popularityOf(row.popularity) }));
+  items.sort(compareWalk);
+  const sizes = new Map((await trx.selectFrom('search_segments').select(['id', 'size']).where('id', 'in', [...ids]).execute()).map((row) => [Number(row.id), Number(row.size)]));
+  const renumber = new Map<number, Int32Array>();
+  for (const [segment, size] of sizes) renumber.set(segment, new Int32Array(size).fill(-1));
+  items.forEach((item, number) => {
+    renumber.get(item.segment)![item.number] = number;
+  });
+
+  const chunks = await trx.selectFrom('search_doclists').select(['segment', 'chunk', 'word', 'offsets']).where('segment', 'in', [...ids]).execute();
+  const decoded = chunks.map((row) => ({ segment: Number(row.segment), base: Number(row.chunk) * CHUNK_SIZE, word: row.word, offsets: decodeChunk(row.offsets) }));
+  const counts = new Map<string, number>();
+  for (const row of decoded) counts.set(row.word, (counts.get(row.word) ?? 0) + row.offsets.length);
+  const postings = new Map<string, Int32Array>();
+  const filled = new Map<string, number>();
+  for (const row of decoded) {
+    let numbers = postings.get(row.word);
+    if (numbers === undefined) postings.set(row.word, (numbers = new Int32Array(counts.get(row.word)!)));
+    let at = filled.get(row.word) ?? 0;
+    const map = renumber.get(row.segment)!;
+    for (const offset of row.offsets) {
+      const number = map[row.base + offset]!;
+      if (number >= 0) numbers[at++] = number;
+    }
+    filled.set(row.word, at);
+  }
+  const sorted = new Map<string, Int32Array>();
+  for (const [word, numbers] of postings) {
+    const live = numbers.subarray(0, filled.get(word)!);
+    if (live.length > 0) sorted.set(word, live.sort());
+  }
+
+  await dropSegments(trx, ids);
+  if (items.length === 0) return;
+  const id = await nextSegmentId(trx, upsert);
+  await upsert(trx, 'search_segments', ['id'], [{ id, size: items.length, deleted: null }]);
+  await upsert(trx, 'search_items', ['segment', 'number'], items.map((item, number) => ({ segment: id, number, kind: item.kind, item_id: item.id, popularity: item.popularity })));
+  await upsert(trx, 'search_doclists', ['segment', 'chunk', 'word'], doclistRows(id, sorted));
+}
+
+/**
+ * Writes the batch's words with their phonetic keys, and raises each word's
+ * popularity bound to its new postings'. Bounds only rise: a lowered
+ * popularity leaves a bound above every posting.
+ */
+async function raiseWordBounds(trx: Kysely<Database>, upsert: BulkUpsert, words: readonly { word: string; keys: string; max_popularity: number }[]): Promise<void> {
+  const rows = new Map(words.map((row) => [row.word, { ...row }]));
+  const touched = [...rows.keys()];
   for (let i = 0; i < touched.length; i += CHUNK) {
-    const stored = await trx.selectFrom('search_vocabulary').select(['word', 'keys', 'max_popularity']).where('word', 'in', touched.slice(i, i + CHUNK)).execute();
+    const stored = await trx.selectFrom('search_vocabulary').select(['word', 'max_popularity']).where('word', 'in', touched.slice(i, i + CHUNK)).execute();
     for (const row of stored) {
-      const bound = Math.max(popularityOf(row.max_popularity), raisedTo.get(row.word) ?? 0);
-      const batchRow = rows.get(row.word);
-      if (batchRow === undefined) rows.set(row.word, { word: row.word, keys: row.keys, max_popularity: bound });
-      else batchRow.max_popularity = Math.max(batchRow.max_popularity, bound);
+      const batchRow = rows.get(row.word)!;
+      batchRow.max_popularity = Math.max(batchRow.max_popularity, popularityOf(row.max_popularity));
     }
   }
   const changed = [...rows.values()];
   changed.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
   await upsert(trx, 'search_vocabulary', ['word'], changed);
-}
-
-/**
- * Writes albums' popularity into their postings, only into those it changes
- * (each change moves the posting in the walk index): `set` to the value,
- * `raise` only where the value is higher. The postings are read by item and
- * written back in one bulk upsert a chunk (an UPDATE joined to a list of
- * values is planned as a scan of every album posting by SQLite).
- * Answers the postings it changed.
- */
-async function setAlbumPopularity(
-  trx: Kysely<Database>,
-  upsert: BulkUpsert,
-  albums: readonly (readonly [id: string, popularity: number])[],
-  how: 'set' | 'raise',
-): Promise<Insertable<Database['search_postings']>[]> {
-  if (albums.length === 0) return [];
-  const target = new Map(albums);
-  const stored = await trx.selectFrom('search_postings').select(['word', 'item_id', 'popularity'])
-    .where('kind', '=', 'album').where('item_id', 'in', [...target.keys()]).execute();
-  const changed: Insertable<Database['search_postings']>[] = [];
-  for (const row of stored) {
-    const before = popularityOf(row.popularity);
-    const after = how === 'set' ? target.get(row.item_id)! : Math.max(before, target.get(row.item_id)!);
-    if (after !== before) changed.push({ word: row.word, kind: 'album', item_id: row.item_id, popularity: after });
-  }
-  await upsert(trx, 'search_postings', ['kind', 'item_id', 'word'], changed);
-  return changed;
 }

@@ -1,107 +1,78 @@
-import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
-import type { Database } from '../storage/database.ts';
+import { sql } from 'kysely';
 import type { Storage } from '../storage/storage.ts';
-import type { SearchKind } from './search-index.ts';
+import { popularityOf, type SearchKind } from './search-index.ts';
 
-/** A posting found by a walk: the item and its popularity. */
-export interface WalkRow {
-  kind: SearchKind;
-  item_id: string;
-  popularity: number | string;
+/** A segment of the index (search/doclist.ts) as a search sees it. */
+export interface SegmentInfo {
+  readonly id: number;
+  readonly size: number;
+  readonly deleted: Uint8Array | null;
 }
 
-export interface Walk {
-  /** The posting word walked, most popular first. */
-  readonly word: string;
-  readonly kinds: readonly SearchKind[];
-  /** Every other query word: the item must have a posting of one of these words for each. */
-  readonly others: readonly (readonly string[])[];
-  /** Items whose whole name is this posting word are left out (they rank above). */
-  readonly notWholeName?: string;
-  /** Items that have, for every query word, a posting of one of these words are left out (they rank above). */
-  readonly notAll?: readonly (readonly string[])[];
-  /** Keyset: only items after (popularity, id, kind) in the walk's order. */
-  readonly after?: readonly [popularity: number, id: string, kind: string];
-  /** Only postings at least this popular (the page is already full of more popular ones). */
-  readonly minPopularity?: number;
-  readonly limit: number;
+/** An indexed item and its number in its segment. */
+export interface ItemRow {
+  readonly number: number;
+  readonly kind: SearchKind;
+  readonly id: string;
+  readonly popularity: number;
 }
 
 export function createSearchRepo(storage: Storage) {
   const { db } = storage;
-  // Ids tie-break in byte order on both dialects (PostgreSQL's default collation would sort them otherwise).
-  const byteOrder = storage.dialect === 'postgres' ? (column: string) => sql.raw(`${column} collate "C"`) : (column: string) => sql.raw(column);
-
-  const hasPosting = (eb: ExpressionBuilder<Database & { p: Database['search_postings'] }, 'p'>, words: readonly string[]): Expression<SqlBool> =>
-    eb.exists(
-      eb.selectFrom('search_postings as x').select('x.item_id')
-        .whereRef('x.kind', '=', 'p.kind').whereRef('x.item_id', '=', 'p.item_id')
-        .where('x.word', 'in', [...words]),
-    );
+  const itemOf = (row: { number: number | string; kind: SearchKind; item_id: string; popularity: number | string }): ItemRow =>
+    ({ number: Number(row.number), kind: row.kind, id: row.item_id, popularity: popularityOf(row.popularity) });
 
   return {
-    async vocabulary(): Promise<{ word: string; keys: string; max_popularity: number | string }[]> {
-      return db.selectFrom('search_vocabulary').select(['word', 'keys', 'max_popularity']).execute();
+    async vocabulary(): Promise<{ word: string; keys: string }[]> {
+      return db.selectFrom('search_vocabulary').select(['word', 'keys']).execute();
     },
 
-    /** How many postings a word has, counted up to `cap` (to pick the rarest query word to walk). */
-    async postingCount(word: string, cap: number): Promise<number> {
-      const row = await db
-        .selectFrom((eb) => eb.selectFrom('search_postings').select('item_id').where('word', '=', word).limit(cap).as('capped'))
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
+    /** The index's segments, oldest first. */
+    async segments(): Promise<SegmentInfo[]> {
+      const rows = await db.selectFrom('search_segments').select(['id', 'size', 'deleted']).orderBy('id').execute();
+      return rows.map((row) => ({ id: Number(row.id), size: Number(row.size), deleted: row.deleted }));
     },
 
-    /** The popularity of a word's `nth` most popular posting, or undefined when it has fewer. */
-    async popularityAt(word: string, nth: number): Promise<number | undefined> {
-      const row = await db.selectFrom('search_postings').select('popularity').where('word', '=', word)
-        .orderBy('popularity', 'desc').limit(1).offset(nth - 1).executeTakeFirst();
-      return row === undefined ? undefined : Number(row.popularity);
+    /** The stored postings of these words in these chunks of segments (a word without postings in a chunk has no row). */
+    async chunks(chunks: readonly { segment: number; chunk: number }[], words: readonly string[]): Promise<{ segment: number; chunk: number; word: string; offsets: Uint8Array }[]> {
+      if (chunks.length === 0 || words.length === 0) return [];
+      const rows = await db.selectFrom('search_doclists').select(['segment', 'chunk', 'word', 'offsets'])
+        .where((eb) => eb.or(chunks.map(({ segment, chunk }) => eb.and([eb('segment', '=', segment), eb('chunk', '=', chunk)]))))
+        .where('word', 'in', [...words]).execute();
+      return rows.map((row) => ({ segment: Number(row.segment), chunk: Number(row.chunk), word: row.word, offsets: row.offsets }));
+    },
+
+    /** The items with these numbers, by segment. */
+    async items(numbers: ReadonlyMap<number, readonly number[]>): Promise<(ItemRow & { segment: number })[]> {
+      const wanted = [...numbers].filter(([, list]) => list.length > 0);
+      if (wanted.length === 0) return [];
+      const rows = await db.selectFrom('search_items').select(['segment', 'number', 'kind', 'item_id', 'popularity'])
+        .where((eb) => eb.or(wanted.map(([segment, list]) => eb.and([eb('segment', '=', segment), eb('number', 'in', [...list])]))))
+        .execute();
+      return rows.map((row) => ({ ...itemOf(row), segment: Number(row.segment) }));
     },
 
     /**
-     * The postings of one word, most popular first (then id, then kind, in
-     * byte order), of items that also match every other query word and do
-     * not rank in a better tier: an index walk that stops at `limit`.
+     * In each segment, the first number whose item comes after `after` in
+     * walk order (the segment's size when none does): the first item of the
+     * same popularity and a greater (id, kind), else the first of the next
+     * popularity below. Seeks in search_items_walk, one statement for all.
      */
-    async walk(walk: Walk): Promise<WalkRow[]> {
-      let query = db
-        .selectFrom('search_postings as p')
-        .select(['p.kind', 'p.item_id', 'p.popularity'])
-        .where('p.word', '=', walk.word)
-        .where('p.kind', 'in', [...walk.kinds]);
-      if (walk.minPopularity !== undefined) query = query.where('p.popularity', '>=', walk.minPopularity);
-      for (const words of walk.others) query = query.where((eb) => hasPosting(eb, words));
-      if (walk.notWholeName !== undefined) {
-        const whole = walk.notWholeName;
-        query = query.where((eb) => eb.not(hasPosting(eb, [whole])));
-      }
-      if (walk.notAll !== undefined && walk.notAll.length > 0) {
-        const groups = walk.notAll;
-        query = query.where((eb) => eb.not(eb.and(groups.map((words) => hasPosting(eb, words)))));
-      }
-      if (walk.after !== undefined) {
-        const [popularity, id, kind] = walk.after;
-        query = query.where((eb) =>
-          eb.or([
-            eb('p.popularity', '<', popularity),
-            eb.and([
-              eb('p.popularity', '=', popularity),
-              eb.or([
-                eb(sql`${byteOrder('p.item_id')}`, '>', id),
-                eb.and([eb('p.item_id', '=', id), eb(sql`${byteOrder('p.kind')}`, '>', kind)]),
-              ]),
-            ]),
-          ]),
-        );
-      }
-      return query
-        .orderBy('p.popularity', 'desc')
-        .orderBy(byteOrder('p.item_id'))
-        .orderBy(byteOrder('p.kind'))
-        .limit(walk.limit)
-        .execute() as Promise<WalkRow[]>;
+    async firstAfter(segments: readonly number[], after: readonly [popularity: number, id: string, kind: string]): Promise<Map<number, number>> {
+      if (segments.length === 0) return new Map();
+      const [popularity, id, kind] = after;
+      const text = (column: string) => sql.raw(storage.dialect === 'postgres' ? `${column} collate "C"` : column);
+      const { rows } = await sql<{ segment: number | string; first: number | string }>`
+        select s.id as segment, coalesce(
+          (select i.number from search_items i where i.segment = s.id and i.popularity = ${popularity}
+             and (${text('i.item_id')}, ${text('i.kind')}) > (${id}, ${kind})
+           order by ${text('i.item_id')}, ${text('i.kind')} limit 1),
+          (select i.number from search_items i where i.segment = s.id
+             and i.popularity = (select max(j.popularity) from search_items j where j.segment = s.id and j.popularity < ${popularity})
+           order by ${text('i.item_id')}, ${text('i.kind')} limit 1),
+          s.size) as first
+        from search_segments s where s.id in (${sql.join(segments)})`.execute(db);
+      return new Map(rows.map((row) => [Number(row.segment), Number(row.first)]));
     },
   };
 }

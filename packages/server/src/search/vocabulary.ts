@@ -41,11 +41,9 @@ export class Vocabulary {
   readonly #byKey = new Map<string, string[]>();
   readonly #byDeletion = new Map<string, string[]>();
   readonly #words: Set<string>;
-  readonly #bounds = new Map<string, number>();
 
-  constructor(rows: readonly { word: string; keys: string; max_popularity?: number | string }[]) {
+  constructor(rows: readonly { word: string; keys: string }[]) {
     this.#words = new Set(rows.map((row) => row.word));
-    for (const row of rows) this.#bounds.set(row.word, Number(row.max_popularity ?? Number.MAX_SAFE_INTEGER));
     // Code-unit order: the same on every node and dialect.
     this.#sorted = [...this.#words].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const push = (map: Map<string, string[]>, key: string, word: string) => {
@@ -62,11 +60,6 @@ export class Vocabulary {
 
   get size(): number {
     return this.#words.size;
-  }
-
-  /** At least the popularity of the word's most popular posting, as of when the vocabulary was read. */
-  bound(word: string): number {
-    return this.#bounds.get(word) ?? Number.MAX_SAFE_INTEGER;
   }
 
   /**

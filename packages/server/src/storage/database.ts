@@ -20,7 +20,9 @@ export interface Database {
   lyrics: LyricsTable;
   song_artists: SongArtistsTable;
   album_artists: AlbumArtistsTable;
-  search_postings: SearchPostingsTable;
+  search_segments: SearchSegmentsTable;
+  search_items: SearchItemsTable;
+  search_doclists: SearchDoclistsTable;
   search_vocabulary: SearchVocabularyTable;
   api_keys: ApiKeysTable;
   users: UsersTable;
@@ -134,13 +136,31 @@ export interface AlbumArtistsTable {
   album_type: string;
 }
 
-/** One search word of an item's names or titles ('=' + words for a whole name). */
-export interface SearchPostingsTable {
-  word: string;
+/** A segment of the search index (search/doclist.ts): items numbered 0..size-1 in walk order. */
+export interface SearchSegmentsTable {
+  id: number;
+  size: number;
+  /** Bitmap of the item numbers re-indexed or withdrawn since (bit n of byte n >> 3), or null when none. */
+  deleted: Uint8Array | null;
+}
+
+/** An indexed item: its number in its segment, and what the order needs of it. */
+export interface SearchItemsTable {
+  segment: number;
+  number: number;
   kind: 'song' | 'album' | 'artist';
   item_id: string;
   /** The item's popularity (song popularity, artist monthly listeners, album's most popular song): the walk order. */
-  popularity: number;
+  popularity: number | string;
+}
+
+/** A word's postings in one chunk of a segment: 16-bit offsets of item numbers (search/doclist.ts). */
+export interface SearchDoclistsTable {
+  segment: number;
+  chunk: number;
+  /** A search word ('=' + words for a whole name, '#' + kind for an item's kind). */
+  word: string;
+  offsets: Uint8Array;
 }
 
 /** Every indexed word, with its space-separated phonetic keys. */

@@ -1,6 +1,4 @@
 import type { Kysely } from 'kysely';
-import { updateSearchIndex } from '../../search/search-index.ts';
-import { createBulkUpsert } from '../bulk-upsert.ts';
 
 /**
  * The search index of contract section 11, the same tables on both dialects
@@ -32,28 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     // Space-separated phonetic keys of the word (text/normalize.ts).
     .addColumn('keys', 'text', (c) => c.notNull())
     .execute();
-  await backfill(db);
-}
-
-/** Indexes a catalog imported before this migration, a chunk of items at a time. */
-async function backfill(db: Kysely<any>): Promise<void> {
-  const upsert = createBulkUpsert(db);
-  const none = new Set<string>();
-  for (const table of ['artists', 'albums', 'songs'] as const) {
-    let after = '';
-    for (;;) {
-      const rows: { id: string }[] = await db.selectFrom(table).select('id').where('withdrawn', '=', 0).where('id', '>', after).orderBy('id').limit(10_000).execute();
-      if (rows.length === 0) break;
-      const ids = new Set(rows.map((row) => row.id));
-      await updateSearchIndex(db, upsert, {
-        artistIds: table === 'artists' ? ids : none,
-        albumIds: table === 'albums' ? ids : none,
-        songIds: table === 'songs' ? ids : none,
-        albumsToRecount: none,
-      }, { dependents: false });
-      after = rows[rows.length - 1]!.id;
-    }
-  }
+  // A catalog imported before this migration is indexed by migration 012, which replaced these postings.
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

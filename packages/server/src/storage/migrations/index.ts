@@ -10,6 +10,7 @@ import * as operatorAccounts from './008-operator-accounts.ts';
 import * as searchWordBounds from './009-search-word-bounds.ts';
 import * as searchWalkByteOrder from './010-search-walk-byte-order.ts';
 import * as songTemplates from './011-song-templates.ts';
+import * as searchSegments from './012-search-segments.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -29,6 +30,7 @@ export const migrations: MigrationProvider = {
       '009-search-word-bounds': searchWordBounds,
       '010-search-walk-byte-order': searchWalkByteOrder,
       '011-song-templates': songTemplates,
+      '012-search-segments': searchSegments,
     };
   },
 };

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { CHUNK_SIZE, ChunkBitmap, decodeChunk, deletedInChunk, encodeChunk, isDeleted, withDeleted } from '../../src/search/doclist.ts';
+
+describe('packed postings', () => {
+  it('stores a chunk as 16-bit little-endian offsets and reads them back, aligned or not', () => {
+    const offsets = [0, 1, 255, 256, 4097, 65_535];
+    const stored = encodeChunk(offsets);
+    expect([...stored.subarray(0, 6)]).toEqual([0, 0, 1, 0, 255, 0]);
+    expect([...decodeChunk(stored)]).toEqual(offsets);
+    // PostgreSQL's driver may hand out a slice of a larger buffer at an odd offset.
+    const shifted = new Uint8Array(stored.length + 1);
+    shifted.set(stored, 1);
+    expect([...decodeChunk(shifted.subarray(1))]).toEqual(offsets);
+  });
+
+  it('intersects, subtracts and lists a chunk in ascending order from a starting offset', () => {
+    const a = ChunkBitmap.of([Uint16Array.from([1, 31, 32, 33, 64, 1000, 65_535])]);
+    const b = ChunkBitmap.of([Uint16Array.from([31, 32, 1000]), Uint16Array.from([64, 65_535])]);
+    expect(a.and(b).take(0, 100)).toEqual([31, 32, 64, 1000, 65_535]);
+    expect(a.andNot(ChunkBitmap.of([Uint16Array.from([32])])).take(0, 100)).toEqual([31, 64, 1000, 65_535]);
+    expect(a.take(32, 100)).toEqual([64, 1000, 65_535]);
+    expect(a.take(31, 2)).toEqual([31, 64]);
+    expect(a.take(CHUNK_SIZE, 5)).toEqual([]);
+    expect(ChunkBitmap.full().take(65_534, 5)).toEqual([65_534, 65_535]);
+  });
+
+  it('marks deleted item numbers in a segment and reads them per chunk', () => {
+    const size = CHUNK_SIZE + 100;
+    const deleted = withDeleted(withDeleted(null, size, [3, 65_535]), size, [CHUNK_SIZE + 7]);
+    expect(deleted.length).toBe(Math.ceil(size / 8));
+    expect([3, 65_535, CHUNK_SIZE + 7].every((n) => isDeleted(deleted, n))).toBe(true);
+    expect(isDeleted(deleted, 4)).toBe(false);
+    expect(deletedInChunk(deleted, 0)!.take(0, 10)).toEqual([3, 65_535]);
+    expect(deletedInChunk(deleted, 1)!.take(0, 10)).toEqual([7]);
+    expect(deletedInChunk(null, 0)).toBeUndefined();
+  });
+});
