@@ -58,20 +58,37 @@ export function compareWalk(a: { popularity: number; id: string; kind: string },
   return b.popularity - a.popularity || compareBytes(a.id, b.id) || compareBytes(a.kind, b.kind);
 }
 
+/**
+ * A load repeats the same names and titles many times, within a batch and
+ * across batches (a song carries its artists' names and album title; an
+ * album is indexed again whenever a new song raises its popularity): each
+ * text is normalized once while it is among the last MEMO_SIZE. The
+ * normalizer is a pure function, so a remembered result is always right.
+ */
+const MEMO_SIZE = 100_000;
+const memo = new Map<string, readonly SearchTerm[]>();
+
+function normalized(text: string): readonly SearchTerm[] {
+  let terms = memo.get(text);
+  if (terms === undefined) {
+    if (memo.size >= MEMO_SIZE) memo.clear();
+    memo.set(text, (terms = searchTerms(text)));
+  }
+  return terms;
+}
+
 /** Each item's posting words, and the vocabulary rows of the words. */
 export function searchWords(items: readonly IndexedItem[]): {
   wordsOf: string[][];
   vocabulary: { word: string; keys: string; max_popularity: number }[];
 } {
   const vocabulary = new Map<string, { keys: string; max: number }>();
-  // A batch repeats the same names and titles many times (a song carries its artists' names and album
-  // title): each text is normalized once.
-  const termsOf = new Map<string, readonly SearchTerm[]>();
+  const seen = new Map<string, readonly SearchTerm[]>();
   const termsOfText = (text: string): readonly SearchTerm[] => {
-    let terms = termsOf.get(text);
+    let terms = seen.get(text);
     if (terms === undefined) {
-      terms = searchTerms(text);
-      termsOf.set(text, terms);
+      terms = normalized(text);
+      seen.set(text, terms);
       for (const term of terms) if (!vocabulary.has(term.word)) vocabulary.set(term.word, { keys: term.keys.join(' '), max: 0 });
     }
     return terms;

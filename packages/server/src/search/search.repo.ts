@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Storage } from '../storage/storage.ts';
 import { popularityOf, type SearchKind } from './search-index.ts';
 
@@ -17,8 +17,24 @@ export interface ItemRow {
   readonly popularity: number;
 }
 
+// The per-search statements, written once per dialect and bound with lists as single values: Kysely would
+// build and compile each (with a parameter per chunk and item) on every search. On SQLite, CROSS JOIN keeps
+// the lists outermost, so each (segment, chunk, word) is one primary-key seek.
+const SEGMENTS = CompiledQuery.raw('select id, size, deleted from search_segments order by id', []);
+const CHUNKS_SQLITE = `select d.segment, d.chunk, d.word, d.offsets
+  from json_each(?) c cross join json_each(?) w cross join search_doclists d
+  where d.segment = c.value ->> 0 and d.chunk = c.value ->> 1 and d.word = w.value`;
+const CHUNKS_POSTGRES = `select d.segment, d.chunk, d.word, d.offsets
+  from unnest($1::int[], $2::int[]) c(segment, chunk) cross join unnest($3::text[]) w(word)
+  join search_doclists d on d.segment = c.segment and d.chunk = c.chunk and d.word = w.word`;
+const ITEMS_SQLITE = `select i.segment, i.number, i.kind, i.item_id, i.popularity
+  from json_each(?) c cross join search_items i where i.segment = c.value ->> 0 and i.number = c.value ->> 1`;
+const ITEMS_POSTGRES = `select i.segment, i.number, i.kind, i.item_id, i.popularity
+  from unnest($1::int[], $2::int[]) c(segment, number) join search_items i on i.segment = c.segment and i.number = c.number`;
+
 export function createSearchRepo(storage: Storage) {
   const { db } = storage;
+  const postgres = storage.dialect === 'postgres';
   const itemOf = (row: { number: number | string; kind: SearchKind; item_id: string; popularity: number | string }): ItemRow =>
     ({ number: Number(row.number), kind: row.kind, id: row.item_id, popularity: popularityOf(row.popularity) });
 
@@ -29,26 +45,26 @@ export function createSearchRepo(storage: Storage) {
 
     /** The index's segments, oldest first. */
     async segments(): Promise<SegmentInfo[]> {
-      const rows = await db.selectFrom('search_segments').select(['id', 'size', 'deleted']).orderBy('id').execute();
+      const { rows } = await db.executeQuery<{ id: number | string; size: number | string; deleted: Uint8Array | null }>(SEGMENTS);
       return rows.map((row) => ({ id: Number(row.id), size: Number(row.size), deleted: row.deleted }));
     },
 
     /** The stored postings of these words in these chunks of segments (a word without postings in a chunk has no row). */
     async chunks(chunks: readonly { segment: number; chunk: number }[], words: readonly string[]): Promise<{ segment: number; chunk: number; word: string; offsets: Uint8Array }[]> {
       if (chunks.length === 0 || words.length === 0) return [];
-      const rows = await db.selectFrom('search_doclists').select(['segment', 'chunk', 'word', 'offsets'])
-        .where((eb) => eb.or(chunks.map(({ segment, chunk }) => eb.and([eb('segment', '=', segment), eb('chunk', '=', chunk)]))))
-        .where('word', 'in', [...words]).execute();
+      const { rows } = await db.executeQuery<{ segment: number | string; chunk: number | string; word: string; offsets: Uint8Array }>(postgres
+        ? CompiledQuery.raw(CHUNKS_POSTGRES, [chunks.map((c) => c.segment), chunks.map((c) => c.chunk), words])
+        : CompiledQuery.raw(CHUNKS_SQLITE, [JSON.stringify(chunks.map((c) => [c.segment, c.chunk])), JSON.stringify(words)]));
       return rows.map((row) => ({ segment: Number(row.segment), chunk: Number(row.chunk), word: row.word, offsets: row.offsets }));
     },
 
     /** The items with these numbers, by segment. */
     async items(numbers: ReadonlyMap<number, readonly number[]>): Promise<(ItemRow & { segment: number })[]> {
-      const wanted = [...numbers].filter(([, list]) => list.length > 0);
-      if (wanted.length === 0) return [];
-      const rows = await db.selectFrom('search_items').select(['segment', 'number', 'kind', 'item_id', 'popularity'])
-        .where((eb) => eb.or(wanted.map(([segment, list]) => eb.and([eb('segment', '=', segment), eb('number', 'in', [...list])]))))
-        .execute();
+      const pairs = [...numbers].flatMap(([segment, list]) => list.map((number) => [segment, number] as const));
+      if (pairs.length === 0) return [];
+      const { rows } = await db.executeQuery<{ segment: number | string; number: number | string; kind: SearchKind; item_id: string; popularity: number | string }>(postgres
+        ? CompiledQuery.raw(ITEMS_POSTGRES, [pairs.map((p) => p[0]), pairs.map((p) => p[1])])
+        : CompiledQuery.raw(ITEMS_SQLITE, [JSON.stringify(pairs)]));
       return rows.map((row) => ({ ...itemOf(row), segment: Number(row.segment) }));
     },
 

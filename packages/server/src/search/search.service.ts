@@ -5,7 +5,7 @@ import type { PageCursorCodec } from '../catalog/page-cursor.ts';
 import { searchTerms, type SearchTerm } from '../text/normalize.ts';
 import { CHUNK_SIZE, ChunkBitmap, decodeChunk, deletedInChunk } from './doclist.ts';
 import { compareWalk, kindWord, wholeNameWord, type SearchKind } from './search-index.ts';
-import type { SearchRepo, SegmentInfo } from './search.repo.ts';
+import type { ItemRow, SearchRepo, SegmentInfo } from './search.repo.ts';
 import { MATCH, Vocabulary } from './vocabulary.ts';
 
 type Position = [tier: number, popularity: number, id: string, kind: string];
@@ -127,23 +127,23 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
       for (const row of await repo.chunks(chunks, missing)) loaded.get(chunkKey(row.segment, row.chunk))!.set(row.word, decodeChunk(row.offsets));
     };
 
-    const page: Position[] = [];
-    for (const { tier, filter } of filters) {
-      if (page.length >= need) break;
-      const limit = need - page.length;
-      const from = (segment: SegmentInfo) => (after !== null && tier === after[0] ? startOf.get(segment.id) ?? segment.size : 0);
-      const tierWords = [...new Set([...filter.all.flat(), ...(filter.notWholeName === undefined ? [] : [filter.notWholeName]), ...(filter.notAll ?? []).flat(), ...(filter.kinds ?? [])])];
+    /**
+     * In each segment, the first `limit` numbers in the tier, from the
+     * segment's `from` up to (not including) its `to`. A segment's chunks are
+     * read one the first round, then twice as many each round the page is not
+     * full: a common word fills it from the first, a rare one (a whole name)
+     * costs a few statements, not one a chunk.
+     */
+    const scan = async (filter: TierFilter, words: readonly string[], limit: number, ranges: readonly { segment: SegmentInfo; from: number; to: number }[]) => {
       const found = new Map<number, number[]>();
-      // A segment's chunks are read one the first round, then twice as many each round the page is not full:
-      // a common word fills it from the first, a rare one (a whole name) costs a few statements, not one a chunk.
-      let pending = segments.filter((segment) => from(segment) < segment.size).map((segment) => ({ segment, chunk: Math.floor(from(segment) / CHUNK_SIZE) }));
+      let pending = ranges.filter(({ from, to }) => from < to).map((range) => ({ ...range, chunk: Math.floor(range.from / CHUNK_SIZE) }));
       for (let span = 1; pending.length > 0; span *= 2) {
-        const chunksOf = ({ segment, chunk }: (typeof pending)[number]) =>
-          Array.from({ length: Math.min(span, Math.ceil(segment.size / CHUNK_SIZE) - chunk) }, (_, i) => ({ segment: segment.id, chunk: chunk + i }));
-        await load(pending.flatMap(chunksOf), tierWords);
+        const chunksOf = ({ segment, to, chunk }: (typeof pending)[number]) =>
+          Array.from({ length: Math.min(span, Math.ceil(to / CHUNK_SIZE) - chunk) }, (_, i) => ({ segment: segment.id, chunk: chunk + i }));
+        await load(pending.flatMap(chunksOf), words);
         const next: typeof pending = [];
         for (const entry of pending) {
-          const { segment } = entry;
+          const { segment, from, to } = entry;
           const numbers = found.get(segment.id) ?? [];
           found.set(segment.id, numbers);
           let chunk = entry.chunk;
@@ -151,15 +151,35 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
             if (numbers.length >= limit) break;
             const base = read * CHUNK_SIZE;
             const matches = chunkMatches(loaded.get(chunkKey(segment.id, read))!, filter, deletedInChunk(segment.deleted, read));
-            if (matches !== undefined) for (const offset of matches.take(Math.max(0, from(segment) - base), limit - numbers.length)) numbers.push(base + offset);
+            for (const offset of matches?.take(Math.max(0, from - base), limit - numbers.length) ?? []) if (base + offset < to) numbers.push(base + offset);
             chunk = read + 1;
           }
-          if (numbers.length < limit && chunk * CHUNK_SIZE < segment.size) next.push({ segment, chunk });
+          if (numbers.length < limit && chunk * CHUNK_SIZE < to) next.push({ ...entry, chunk });
         }
         pending = next;
       }
-      const items = (await repo.items(found)).map((item): Position => [tier, item.popularity, item.id, item.kind]);
-      page.push(...items.sort(compare).slice(0, limit));
+      return found;
+    };
+
+    const page: Position[] = [];
+    for (const { tier, filter } of filters) {
+      if (page.length >= need) break;
+      const limit = need - page.length;
+      const words = [...new Set([...filter.all.flat(), ...(filter.notWholeName === undefined ? [] : [filter.notWholeName]), ...(filter.notAll ?? []).flat(), ...(filter.kinds ?? [])])];
+      const from = (segment: SegmentInfo) => (after !== null && tier === after[0] ? startOf.get(segment.id) ?? segment.size : 0);
+      const positionOf = (item: ItemRow): Position => [tier, item.popularity, item.id, item.kind];
+      // The largest segment first: once it gives `limit` items, the others are read only up to the last of
+      // them (where the seek in firstAfter puts it), so a small segment adds a few items, not `limit`.
+      const [largest, ...rest] = [...segments].sort((a, b) => b.size - a.size || a.id - b.id);
+      if (largest === undefined) break;
+      const found = (await repo.items(await scan(filter, words, limit, [{ segment: largest, from: from(largest), to: largest.size }]))).map(positionOf).sort(compare);
+      if (rest.length > 0) {
+        const last = found.length >= limit ? found[limit - 1] : undefined;
+        const upTo = last === undefined ? new Map<number, number>() : await repo.firstAfter(rest.map((segment) => segment.id), [last[1], last[2], last[3]]);
+        const ranges = rest.map((segment) => ({ segment, from: from(segment), to: upTo.get(segment.id) ?? segment.size }));
+        found.push(...(await repo.items(await scan(filter, words, limit, ranges))).map(positionOf));
+      }
+      page.push(...found.sort(compare).slice(0, limit));
     }
     return page;
   }
