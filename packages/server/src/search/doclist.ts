@@ -37,22 +37,32 @@ export function decodeChunk(bytes: Uint8Array): Uint16Array {
 
 const isLittleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** A set of one chunk's item numbers (offsets). */
-export class ChunkBitmap {
-  readonly words = new Uint32Array(BITMAP_WORDS);
+/** 32-bit words of the bitmap of a chunk that starts at `base` in a segment of `size` items (the last chunk is shorter). */
+export function bitmapWords(size: number, base: number): number {
+  return Math.ceil(Math.min(CHUNK_SIZE, size - base) / 32);
+}
 
-  static of(lists: Iterable<Uint16Array>): ChunkBitmap {
-    const bitmap = new ChunkBitmap();
+/** A set of one chunk's item numbers (offsets), as a bitmap of `length` 32-bit words. */
+export class ChunkBitmap {
+  readonly words: Uint32Array;
+
+  constructor(length = BITMAP_WORDS) {
+    this.words = new Uint32Array(length);
+  }
+
+  static of(lists: Iterable<Uint16Array>, length = BITMAP_WORDS): ChunkBitmap {
+    const bitmap = new ChunkBitmap(length);
     for (const list of lists) bitmap.add(list);
     return bitmap;
   }
 
-  static full(): ChunkBitmap {
-    const bitmap = new ChunkBitmap();
+  static full(length = BITMAP_WORDS): ChunkBitmap {
+    const bitmap = new ChunkBitmap(length);
     bitmap.words.fill(0xffffffff);
     return bitmap;
   }
 
+  /** Adds the offsets (those past the bitmap's end are not items of the chunk: none are stored). */
   add(offsets: Uint16Array): void {
     const words = this.words;
     for (let i = 0; i < offsets.length; i++) {
@@ -64,14 +74,17 @@ export class ChunkBitmap {
   and(other: ChunkBitmap): this {
     const a = this.words;
     const b = other.words;
-    for (let i = 0; i < BITMAP_WORDS; i++) a[i]! &= b[i]!;
+    const shared = Math.min(a.length, b.length);
+    for (let i = 0; i < shared; i++) a[i]! &= b[i]!;
+    a.fill(0, shared);
     return this;
   }
 
   andNot(other: ChunkBitmap): this {
     const a = this.words;
     const b = other.words;
-    for (let i = 0; i < BITMAP_WORDS; i++) a[i]! &= ~b[i]!;
+    const shared = Math.min(a.length, b.length);
+    for (let i = 0; i < shared; i++) a[i]! &= ~b[i]!;
     return this;
   }
 
@@ -80,7 +93,7 @@ export class ChunkBitmap {
     const found: number[] = [];
     const words = this.words;
     let index = from >>> 5;
-    if (index >= BITMAP_WORDS || limit <= 0) return found;
+    if (index >= words.length || limit <= 0) return found;
     // The first word without the bits below `from`.
     let word = words[index]! & (~0 << (from & 31));
     for (;;) {
@@ -90,7 +103,7 @@ export class ChunkBitmap {
         if (found.length >= limit) return found;
         word ^= low;
       }
-      if (++index >= BITMAP_WORDS) return found;
+      if (++index >= words.length) return found;
       word = words[index]!;
     }
   }
@@ -106,7 +119,7 @@ export function deletedInChunk(deleted: Uint8Array | null, chunk: number): Chunk
   if (deleted === null) return undefined;
   const start = (chunk * CHUNK_SIZE) >>> 3;
   if (start >= deleted.length) return undefined;
-  const bitmap = new ChunkBitmap();
+  const bitmap = new ChunkBitmap(Math.ceil(Math.min(CHUNK_SIZE / 8, deleted.length - start) / 4));
   const end = Math.min(deleted.length, start + CHUNK_SIZE / 8);
   const bytes = new Uint8Array(bitmap.words.buffer);
   if (isLittleEndian) bytes.set(deleted.subarray(start, end));

@@ -3,7 +3,8 @@ import type { Negotiation } from '../http/locale.ts';
 import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
 import type { PageCursorCodec } from '../catalog/page-cursor.ts';
 import { searchTerms, type SearchTerm } from '../text/normalize.ts';
-import { CHUNK_SIZE, ChunkBitmap, decodeChunk, deletedInChunk } from './doclist.ts';
+import { bitmapWords, CHUNK_SIZE, ChunkBitmap, decodeChunk, deletedInChunk } from './doclist.ts';
+import { PostingsCache } from './postings-cache.ts';
 import { compareWalk, kindWord, wholeNameWord, type SearchKind } from './search-index.ts';
 import type { ItemRow, SearchRepo, SegmentInfo } from './search.repo.ts';
 import { MATCH, Vocabulary } from './vocabulary.ts';
@@ -33,10 +34,17 @@ interface TierFilter {
 }
 
 /** The items of one chunk in a tier, given the chunk's postings of the tier's words; undefined when there are none. */
-function chunkMatches(lists: ReadonlyMap<string, Uint16Array | null>, filter: TierFilter, deleted: ChunkBitmap | undefined): ChunkBitmap | undefined {
+function chunkMatches(lists: ReadonlyMap<string, Uint16Array | null>, filter: TierFilter, deleted: ChunkBitmap | undefined, width: number): ChunkBitmap | undefined {
   // A query word none of whose words is in this chunk: nothing here.
   if (filter.all.some((group) => group.every((word) => !lists.get(word)))) return undefined;
-  const union = (group: readonly string[]) => ChunkBitmap.of(group.flatMap((word) => lists.get(word) ?? []));
+  const union = (group: readonly string[]) => {
+    const bitmap = new ChunkBitmap(width);
+    for (const word of group) {
+      const list = lists.get(word);
+      if (list) bitmap.add(list);
+    }
+    return bitmap;
+  };
   const matches = union(filter.all[0]!);
   for (const group of filter.all.slice(1)) matches.and(union(group));
   if (filter.kinds !== undefined) matches.and(union(filter.kinds));
@@ -49,6 +57,12 @@ function chunkMatches(lists: ReadonlyMap<string, Uint16Array | null>, filter: Ti
   if (deleted !== undefined) matches.andNot(deleted);
   return matches;
 }
+
+/**
+ * Decoded postings a node keeps (postings-cache.ts). The first chunks of every word of the 1M demo catalog
+ * would take about 23 MB of it: 5 MB of postings, the rest the keys of 142,000 mostly tiny lists.
+ */
+const POSTINGS_CACHE_BYTES = 32 * 1024 * 1024;
 
 export interface SearchServiceDeps {
   repo: SearchRepo;
@@ -67,6 +81,7 @@ export interface SearchServiceDeps {
  */
 export function createSearchService({ repo, catalog, cursors }: SearchServiceDeps) {
   let vocabulary: Promise<Vocabulary> | undefined;
+  const postings = new PostingsCache(POSTINGS_CACHE_BYTES);
 
   function loadVocabulary(): Promise<Vocabulary> {
     vocabulary ??= repo.vocabulary().then((rows) => new Vocabulary(rows), (error: unknown) => {
@@ -111,20 +126,42 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
     const segments = await repo.segments();
     const keyset = after === null ? undefined : ([after[1], after[2], after[3]] as const);
     const startOf = keyset === undefined ? new Map<number, number>() : await repo.firstAfter(segments.map((segment) => segment.id), keyset);
-    // Postings read so far, by chunk and word (null: the word has none there). A tier reads only its own words.
+    // Postings this search uses, by chunk and word (null: the word has none there): from the node's cache, or
+    // read, all missing chunks and words in one statement. A tier reads only its own words.
     const loaded = new Map<string, Map<string, Uint16Array | null>>();
     const chunkKey = (segment: number, chunk: number) => `${segment}:${chunk}`;
     const load = async (chunks: readonly { segment: number; chunk: number }[], words: readonly string[]) => {
-      const lists = chunks.map(({ segment, chunk }) => {
+      const unread: typeof chunks[number][] = [];
+      const missing = new Set<string>();
+      for (const { segment, chunk } of chunks) {
         const key = chunkKey(segment, chunk);
         let known = loaded.get(key);
         if (known === undefined) loaded.set(key, (known = new Map()));
-        return known;
-      });
-      const missing = words.filter((word) => lists.some((known) => !known.has(word)));
-      if (missing.length === 0) return;
-      for (const known of lists) for (const word of missing) known.set(word, null);
-      for (const row of await repo.chunks(chunks, missing)) loaded.get(chunkKey(row.segment, row.chunk))!.set(row.word, decodeChunk(row.offsets));
+        let complete = true;
+        for (const word of words) {
+          if (known.has(word)) continue;
+          const list = postings.get(PostingsCache.key(segment, chunk, word));
+          if (list !== undefined) known.set(word, list);
+          else {
+            missing.add(word);
+            complete = false;
+          }
+        }
+        if (!complete) unread.push({ segment, chunk });
+      }
+      if (unread.length === 0) return;
+      const read = new Map<string, Uint16Array>();
+      for (const row of await repo.chunks(unread, [...missing])) read.set(PostingsCache.key(row.segment, row.chunk, row.word), decodeChunk(row.offsets));
+      for (const { segment, chunk } of unread) {
+        const known = loaded.get(chunkKey(segment, chunk))!;
+        for (const word of missing) {
+          if (known.has(word)) continue;
+          const key = PostingsCache.key(segment, chunk, word);
+          const list = read.get(key) ?? null;
+          known.set(word, list);
+          postings.set(key, list);
+        }
+      }
     };
 
     /**
@@ -150,7 +187,7 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
           for (const { chunk: read } of chunksOf(entry)) {
             if (numbers.length >= limit) break;
             const base = read * CHUNK_SIZE;
-            const matches = chunkMatches(loaded.get(chunkKey(segment.id, read))!, filter, deletedInChunk(segment.deleted, read));
+            const matches = chunkMatches(loaded.get(chunkKey(segment.id, read))!, filter, deletedInChunk(segment.deleted, read), bitmapWords(segment.size, base));
             for (const offset of matches?.take(Math.max(0, from - base), limit - numbers.length) ?? []) if (base + offset < to) numbers.push(base + offset);
             chunk = read + 1;
           }
@@ -188,6 +225,7 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
     /** Drops the vocabulary; the next search reads it again (the catalog changed). */
     clear(): void {
       vocabulary = undefined;
+      postings.clear();
     },
 
     async search(q: string, kinds: readonly SearchKind[], request: PageRequest, negotiation: Negotiation): Promise<Buffer> {

@@ -115,6 +115,28 @@ describe.each(dialects.map((d) => [d.name, d] as const))('search segments on %s'
     expect(found).toBeGreaterThanOrEqual(32);
   });
 
+  it('answers many searches at once exactly as one at a time (the node keeps the postings it read)', async () => {
+    const urls = QUERIES.flatMap((q) => [5, 20].flatMap((pageSize) => ['', '&types=song', '&types=artist,album'].map((types) =>
+      `/v1/search?q=${encodeURIComponent(q)}&pageSize=${pageSize}${types}`)));
+    const strip = (body: string) => body.replace(/"nextPageToken":"[^"]*"/, '"nextPageToken":"…"');
+    const getFrom = (catalog: Catalog) => async (url: string) => {
+      const response = await catalog.app.inject({ method: 'GET', url, headers: { 'x-api-key': catalog.apiKey } });
+      expect(response.statusCode, url).toBe(200);
+      return strip(response.body);
+    };
+    // One at a time on the one-segment catalog: what both must answer.
+    const expected = new Map<string, string>();
+    for (const url of urls) expected.set(url, await getFrom(oneBatch)(url));
+    for (const catalog of [oneBatch, manyBatches]) {
+      // Three rounds of every search at once, in a different order each time, on a cache that keeps filling.
+      for (let round = 0; round < 3; round++) {
+        const order = urls.map((url, i) => [url, (i * 7919 + round * 104_729) % 9973] as const).sort((a, b) => a[1] - b[1]).map(([url]) => url);
+        const bodies = await Promise.all(order.map(getFrom(catalog)));
+        order.forEach((url, i) => expect(bodies[i], url).toBe(expected.get(url)));
+      }
+    }
+  });
+
   it('leaves out withdrawn songs', async () => {
     const withdrawn = new Set(CHANGES.filter((record) => record.withdrawn === true).map((record) => record.id));
     expect(withdrawn.size).toBeGreaterThan(10);
