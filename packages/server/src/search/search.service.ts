@@ -94,10 +94,8 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
   /**
    * The first `need` items after `after` in the contract's order, tier by
    * tier. A segment numbers its items in walk order, so its first matches
-   * in a tier are its best: each segment's first `limit` are merged. Chunks
-   * are read for every tier's words at once, all segments' in one
-   * statement, and further chunks only where a segment has not filled the
-   * page from the first.
+   * in a tier are its best: the largest segment's first `limit`, and the
+   * others' up to the last of those, are merged.
    */
   async function rankedPage(terms: SearchTerm[], kinds: readonly SearchKind[], after: Position | null, need: number): Promise<Position[]> {
     const words = await loadVocabulary();
