@@ -80,16 +80,16 @@ function normalized(text: string): readonly SearchTerm[] {
 /** Each item's posting words, and the vocabulary rows of the words. */
 export function searchWords(items: readonly IndexedItem[]): {
   wordsOf: string[][];
-  vocabulary: { word: string; keys: string; max_popularity: number }[];
+  vocabulary: { word: string; keys: string }[];
 } {
-  const vocabulary = new Map<string, { keys: string; max: number }>();
+  const vocabulary = new Map<string, string>();
   const seen = new Map<string, readonly SearchTerm[]>();
   const termsOfText = (text: string): readonly SearchTerm[] => {
     let terms = seen.get(text);
     if (terms === undefined) {
       terms = normalized(text);
       seen.set(text, terms);
-      for (const term of terms) if (!vocabulary.has(term.word)) vocabulary.set(term.word, { keys: term.keys.join(' '), max: 0 });
+      for (const term of terms) if (!vocabulary.has(term.word)) vocabulary.set(term.word, term.keys.join(' '));
     }
     return terms;
   };
@@ -102,13 +102,9 @@ export function searchWords(items: readonly IndexedItem[]): {
       for (const term of terms) words.add(term.word);
     }
     for (const text of item.related) for (const term of termsOfText(text)) words.add(term.word);
-    for (const word of words) {
-      const entry = vocabulary.get(word);
-      if (entry !== undefined && item.popularity > entry.max) entry.max = item.popularity;
-    }
     return [...words];
   });
-  return { wordsOf, vocabulary: [...vocabulary].map(([word, { keys, max }]) => ({ word, keys, max_popularity: max })) };
+  return { wordsOf, vocabulary: [...vocabulary].map(([word, keys]) => ({ word, keys })).sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0)) };
 }
 
 const CHUNK = 5000;
@@ -195,7 +191,7 @@ export async function updateSearchIndex(
   await deleteEarlierCopies(trx, upsert, [['artist', artistIds], ['album', list(albumIds)], ['song', list(songIds)]]);
   const { wordsOf, vocabulary } = searchWords(items);
   await writeSegment(trx, upsert, items, wordsOf);
-  await raiseWordBounds(trx, upsert, vocabulary);
+  await upsert(trx, 'search_vocabulary', ['word'], vocabulary);
   await mergeSegments(trx, upsert);
 }
 
@@ -403,24 +399,4 @@ async function mergeInto(trx: Kysely<Database>, upsert: BulkUpsert, ids: readonl
   await upsert(trx, 'search_segments', ['id'], [{ id, size: items.length, deleted: null }]);
   await upsert(trx, 'search_items', ['segment', 'number'], items.map((item, number) => ({ segment: id, number, kind: item.kind, item_id: item.id, popularity: item.popularity })));
   await upsert(trx, 'search_doclists', ['segment', 'chunk', 'word'], doclistRows(id, sorted));
-}
-
-/**
- * Writes the batch's words with their phonetic keys, and raises each word's
- * popularity bound to its new postings'. Bounds only rise: a lowered
- * popularity leaves a bound above every posting.
- */
-async function raiseWordBounds(trx: Kysely<Database>, upsert: BulkUpsert, words: readonly { word: string; keys: string; max_popularity: number }[]): Promise<void> {
-  const rows = new Map(words.map((row) => [row.word, { ...row }]));
-  const touched = [...rows.keys()];
-  for (let i = 0; i < touched.length; i += CHUNK) {
-    const stored = await trx.selectFrom('search_vocabulary').select(['word', 'max_popularity']).where('word', 'in', touched.slice(i, i + CHUNK)).execute();
-    for (const row of stored) {
-      const batchRow = rows.get(row.word)!;
-      batchRow.max_popularity = Math.max(batchRow.max_popularity, popularityOf(row.max_popularity));
-    }
-  }
-  const changed = [...rows.values()];
-  changed.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
-  await upsert(trx, 'search_vocabulary', ['word'], changed);
 }

@@ -167,8 +167,6 @@ export interface SearchDoclistsTable {
 export interface SearchVocabularyTable {
   word: string;
   keys: string;
-  /** At least the popularity of the word's most popular posting (raised by imports, never lowered). */
-  max_popularity: Generated<number>;
 }
 
 export interface RelatedArtistsTable {

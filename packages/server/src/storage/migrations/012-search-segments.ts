@@ -65,9 +65,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     }
   }
   await db.schema.dropTable('search_postings').execute();
+  // Each word's popularity bound let a walk skip words (migration 009); a search reads chunks now.
+  await db.schema.alterTable('search_vocabulary').dropColumn('max_popularity').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('search_vocabulary').addColumn('max_popularity', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
   // The row-a-posting table comes back empty: the catalog is searchable again once imported again.
   await db.schema
     .createTable('search_postings')
