@@ -254,8 +254,9 @@ async function deleteEarlierCopies(trx: Kysely<Database>, upsert: BulkUpsert, by
   for (const segment of segments) {
     const id = Number(segment.id);
     const deleted = withDeleted(segment.deleted, Number(segment.size), numbers.get(id)!);
-    if (countBits(deleted) >= Number(segment.size)) await dropSegments(trx, [id]);
-    else changed.push({ id, size: Number(segment.size), deleted });
+    const count = countBits(deleted);
+    if (count >= Number(segment.size)) await dropSegments(trx, [id]);
+    else changed.push({ id, size: Number(segment.size), deleted, deleted_count: count });
   }
   await upsert(trx, 'search_segments', ['id'], changed);
 }
@@ -302,7 +303,7 @@ async function writeSegment(trx: Kysely<Database>, upsert: BulkUpsert, items: re
       else postings.set(word, [number]);
     }
   });
-  await upsert(trx, 'search_segments', ['id'], [{ id, size: items.length, deleted: null }]);
+  await upsert(trx, 'search_segments', ['id'], [{ id, size: items.length, deleted: null, deleted_count: 0 }]);
   await upsert(trx, 'search_items', ['segment', 'number'], rows);
   await upsert(trx, 'search_doclists', ['segment', 'chunk', 'word'], doclistRows(id, postings));
 }
@@ -335,8 +336,8 @@ const MERGE_FACTOR = 10;
 
 async function mergeSegments(trx: Kysely<Database>, upsert: BulkUpsert): Promise<void> {
   for (;;) {
-    const segments = (await trx.selectFrom('search_segments').select(['id', 'size', 'deleted']).orderBy('id').execute())
-      .map((row) => ({ id: Number(row.id), live: Number(row.size) - (row.deleted === null ? 0 : countBits(row.deleted)), size: Number(row.size) }));
+    const segments = (await trx.selectFrom('search_segments').select(['id', 'size', 'deleted_count']).orderBy('id').execute())
+      .map((row) => ({ id: Number(row.id), live: Number(row.size) - Number(row.deleted_count), size: Number(row.size) }));
     const bySize = new Map<number, number[]>();
     let merge: number[] | undefined;
     for (const segment of segments) {
@@ -396,7 +397,7 @@ async function mergeInto(trx: Kysely<Database>, upsert: BulkUpsert, ids: readonl
   await dropSegments(trx, ids);
   if (items.length === 0) return;
   const id = await nextSegmentId(trx, upsert);
-  await upsert(trx, 'search_segments', ['id'], [{ id, size: items.length, deleted: null }]);
+  await upsert(trx, 'search_segments', ['id'], [{ id, size: items.length, deleted: null, deleted_count: 0 }]);
   await upsert(trx, 'search_items', ['segment', 'number'], items.map((item, number) => ({ segment: id, number, kind: item.kind, item_id: item.id, popularity: item.popularity })));
   await upsert(trx, 'search_doclists', ['segment', 'chunk', 'word'], doclistRows(id, sorted));
 }

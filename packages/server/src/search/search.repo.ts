@@ -6,7 +6,8 @@ import { popularityOf, type SearchKind } from './search-index.ts';
 export interface SegmentInfo {
   readonly id: number;
   readonly size: number;
-  readonly deleted: Uint8Array | null;
+  /** How many of its items are deleted: it only grows, so it names the content of the deleted bitmap. */
+  readonly deletedCount: number;
 }
 
 /** An indexed item and its number in its segment. */
@@ -20,7 +21,7 @@ export interface ItemRow {
 // The per-search statements, written once per dialect and bound with lists as single values: Kysely would
 // build and compile each (with a parameter per chunk and item) on every search. On SQLite, CROSS JOIN keeps
 // the lists outermost, so each (segment, chunk, word) is one primary-key seek.
-const SEGMENTS = CompiledQuery.raw('select id, size, deleted from search_segments order by id', []);
+const SEGMENTS = CompiledQuery.raw('select id, size, deleted_count from search_segments order by id', []);
 const CHUNKS_SQLITE = `select d.segment, d.chunk, d.word, d.offsets
   from json_each(?) c cross join json_each(?) w cross join search_doclists d
   where d.segment = c.value ->> 0 and d.chunk = c.value ->> 1 and d.word = w.value`;
@@ -45,8 +46,15 @@ export function createSearchRepo(storage: Storage) {
 
     /** The index's segments, oldest first. */
     async segments(): Promise<SegmentInfo[]> {
-      const { rows } = await db.executeQuery<{ id: number | string; size: number | string; deleted: Uint8Array | null }>(SEGMENTS);
-      return rows.map((row) => ({ id: Number(row.id), size: Number(row.size), deleted: row.deleted }));
+      const { rows } = await db.executeQuery<{ id: number | string; size: number | string; deleted_count: number | string }>(SEGMENTS);
+      return rows.map((row) => ({ id: Number(row.id), size: Number(row.size), deletedCount: Number(row.deleted_count) }));
+    },
+
+    /** These segments' deleted bitmaps, with the count each was written with. */
+    async deleted(segments: readonly number[]): Promise<{ id: number; count: number; deleted: Uint8Array | null }[]> {
+      if (segments.length === 0) return [];
+      const rows = await db.selectFrom('search_segments').select(['id', 'deleted_count', 'deleted']).where('id', 'in', [...segments]).execute();
+      return rows.map((row) => ({ id: Number(row.id), count: Number(row.deleted_count), deleted: row.deleted }));
     },
 
     /** The stored postings of these words in these chunks of segments (a word without postings in a chunk has no row). */

@@ -92,6 +92,24 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
   }
 
   /**
+   * Each segment's deleted bitmap, from the node's memory while the
+   * segment's count of deleted items is the one it was read with (bits are
+   * only ever added), else read again: on PostgreSQL a bitmap of the 1M
+   * catalog's large segment is 92 KB of hex on the wire.
+   */
+  const deletedKept = new Map<number, { count: number; deleted: Uint8Array | null }>();
+  async function deletedBitmaps(segments: readonly SegmentInfo[]): Promise<Map<number, Uint8Array | null>> {
+    const stale = segments.filter((segment) => segment.deletedCount > 0 && deletedKept.get(segment.id)?.count !== segment.deletedCount);
+    for (const row of await repo.deleted(stale.map((segment) => segment.id))) {
+      // A newer count than the list's (a batch committed in between) is kept too: it only adds deletions.
+      if (row.count >= (deletedKept.get(row.id)?.count ?? 0)) deletedKept.set(row.id, { count: row.count, deleted: row.deleted });
+    }
+    const live = new Set(segments.map((segment) => segment.id));
+    for (const id of deletedKept.keys()) if (!live.has(id)) deletedKept.delete(id);
+    return new Map(segments.map((segment) => [segment.id, segment.deletedCount > 0 ? deletedKept.get(segment.id)?.deleted ?? null : null]));
+  }
+
+  /**
    * The first `need` items after `after` in the contract's order, tier by
    * tier. A segment numbers its items in walk order, so its first matches
    * in a tier are its best: the largest segment's first `limit`, and the
@@ -122,6 +140,7 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
     }
     if (filters.length === 0) return [];
     const segments = await repo.segments();
+    const deletedOf = await deletedBitmaps(segments);
     const keyset = after === null ? undefined : ([after[1], after[2], after[3]] as const);
     const startOf = keyset === undefined ? new Map<number, number>() : await repo.firstAfter(segments.map((segment) => segment.id), keyset);
     // Postings this search uses, by chunk and word (null: the word has none there): from the node's cache, or
@@ -185,7 +204,7 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
           for (const { chunk: read } of chunksOf(entry)) {
             if (numbers.length >= limit) break;
             const base = read * CHUNK_SIZE;
-            const matches = chunkMatches(loaded.get(chunkKey(segment.id, read))!, filter, deletedInChunk(segment.deleted, read), bitmapWords(segment.size, base));
+            const matches = chunkMatches(loaded.get(chunkKey(segment.id, read))!, filter, deletedInChunk(deletedOf.get(segment.id) ?? null, read), bitmapWords(segment.size, base));
             for (const offset of matches?.take(Math.max(0, from - base), limit - numbers.length) ?? []) if (base + offset < to) numbers.push(base + offset);
             chunk = read + 1;
           }
@@ -224,6 +243,7 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
     clear(): void {
       vocabulary = undefined;
       postings.clear();
+      deletedKept.clear();
     },
 
     async search(q: string, kinds: readonly SearchKind[], request: PageRequest, negotiation: Negotiation): Promise<Buffer> {

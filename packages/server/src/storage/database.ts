@@ -142,6 +142,8 @@ export interface SearchSegmentsTable {
   size: number;
   /** Bitmap of the item numbers re-indexed or withdrawn since (bit n of byte n >> 3), or null when none. */
   deleted: Uint8Array | null;
+  /** How many bits `deleted` has set: it only grows, so it names the bitmap's content. */
+  deleted_count: number;
 }
 
 /** An indexed item: its number in its segment, and what the order needs of it. */

@@ -20,6 +20,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'integer', (c) => c.primaryKey().notNull())
     .addColumn('size', 'integer', (c) => c.notNull())
     .addColumn('deleted', blob)
+    // How many bits `deleted` has set. Bits are only ever added, so the count names the bitmap's content:
+    // a node keeps the bitmaps it read and reads one again only when its count has changed.
+    .addColumn('deleted_count', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema
     .createTable('search_items')
