@@ -46,8 +46,13 @@ export function bitmapWords(size: number, base: number): number {
 export class ChunkBitmap {
   readonly words: Uint32Array;
 
-  constructor(length = BITMAP_WORDS) {
-    this.words = new Uint32Array(length);
+  constructor(length: number | Uint32Array = BITMAP_WORDS) {
+    this.words = typeof length === 'number' ? new Uint32Array(length) : length;
+  }
+
+  /** A bitmap over these words (not copied). */
+  static over(words: Uint32Array): ChunkBitmap {
+    return new ChunkBitmap(words);
   }
 
   static of(lists: Iterable<Uint16Array>, length = BITMAP_WORDS): ChunkBitmap {
@@ -88,6 +93,18 @@ export class ChunkBitmap {
     return this;
   }
 
+  /** Leaves out the chunk's items marked in a segment's deleted bitmap (bit n of byte n >> 3). */
+  andNotDeleted(deleted: Uint8Array, chunk: number): this {
+    const a = this.words;
+    const start = (chunk * CHUNK_SIZE) >>> 3;
+    const end = Math.min(deleted.length, start + a.length * 4);
+    for (let byte = start; byte < end; byte++) {
+      const bits = deleted[byte]!;
+      if (bits !== 0) a[(byte - start) >>> 2]! &= ~(bits << (((byte - start) & 3) * 8));
+    }
+    return this;
+  }
+
   /** The offsets set, from `from` up, ascending, at most `limit` of them. */
   take(from: number, limit: number): number[] {
     const found: number[] = [];
@@ -109,22 +126,29 @@ export class ChunkBitmap {
   }
 }
 
-/** A segment's deleted item numbers: bit n of byte n >> 3. */
-export function isDeleted(deleted: Uint8Array | null, number: number): boolean {
-  return deleted !== null && (number >>> 3) < deleted.length && (deleted[number >>> 3]! & (1 << (number & 7))) !== 0;
-}
+/**
+ * Bitmaps for one chunk's evaluation, reused: allocating (and zeroing, and
+ * collecting) a fresh 8 KB bitmap for every word group of every chunk was the
+ * largest cost of a search over many chunks. Only for synchronous use: what
+ * `take` returned is overwritten by the next `reset`.
+ */
+export class BitmapPool {
+  readonly #free: Uint32Array[] = [];
+  readonly #used: Uint32Array[] = [];
 
-/** The deleted item numbers of one chunk, as a bitmap. */
-export function deletedInChunk(deleted: Uint8Array | null, chunk: number): ChunkBitmap | undefined {
-  if (deleted === null) return undefined;
-  const start = (chunk * CHUNK_SIZE) >>> 3;
-  if (start >= deleted.length) return undefined;
-  const bitmap = new ChunkBitmap(Math.ceil(Math.min(CHUNK_SIZE / 8, deleted.length - start) / 4));
-  const end = Math.min(deleted.length, start + CHUNK_SIZE / 8);
-  const bytes = new Uint8Array(bitmap.words.buffer);
-  if (isLittleEndian) bytes.set(deleted.subarray(start, end));
-  else for (let n = 0; n < (end - start) * 8; n++) if (isDeleted(deleted, chunk * CHUNK_SIZE + n)) bitmap.words[n >>> 5]! |= 1 << (n & 31);
-  return bitmap;
+  /** A cleared bitmap of `length` words. */
+  take(length: number): ChunkBitmap {
+    const buffer = this.#free.pop() ?? new Uint32Array(BITMAP_WORDS);
+    this.#used.push(buffer);
+    const bitmap = ChunkBitmap.over(buffer.subarray(0, length));
+    bitmap.words.fill(0);
+    return bitmap;
+  }
+
+  /** Makes every bitmap taken since the last reset free again. */
+  reset(): void {
+    while (this.#used.length > 0) this.#free.push(this.#used.pop()!);
+  }
 }
 
 /** `deleted` with these item numbers added (a new value; the stored one is not changed). */

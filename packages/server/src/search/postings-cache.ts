@@ -3,12 +3,13 @@
  * change once written (a merge writes a new segment, and segment ids are
  * never reused), so a decoded list stays right for as long as it is held;
  * only which items are deleted changes, and that is read with the list of
- * segments on every search. Held least recently used first, up to a budget
- * of bytes. A search-as-you-type burst asks for the same few words' first
- * chunks again and again: from here they cost no statement and no copy.
+ * segments on every search. Held by chunk, least recently used first, up to
+ * a budget of bytes. A search-as-you-type burst asks for the same few
+ * words' first chunks again and again: from here they cost no statement
+ * and no copy.
  */
 export class PostingsCache {
-  readonly #lists = new Map<string, Uint16Array | null>();
+  readonly #chunks = new Map<number, Map<string, Uint16Array | null>>();
   readonly #budget: number;
   #bytes = 0;
 
@@ -16,42 +17,41 @@ export class PostingsCache {
     this.#budget = budgetBytes;
   }
 
-  static key(segment: number, chunk: number, word: string): string {
-    return `${segment}:${chunk}:${word}`;
+  /** A chunk's key: chunk numbers stay below 65,536 (item numbers are 32-bit). */
+  static key(segment: number, chunk: number): number {
+    return segment * 65_536 + chunk;
   }
 
-  /** The list (null: the word has no postings there), or undefined when not held. */
-  get(key: string): Uint16Array | null | undefined {
-    const list = this.#lists.get(key);
-    if (list === undefined) return undefined;
+  /** The lists held of a chunk, by word (null: the word has no postings there). */
+  chunk(key: number): ReadonlyMap<string, Uint16Array | null> | undefined {
+    const lists = this.#chunks.get(key);
+    if (lists === undefined) return undefined;
     // Most recently used last.
-    this.#lists.delete(key);
-    this.#lists.set(key, list);
-    return list;
+    this.#chunks.delete(key);
+    this.#chunks.set(key, lists);
+    return lists;
   }
 
-  set(key: string, list: Uint16Array | null): void {
-    const before = this.#lists.get(key);
-    if (before !== undefined) {
-      this.#bytes -= sizeOf(key, before);
-      this.#lists.delete(key);
-    }
-    this.#lists.set(key, list);
-    this.#bytes += sizeOf(key, list);
-    for (const [oldest, held] of this.#lists) {
-      if (this.#bytes <= this.#budget) break;
-      this.#lists.delete(oldest);
-      this.#bytes -= sizeOf(oldest, held);
+  add(key: number, word: string, list: Uint16Array | null): void {
+    let lists = this.#chunks.get(key);
+    if (lists === undefined) this.#chunks.set(key, (lists = new Map()));
+    if (lists.has(word)) return;
+    lists.set(word, list);
+    this.#bytes += sizeOf(word, list);
+    for (const [oldest, held] of this.#chunks) {
+      if (this.#bytes <= this.#budget || oldest === key) break;
+      this.#chunks.delete(oldest);
+      for (const [heldWord, heldList] of held) this.#bytes -= sizeOf(heldWord, heldList);
     }
   }
 
   clear(): void {
-    this.#lists.clear();
+    this.#chunks.clear();
     this.#bytes = 0;
   }
 }
 
-/** About what an entry holds: its offsets, its key, and the map's own overhead. */
-function sizeOf(key: string, list: Uint16Array | null): number {
-  return (list === null ? 0 : list.byteLength) + 2 * key.length + 64;
+/** About what an entry holds: its offsets, its word, and the map's own overhead. */
+function sizeOf(word: string, list: Uint16Array | null): number {
+  return (list === null ? 0 : list.byteLength) + 2 * word.length + 48;
 }

@@ -3,7 +3,7 @@ import type { Negotiation } from '../http/locale.ts';
 import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
 import type { PageCursorCodec } from '../catalog/page-cursor.ts';
 import { searchTerms, type SearchTerm } from '../text/normalize.ts';
-import { bitmapWords, CHUNK_SIZE, ChunkBitmap, decodeChunk, deletedInChunk } from './doclist.ts';
+import { BitmapPool, bitmapWords, CHUNK_SIZE, type ChunkBitmap, decodeChunk } from './doclist.ts';
 import { PostingsCache } from './postings-cache.ts';
 import { compareWalk, kindWord, wholeNameWord, type SearchKind } from './search-index.ts';
 import type { ItemRow, SearchRepo, SegmentInfo } from './search.repo.ts';
@@ -34,11 +34,12 @@ interface TierFilter {
 }
 
 /** The items of one chunk in a tier, given the chunk's postings of the tier's words; undefined when there are none. */
-function chunkMatches(lists: ReadonlyMap<string, Uint16Array | null>, filter: TierFilter, deleted: ChunkBitmap | undefined, width: number): ChunkBitmap | undefined {
+function chunkMatches(lists: ReadonlyMap<string, Uint16Array | null>, filter: TierFilter, deleted: Uint8Array | null, chunk: number, width: number, pool: BitmapPool): ChunkBitmap | undefined {
   // A query word none of whose words is in this chunk: nothing here.
   if (filter.all.some((group) => group.every((word) => !lists.get(word)))) return undefined;
+  pool.reset();
   const union = (group: readonly string[]) => {
-    const bitmap = new ChunkBitmap(width);
+    const bitmap = pool.take(width);
     for (const word of group) {
       const list = lists.get(word);
       if (list) bitmap.add(list);
@@ -54,7 +55,7 @@ function chunkMatches(lists: ReadonlyMap<string, Uint16Array | null>, filter: Ti
     for (const group of filter.notAll.slice(1)) better.and(union(group));
     matches.andNot(better);
   }
-  if (deleted !== undefined) matches.andNot(deleted);
+  if (deleted !== null) matches.andNotDeleted(deleted, chunk);
   return matches;
 }
 
@@ -145,19 +146,20 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
     const startOf = keyset === undefined ? new Map<number, number>() : await repo.firstAfter(segments.map((segment) => segment.id), keyset);
     // Postings this search uses, by chunk and word (null: the word has none there): from the node's cache, or
     // read, all missing chunks and words in one statement. A tier reads only its own words.
-    const loaded = new Map<string, Map<string, Uint16Array | null>>();
-    const chunkKey = (segment: number, chunk: number) => `${segment}:${chunk}`;
+    const loaded = new Map<number, Map<string, Uint16Array | null>>();
+    const pool = new BitmapPool();
     const load = async (chunks: readonly { segment: number; chunk: number }[], words: readonly string[]) => {
       const unread: typeof chunks[number][] = [];
       const missing = new Set<string>();
       for (const { segment, chunk } of chunks) {
-        const key = chunkKey(segment, chunk);
+        const key = PostingsCache.key(segment, chunk);
         let known = loaded.get(key);
         if (known === undefined) loaded.set(key, (known = new Map()));
+        const kept = postings.chunk(key);
         let complete = true;
         for (const word of words) {
           if (known.has(word)) continue;
-          const list = postings.get(PostingsCache.key(segment, chunk, word));
+          const list = kept?.get(word);
           if (list !== undefined) known.set(word, list);
           else {
             missing.add(word);
@@ -167,16 +169,21 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
         if (!complete) unread.push({ segment, chunk });
       }
       if (unread.length === 0) return;
-      const read = new Map<string, Uint16Array>();
-      for (const row of await repo.chunks(unread, [...missing])) read.set(PostingsCache.key(row.segment, row.chunk, row.word), decodeChunk(row.offsets));
+      const read = new Map<number, Map<string, Uint16Array>>();
+      for (const row of await repo.chunks(unread, [...missing])) {
+        const key = PostingsCache.key(row.segment, row.chunk);
+        let lists = read.get(key);
+        if (lists === undefined) read.set(key, (lists = new Map()));
+        lists.set(row.word, decodeChunk(row.offsets));
+      }
       for (const { segment, chunk } of unread) {
-        const known = loaded.get(chunkKey(segment, chunk))!;
+        const key = PostingsCache.key(segment, chunk);
+        const known = loaded.get(key)!;
         for (const word of missing) {
           if (known.has(word)) continue;
-          const key = PostingsCache.key(segment, chunk, word);
-          const list = read.get(key) ?? null;
+          const list = read.get(key)?.get(word) ?? null;
           known.set(word, list);
-          postings.set(key, list);
+          postings.add(key, word, list);
         }
       }
     };
@@ -204,7 +211,7 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
           for (const { chunk: read } of chunksOf(entry)) {
             if (numbers.length >= limit) break;
             const base = read * CHUNK_SIZE;
-            const matches = chunkMatches(loaded.get(chunkKey(segment.id, read))!, filter, deletedInChunk(deletedOf.get(segment.id) ?? null, read), bitmapWords(segment.size, base));
+            const matches = chunkMatches(loaded.get(PostingsCache.key(segment.id, read))!, filter, deletedOf.get(segment.id) ?? null, read, bitmapWords(segment.size, base), pool);
             for (const offset of matches?.take(Math.max(0, from - base), limit - numbers.length) ?? []) if (base + offset < to) numbers.push(base + offset);
             chunk = read + 1;
           }

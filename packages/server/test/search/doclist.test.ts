@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHUNK_SIZE, ChunkBitmap, decodeChunk, deletedInChunk, encodeChunk, isDeleted, withDeleted } from '../../src/search/doclist.ts';
+import { BitmapPool, CHUNK_SIZE, ChunkBitmap, decodeChunk, encodeChunk, withDeleted } from '../../src/search/doclist.ts';
 
 describe('packed postings', () => {
   it('stores a chunk as 16-bit little-endian offsets and reads them back, aligned or not', () => {
@@ -24,14 +24,24 @@ describe('packed postings', () => {
     expect(ChunkBitmap.full().take(65_534, 5)).toEqual([65_534, 65_535]);
   });
 
-  it('marks deleted item numbers in a segment and reads them per chunk', () => {
+  it('marks deleted item numbers in a segment and leaves them out of each chunk', () => {
     const size = CHUNK_SIZE + 100;
-    const deleted = withDeleted(withDeleted(null, size, [3, 65_535]), size, [CHUNK_SIZE + 7]);
+    const deleted = withDeleted(withDeleted(null, size, [3, 65_535]), size, [CHUNK_SIZE + 7, CHUNK_SIZE + 99]);
     expect(deleted.length).toBe(Math.ceil(size / 8));
-    expect([3, 65_535, CHUNK_SIZE + 7].every((n) => isDeleted(deleted, n))).toBe(true);
-    expect(isDeleted(deleted, 4)).toBe(false);
-    expect(deletedInChunk(deleted, 0)!.take(0, 10)).toEqual([3, 65_535]);
-    expect(deletedInChunk(deleted, 1)!.take(0, 10)).toEqual([7]);
-    expect(deletedInChunk(null, 0)).toBeUndefined();
+    expect(ChunkBitmap.full().andNotDeleted(deleted, 0).take(0, 4)).toEqual([0, 1, 2, 4]);
+    expect(ChunkBitmap.full().andNotDeleted(deleted, 0).take(65_530, 10)).toEqual([65_530, 65_531, 65_532, 65_533, 65_534]);
+    expect(ChunkBitmap.full(4).andNotDeleted(deleted, 1).take(0, 200)).toEqual(Array.from({ length: 128 }, (_, i) => i).filter((n) => n !== 7 && n !== 99));
+  });
+
+  it('hands out cleared bitmaps of the length asked, reused after a reset', () => {
+    const pool = new BitmapPool();
+    const first = pool.take(4);
+    first.add(Uint16Array.from([1, 100]));
+    expect(first.words.length).toBe(4);
+    pool.reset();
+    const again = pool.take(2048);
+    expect(again.words.buffer).toBe(first.words.buffer);
+    expect(again.take(0, 10)).toEqual([]);
+    expect(pool.take(2048).words.buffer).not.toBe(again.words.buffer);
   });
 });
