@@ -2,8 +2,8 @@
  * A node's memory of the postings it has read: a segment's chunks never
  * change once written (a merge writes a new segment, and segment ids are
  * never reused), so a decoded list stays right for as long as it is held;
- * only which items are deleted changes, and that is read with the list of
- * segments on every search. Held by chunk, least recently used first, up to
+ * only which items are deleted changes, and every search checks that with
+ * the list of segments. Held by chunk, least recently used first, up to
  * a budget of bytes. A search-as-you-type burst asks for the same few
  * words' first chunks again and again: from here they cost no statement
  * and no copy.
