@@ -423,7 +423,9 @@ export async function importNdjsonFile(
   let batch: NumberedRecord[] = [];
   let batchErrors: LineError[] = [];
   let lineNumber = 0;
-  let bytesRead = () => 0;
+  // Opened before the loop with no await in between: readline drops the lines it reads before anyone iterates.
+  const stream = createReadStream(path);
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
 
   const flush = async () => {
     if (batchErrors.length === 0 && batch.length > 0) {
@@ -443,13 +445,9 @@ export async function importNdjsonFile(
     }
     batch = [];
     batchErrors = [];
-    options.onProgress?.({ bytesRead: bytesRead(), linesRead: lineNumber });
+    options.onProgress?.({ bytesRead: stream.bytesRead, linesRead: lineNumber });
   };
 
-  // Opened here, right before the loop: readline drops the lines it reads before anyone iterates.
-  const stream = createReadStream(path);
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  bytesRead = () => stream.bytesRead;
   for await (const text of lines) {
     lineNumber++;
     if (text.trim() === '') continue;

@@ -46,25 +46,9 @@ export function bitmapWords(size: number, base: number): number {
 export class ChunkBitmap {
   readonly words: Uint32Array;
 
+  /** A cleared bitmap of `length` words, or one over these words (not copied). */
   constructor(length: number | Uint32Array = BITMAP_WORDS) {
     this.words = typeof length === 'number' ? new Uint32Array(length) : length;
-  }
-
-  /** A bitmap over these words (not copied). */
-  static over(words: Uint32Array): ChunkBitmap {
-    return new ChunkBitmap(words);
-  }
-
-  static of(lists: Iterable<Uint16Array>, length = BITMAP_WORDS): ChunkBitmap {
-    const bitmap = new ChunkBitmap(length);
-    for (const list of lists) bitmap.add(list);
-    return bitmap;
-  }
-
-  static full(length = BITMAP_WORDS): ChunkBitmap {
-    const bitmap = new ChunkBitmap(length);
-    bitmap.words.fill(0xffffffff);
-    return bitmap;
   }
 
   /** Adds the offsets (those past the bitmap's end are not items of the chunk: none are stored). */
@@ -140,7 +124,7 @@ export class BitmapPool {
   take(length: number): ChunkBitmap {
     const buffer = this.#free.pop() ?? new Uint32Array(BITMAP_WORDS);
     this.#used.push(buffer);
-    const bitmap = ChunkBitmap.over(buffer.subarray(0, length));
+    const bitmap = new ChunkBitmap(buffer.subarray(0, length));
     bitmap.words.fill(0);
     return bitmap;
   }

@@ -291,20 +291,27 @@ async function nextSegmentId(trx: Kysely<Database>, upsert: BulkUpsert): Promise
 async function writeSegment(trx: Kysely<Database>, upsert: BulkUpsert, items: readonly IndexedItem[], wordsOf: readonly (readonly string[])[]): Promise<void> {
   if (items.length === 0) return;
   const order = items.map((_, i) => i).sort((a, b) => compareWalk(items[a]!, items[b]!));
-  const id = await nextSegmentId(trx, upsert);
   const postings = new Map<string, number[]>();
-  const rows: Insertable<Database['search_items']>[] = new Array(order.length);
   order.forEach((index, number) => {
-    const item = items[index]!;
-    rows[number] = { segment: id, number, kind: item.kind, item_id: item.id, popularity: item.popularity };
     for (const word of wordsOf[index]!) {
       const list = postings.get(word);
       if (list) list.push(number);
       else postings.set(word, [number]);
     }
   });
+  await insertSegment(trx, upsert, order.map((index) => items[index]!), postings);
+}
+
+/** Stores a new segment: its items (in walk order: an item's number is its place) and each word's ascending numbers. */
+async function insertSegment(
+  trx: Kysely<Database>,
+  upsert: BulkUpsert,
+  items: readonly { kind: SearchKind; id: string; popularity: number }[],
+  postings: ReadonlyMap<string, ArrayLike<number>>,
+): Promise<void> {
+  const id = await nextSegmentId(trx, upsert);
   await upsert(trx, 'search_segments', ['id'], [{ id, size: items.length, deleted: null, deleted_count: 0 }]);
-  await upsert(trx, 'search_items', ['segment', 'number'], rows);
+  await upsert(trx, 'search_items', ['segment', 'number'], items.map((item, number) => ({ segment: id, number, kind: item.kind, item_id: item.id, popularity: item.popularity })));
   await upsert(trx, 'search_doclists', ['segment', 'chunk', 'word'], doclistRows(id, postings));
 }
 
@@ -338,16 +345,16 @@ async function mergeSegments(trx: Kysely<Database>, upsert: BulkUpsert): Promise
   for (;;) {
     const segments = (await trx.selectFrom('search_segments').select(['id', 'size', 'deleted_count']).orderBy('id').execute())
       .map((row) => ({ id: Number(row.id), live: Number(row.size) - Number(row.deleted_count), size: Number(row.size) }));
-    const bySize = new Map<number, number[]>();
-    let merge: number[] | undefined;
+    const bySize = new Map<number, (typeof segments)[number][]>();
+    let merge: (typeof segments)[number][] | undefined;
     for (const segment of segments) {
       if (segment.size >= 1000 && segment.live * 2 < segment.size) {
-        merge = [segment.id];
+        merge = [segment];
         break;
       }
       const level = Math.floor(Math.log10(Math.max(1, segment.live)));
       const same = bySize.get(level) ?? [];
-      same.push(segment.id);
+      same.push(segment);
       bySize.set(level, same);
       if (same.length >= MERGE_FACTOR) {
         merge = same;
@@ -360,18 +367,16 @@ async function mergeSegments(trx: Kysely<Database>, upsert: BulkUpsert): Promise
 }
 
 /** Rewrites these segments' live items as one new segment. */
-async function mergeInto(trx: Kysely<Database>, upsert: BulkUpsert, ids: readonly number[]): Promise<void> {
-  const items = (await trx.selectFrom('search_items').select(['segment', 'number', 'kind', 'item_id', 'popularity']).where('segment', 'in', [...ids]).execute())
+async function mergeInto(trx: Kysely<Database>, upsert: BulkUpsert, segments: readonly { id: number; size: number }[]): Promise<void> {
+  const items = (await trx.selectFrom('search_items').select(['segment', 'number', 'kind', 'item_id', 'popularity']).where('segment', 'in', segments.map((segment) => segment.id)).execute())
     .map((row) => ({ segment: Number(row.segment), number: Number(row.number), kind: row.kind, id: row.item_id, popularity: popularityOf(row.popularity) }));
   items.sort(compareWalk);
-  const sizes = new Map((await trx.selectFrom('search_segments').select(['id', 'size']).where('id', 'in', [...ids]).execute()).map((row) => [Number(row.id), Number(row.size)]));
-  const renumber = new Map<number, Int32Array>();
-  for (const [segment, size] of sizes) renumber.set(segment, new Int32Array(size).fill(-1));
+  const renumber = new Map(segments.map((segment) => [segment.id, new Int32Array(segment.size).fill(-1)]));
   items.forEach((item, number) => {
     renumber.get(item.segment)![item.number] = number;
   });
 
-  const chunks = await trx.selectFrom('search_doclists').select(['segment', 'chunk', 'word', 'offsets']).where('segment', 'in', [...ids]).execute();
+  const chunks = await trx.selectFrom('search_doclists').select(['segment', 'chunk', 'word', 'offsets']).where('segment', 'in', segments.map((segment) => segment.id)).execute();
   const decoded = chunks.map((row) => ({ segment: Number(row.segment), base: Number(row.chunk) * CHUNK_SIZE, word: row.word, offsets: decodeChunk(row.offsets) }));
   const counts = new Map<string, number>();
   for (const row of decoded) counts.set(row.word, (counts.get(row.word) ?? 0) + row.offsets.length);
@@ -394,10 +399,7 @@ async function mergeInto(trx: Kysely<Database>, upsert: BulkUpsert, ids: readonl
     if (live.length > 0) sorted.set(word, live.sort());
   }
 
+  const ids = segments.map((segment) => segment.id);
   await dropSegments(trx, ids);
-  if (items.length === 0) return;
-  const id = await nextSegmentId(trx, upsert);
-  await upsert(trx, 'search_segments', ['id'], [{ id, size: items.length, deleted: null, deleted_count: 0 }]);
-  await upsert(trx, 'search_items', ['segment', 'number'], items.map((item, number) => ({ segment: id, number, kind: item.kind, item_id: item.id, popularity: item.popularity })));
-  await upsert(trx, 'search_doclists', ['segment', 'chunk', 'word'], doclistRows(id, sorted));
+  if (items.length > 0) await insertSegment(trx, upsert, items, sorted);
 }

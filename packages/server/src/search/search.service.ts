@@ -222,6 +222,10 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
       return found;
     };
 
+    // The largest segment first: once it gives `limit` items, the others are read only up to the last of
+    // them (where the seek in firstAfter puts it), so a small segment adds a few items, not `limit`.
+    const [largest, ...rest] = [...segments].sort((a, b) => b.size - a.size || a.id - b.id);
+    if (largest === undefined) return [];
     const page: Position[] = [];
     for (const { tier, filter } of filters) {
       if (page.length >= need) break;
@@ -229,10 +233,6 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
       const words = [...new Set([...filter.all.flat(), ...(filter.notWholeName === undefined ? [] : [filter.notWholeName]), ...(filter.notAll ?? []).flat(), ...(filter.kinds ?? [])])];
       const from = (segment: SegmentInfo) => (after !== null && tier === after[0] ? startOf.get(segment.id) ?? segment.size : 0);
       const positionOf = (item: ItemRow): Position => [tier, item.popularity, item.id, item.kind];
-      // The largest segment first: once it gives `limit` items, the others are read only up to the last of
-      // them (where the seek in firstAfter puts it), so a small segment adds a few items, not `limit`.
-      const [largest, ...rest] = [...segments].sort((a, b) => b.size - a.size || a.id - b.id);
-      if (largest === undefined) break;
       const found = (await repo.items(await scan(filter, words, limit, [{ segment: largest, from: from(largest), to: largest.size }]))).map(positionOf).sort(compare);
       if (rest.length > 0) {
         const last = found.length >= limit ? found[limit - 1] : undefined;

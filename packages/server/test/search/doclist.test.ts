@@ -13,24 +13,35 @@ describe('packed postings', () => {
     expect([...decodeChunk(shifted.subarray(1))]).toEqual(offsets);
   });
 
+  const bitmapOf = (...lists: number[][]) => {
+    const bitmap = new ChunkBitmap();
+    for (const list of lists) bitmap.add(Uint16Array.from(list));
+    return bitmap;
+  };
+  const full = (length?: number) => {
+    const bitmap = new ChunkBitmap(length);
+    bitmap.words.fill(0xffffffff);
+    return bitmap;
+  };
+
   it('intersects, subtracts and lists a chunk in ascending order from a starting offset', () => {
-    const a = ChunkBitmap.of([Uint16Array.from([1, 31, 32, 33, 64, 1000, 65_535])]);
-    const b = ChunkBitmap.of([Uint16Array.from([31, 32, 1000]), Uint16Array.from([64, 65_535])]);
+    const a = bitmapOf([1, 31, 32, 33, 64, 1000, 65_535]);
+    const b = bitmapOf([31, 32, 1000], [64, 65_535]);
     expect(a.and(b).take(0, 100)).toEqual([31, 32, 64, 1000, 65_535]);
-    expect(a.andNot(ChunkBitmap.of([Uint16Array.from([32])])).take(0, 100)).toEqual([31, 64, 1000, 65_535]);
+    expect(a.andNot(bitmapOf([32])).take(0, 100)).toEqual([31, 64, 1000, 65_535]);
     expect(a.take(32, 100)).toEqual([64, 1000, 65_535]);
     expect(a.take(31, 2)).toEqual([31, 64]);
     expect(a.take(CHUNK_SIZE, 5)).toEqual([]);
-    expect(ChunkBitmap.full().take(65_534, 5)).toEqual([65_534, 65_535]);
+    expect(full().take(65_534, 5)).toEqual([65_534, 65_535]);
   });
 
   it('marks deleted item numbers in a segment and leaves them out of each chunk', () => {
     const size = CHUNK_SIZE + 100;
     const deleted = withDeleted(withDeleted(null, size, [3, 65_535]), size, [CHUNK_SIZE + 7, CHUNK_SIZE + 99]);
     expect(deleted.length).toBe(Math.ceil(size / 8));
-    expect(ChunkBitmap.full().andNotDeleted(deleted, 0).take(0, 4)).toEqual([0, 1, 2, 4]);
-    expect(ChunkBitmap.full().andNotDeleted(deleted, 0).take(65_530, 10)).toEqual([65_530, 65_531, 65_532, 65_533, 65_534]);
-    expect(ChunkBitmap.full(4).andNotDeleted(deleted, 1).take(0, 200)).toEqual(Array.from({ length: 128 }, (_, i) => i).filter((n) => n !== 7 && n !== 99));
+    expect(full().andNotDeleted(deleted, 0).take(0, 4)).toEqual([0, 1, 2, 4]);
+    expect(full().andNotDeleted(deleted, 0).take(65_530, 10)).toEqual([65_530, 65_531, 65_532, 65_533, 65_534]);
+    expect(full(4).andNotDeleted(deleted, 1).take(0, 200)).toEqual(Array.from({ length: 128 }, (_, i) => i).filter((n) => n !== 7 && n !== 99));
   });
 
   it('hands out cleared bitmaps of the length asked, reused after a reset', () => {
