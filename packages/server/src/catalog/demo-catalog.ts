@@ -1,6 +1,6 @@
 import type { ImportSummary } from '@maqam/contract';
 import type { Storage } from '../storage/storage.ts';
-import { writeBatch, type NumberedRecord } from './import.ts';
+import { runImport, type NumberedRecord } from './import.ts';
 import type { AlbumRecord, AlbumType, ArtistRecord, ImportRecord, LyricsRecord, RelatedRecord, SongRecord } from '@maqam/contract';
 
 /**
@@ -377,22 +377,24 @@ export async function seedDemoCatalog(
   const total = size.artists + size.albums + size.songs;
   const batchSize = options.batchSize ?? 10_000;
   const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 };
-  let batch: NumberedRecord[] = [];
-  let line = 0;
-  const flush = async () => {
-    const written = await writeBatch(storage, batch);
-    summary.artists += written.artists;
-    summary.albums += written.albums;
-    summary.songs += written.songs;
-    summary.related += written.related;
-    summary.lyrics += written.lyrics;
-    batch = [];
-    options.onProgress?.(Math.min(total, summary.artists + summary.albums + summary.songs), total);
-  };
-  for (const record of generateDemoCatalog(options)) {
-    batch.push({ line: ++line, record });
-    if (batch.length >= batchSize) await flush();
-  }
-  if (batch.length > 0) await flush();
-  return summary;
+  return runImport(storage, async (writeBatch) => {
+    let batch: NumberedRecord[] = [];
+    let line = 0;
+    const flush = async () => {
+      const written = await writeBatch(batch);
+      summary.artists += written.artists;
+      summary.albums += written.albums;
+      summary.songs += written.songs;
+      summary.related += written.related;
+      summary.lyrics += written.lyrics;
+      batch = [];
+      options.onProgress?.(Math.min(total, summary.artists + summary.albums + summary.songs), total);
+    };
+    for (const record of generateDemoCatalog(options)) {
+      batch.push({ line: ++line, record });
+      if (batch.length >= batchSize) await flush();
+    }
+    if (batch.length > 0) await flush();
+    return summary;
+  });
 }

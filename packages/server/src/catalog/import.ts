@@ -9,7 +9,7 @@ import {
 import { LrcError, parseLrc } from './lrc.ts';
 import type { SongRow } from './catalog.repo.ts';
 import { buildSongTemplate } from './song-template.ts';
-import { updateSearchIndex } from '../search/search-index.ts';
+import { forgetNormalizedTexts, lastSegmentId, mergeSegmentsAfter, updateSearchIndex } from '../search/search-index.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -131,6 +131,43 @@ function addReference(map: Map<string, number[]>, id: string, line: number): voi
 /** One bulk upsert (and its compiled statements) per database. */
 const upserts = new WeakMap<Storage, BulkUpsert>();
 
+function upsertFor(storage: Storage): BulkUpsert {
+  let upsert = upserts.get(storage);
+  if (upsert === undefined) upserts.set(storage, (upsert = createBulkUpsert(storage.db)));
+  return upsert;
+}
+
+/**
+ * The largest merge of search segments an import's batch makes, in live
+ * items. A larger one would rewrite items that the import's end rewrites
+ * again: on the 1M demo catalog, one merge of about 700,000 items. Below
+ * it, merges keep the segments a search reads during the import few.
+ */
+const LARGEST_MERGE_IN_IMPORT = 100_000;
+
+/** Writes one batch of an import (writeBatch, with the import's merge limit). */
+export type ImportBatchWriter = (batch: readonly NumberedRecord[], options?: Omit<WriteBatchOptions, 'largestMerge'>) => Promise<ImportSummary>;
+
+/**
+ * Runs an import of many batches (`write` writes them with the writer it is
+ * given) and ends it: the search segments its batches wrote become one
+ * (search/search-index.ts mergeSegmentsAfter), in a transaction of its own,
+ * and the texts it normalized are forgotten. An import cut off before its
+ * end leaves the segments as its batches wrote them, which searches read
+ * just as correctly, only more slowly.
+ */
+export async function runImport<T>(storage: Storage, write: (writeBatch: ImportBatchWriter) => Promise<T>): Promise<T> {
+  const lastSegment = await lastSegmentId(storage.db);
+  try {
+    const result = await write((batch, options = {}) => writeBatch(storage, batch, { ...options, largestMerge: LARGEST_MERGE_IN_IMPORT }));
+    const upsert = upsertFor(storage);
+    await storage.db.transaction().execute((trx) => mergeSegmentsAfter(trx, upsert, lastSegment));
+    return result;
+  } finally {
+    forgetNormalizedTexts();
+  }
+}
+
 /**
  * Writes one batch in one transaction: every record, or (on any bad
  * reference or database error) none. Upserts by id, so re-running an import
@@ -166,12 +203,13 @@ export interface WriteBatchOptions {
   now?: number;
   /** Keys written by earlier batches of the same import, so the summary counts each record once. */
   written?: WrittenKeys;
+  /** The largest merge of search segments the batch makes, in live items (default: any). */
+  largestMerge?: number;
 }
 
-export async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], options: WriteBatchOptions = {}): Promise<ImportSummary> {
-  const { now = Date.now(), written } = options;
-  let upsert = upserts.get(storage);
-  if (upsert === undefined) upserts.set(storage, (upsert = createBulkUpsert(storage.db)));
+async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], options: WriteBatchOptions = {}): Promise<ImportSummary> {
+  const { now = Date.now(), written, largestMerge } = options;
+  const upsert = upsertFor(storage);
   const artists: Insertable<Database['artists']>[] = [];
   const albums: Insertable<Database['albums']>[] = [];
   const songs: Insertable<Database['songs']>[] = [];
@@ -346,7 +384,7 @@ export async function writeBatch(storage: Storage, batch: readonly NumberedRecor
       await writeSongTemplates(trx, storage, upsert, await trx.selectFrom('songs').selectAll().where('id', 'in', chunk).execute());
     }
     await reindex(trx, storage, upsert, songIds, albumIds, songArtists, albumArtists);
-    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount });
+    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount }, largestMerge === undefined ? {} : { largestMerge });
     await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
     await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: randomUUID() }]);
   });
@@ -405,16 +443,22 @@ export interface ImportOutcome {
   readonly errors: readonly LineError[];
 }
 
+export interface ImportFileOptions {
+  batchSize?: number;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
 /**
- * Streams an NDJSON file into the catalog in batched transactions. A batch
- * with a bad line is written not at all and its errors are reported; the
- * other batches are written (upserts make a corrected re-run converge).
+ * Streams an NDJSON file into the catalog in batched transactions, as one
+ * import (runImport). A batch with a bad line is written not at all and its
+ * errors are reported; the other batches are written (upserts make a
+ * corrected re-run converge).
  */
-export async function importNdjsonFile(
-  storage: Storage,
-  path: string,
-  options: { batchSize?: number; onProgress?: (progress: ImportProgress) => void } = {},
-): Promise<ImportOutcome> {
+export function importNdjsonFile(storage: Storage, path: string, options: ImportFileOptions = {}): Promise<ImportOutcome> {
+  return runImport(storage, (writeBatch) => importLines(writeBatch, path, options));
+}
+
+async function importLines(writeBatch: ImportBatchWriter, path: string, options: ImportFileOptions): Promise<ImportOutcome> {
   const batchSize = options.batchSize ?? 2000;
   const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 };
   // The summary counts distinct records: one written in two batches (or twice in a file) is one.
@@ -430,7 +474,7 @@ export async function importNdjsonFile(
   const flush = async () => {
     if (batchErrors.length === 0 && batch.length > 0) {
       try {
-        const counts = await writeBatch(storage, batch, { written });
+        const counts = await writeBatch(batch, { written });
         summary.artists += counts.artists;
         summary.albums += counts.albums;
         summary.songs += counts.songs;

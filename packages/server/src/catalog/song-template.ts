@@ -36,32 +36,45 @@ const PUBLIC_URL_MARK = 0x00;
 
 type Texts = Record<string, string>;
 
-/** The template of a song from its stored row. */
+/** The template of a song from its stored row, written into one buffer. */
 export function buildSongTemplate(row: SongRow): Buffer {
-  const head = Buffer.from(`${quote(row.id)}:{"song":{"id":{"value":${quote(row.id)}},"title":`);
+  const head = `${quote(row.id)}:{"song":{"id":{"value":${quote(row.id)}},"title":`;
   const texts = JSON.parse(row.title_i18n) as Texts;
-  const titles: [string, Buffer][] = [['', Buffer.from(localizedJson(texts, row.original_language, []))]];
-  for (const tag of Object.keys(texts)) titles.push([tag, Buffer.from(localizedJson(texts, row.original_language, [tag]))]);
-  const artistIds = (JSON.parse(row.artist_ids) as string[]).map((id) => Buffer.from(id));
+  const titles: [tag: string, json: string][] = [['', localizedJson(texts, row.original_language, [])]];
+  for (const tag of Object.keys(texts)) titles.push([tag, localizedJson(texts, row.original_language, [tag])]);
+  const artistIds = JSON.parse(row.artist_ids) as string[];
   const artwork = row.artwork.replaceAll('"url":"/', `"url":"${String.fromCharCode(PUBLIC_URL_MARK)}/`);
-  const tail = Buffer.from(
+  const tail =
     `],"albumId":{"value":${quote(row.album_id)}}` +
-      `,"durationMs":${row.duration_ms},"trackNumber":${row.track_number},"discNumber":${row.disc_number}` +
-      `,"releaseDate":${quote(row.release_date)},"genres":${row.genres}` +
-      `,"isExplicit":${row.is_explicit === 1},"isrc":${quote(row.isrc)},"hasLyrics":${row.has_lyrics === 1}` +
-      `,"popularity":${row.popularity},"artwork":${artwork},"previewUrl":${quote(row.preview_url)}}}`,
-  );
-  const parts: Buffer[] = [u32(head.length), head, u32(titles.length)];
-  for (const [tag, bytes] of titles) parts.push(u32(tag.length), Buffer.from(tag, 'latin1'), u32(bytes.length), bytes);
-  parts.push(u32(artistIds.length));
-  for (const id of artistIds) parts.push(u32(id.length), id);
-  parts.push(u32(tail.length), tail);
-  return Buffer.concat(parts);
-}
-
-function u32(value: number): Buffer {
-  const bytes = Buffer.allocUnsafe(4);
-  bytes.writeUInt32LE(value);
+    `,"durationMs":${row.duration_ms},"trackNumber":${row.track_number},"discNumber":${row.disc_number}` +
+    `,"releaseDate":${quote(row.release_date)},"genres":${row.genres}` +
+    `,"isExplicit":${row.is_explicit === 1},"isrc":${quote(row.isrc)},"hasLyrics":${row.has_lyrics === 1}` +
+    `,"popularity":${row.popularity},"artwork":${artwork},"previewUrl":${quote(row.preview_url)}}}`;
+  // Every part is a u32 length and its bytes (a tag is ASCII, written as latin1), plus the two counts.
+  let size = 4 + Buffer.byteLength(head) + 4 + 4 + 4 + Buffer.byteLength(tail);
+  for (const [tag, json] of titles) size += 8 + tag.length + Buffer.byteLength(json);
+  for (const id of artistIds) size += 4 + Buffer.byteLength(id);
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  const text = (value: string, encoding: 'utf8' | 'latin1' = 'utf8') => {
+    const length = bytes.write(value, at + 4, encoding);
+    bytes.writeUInt32LE(length, at);
+    at += 4 + length;
+  };
+  const count = (value: number) => {
+    bytes.writeUInt32LE(value, at);
+    at += 4;
+  };
+  text(head);
+  count(titles.length);
+  for (const [tag, json] of titles) {
+    text(tag, 'latin1');
+    text(json);
+  }
+  count(artistIds.length);
+  for (const id of artistIds) text(id);
+  text(tail);
+  if (at !== size) throw new Error(`song template of ${row.id}: wrote ${at} of ${size} bytes`);
   return bytes;
 }
 

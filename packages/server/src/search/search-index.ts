@@ -62,19 +62,33 @@ export function compareWalk(a: { popularity: number; id: string; kind: string },
  * A load repeats the same names and titles many times, within a batch and
  * across batches (a song carries its artists' names and album title; an
  * album is indexed again whenever a new song raises its popularity): each
- * text is normalized once while it is among the last MEMO_SIZE. The
- * normalizer is a pure function, so a remembered result is always right.
+ * text is normalized once while it is among the recently seen. Two
+ * generations of MEMO_SIZE: when the newer fills, it becomes the older and
+ * the texts still in use move up on their next use, so a load whose texts
+ * outnumber one generation does not start again from nothing (the 1M demo
+ * catalog has about 150,000 distinct texts). The normalizer is a pure
+ * function, so a remembered result is always right; an import's end
+ * forgets them all (forgetNormalizedTexts), so a server does not keep them.
  */
 const MEMO_SIZE = 100_000;
-const memo = new Map<string, readonly SearchTerm[]>();
+let recentTexts = new Map<string, readonly SearchTerm[]>();
+let olderTexts = new Map<string, readonly SearchTerm[]>();
 
 function normalized(text: string): readonly SearchTerm[] {
-  let terms = memo.get(text);
-  if (terms === undefined) {
-    if (memo.size >= MEMO_SIZE) memo.clear();
-    memo.set(text, (terms = searchTerms(text)));
+  let terms = recentTexts.get(text);
+  if (terms !== undefined) return terms;
+  terms = olderTexts.get(text) ?? searchTerms(text);
+  if (recentTexts.size >= MEMO_SIZE) {
+    olderTexts = recentTexts;
+    recentTexts = new Map();
   }
+  recentTexts.set(text, terms);
   return terms;
+}
+
+export function forgetNormalizedTexts(): void {
+  recentTexts = new Map();
+  olderTexts = new Map();
 }
 
 /** Each item's posting words, and the vocabulary rows of the words. */
@@ -142,7 +156,11 @@ export async function updateSearchIndex(
   trx: Kysely<Database>,
   upsert: BulkUpsert,
   written: WrittenItems,
-  options: { dependents?: boolean } = {},
+  options: {
+    dependents?: boolean;
+    /** Merges of more live items than this wait (an import's end makes its segments one: runImport). */
+    largestMerge?: number;
+  } = {},
 ): Promise<void> {
   // Segments are read, changed and written back: two imports on PostgreSQL take turns.
   if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(7262001)`.execute(trx);
@@ -192,7 +210,7 @@ export async function updateSearchIndex(
   const { wordsOf, vocabulary } = searchWords(items);
   await writeSegment(trx, upsert, items, wordsOf);
   await upsert(trx, 'search_vocabulary', ['word'], vocabulary);
-  await mergeSegments(trx, upsert);
+  await mergeSegments(trx, upsert, options.largestMerge);
 }
 
 /** Each album's popularity: its most popular song that is not withdrawn (0 without one). */
@@ -281,8 +299,7 @@ async function dropSegments(trx: Kysely<Database>, ids: readonly number[]): Prom
 
 /** Segment ids are never reused, so a search that read the list of segments before a merge cannot mix two of them. */
 async function nextSegmentId(trx: Kysely<Database>, upsert: BulkUpsert): Promise<number> {
-  const row = await trx.selectFrom('settings').select('value').where('key', '=', 'search_segment_id').executeTakeFirst();
-  const id = Number(row?.value ?? 0) + 1;
+  const id = (await lastSegmentId(trx)) + 1;
   await upsert(trx, 'settings', ['key'], [{ key: 'search_segment_id', value: String(id) }]);
   return id;
 }
@@ -337,26 +354,34 @@ function doclistRows(segment: number, postings: ReadonlyMap<string, ArrayLike<nu
  * Segments merge by size, ten of a size at a time (sizes 1-9, 10-99, ...),
  * so each item is rewritten about once per tenfold growth of the catalog
  * and a search reads at most nine segments of each size. A segment whose
- * items are mostly deleted is rewritten on its own.
+ * items are mostly deleted is rewritten on its own. Merges of more than
+ * `largestMerge` live items wait: an import's batches leave them to the
+ * import's end, which rewrites all the import's segments as one anyway.
  */
 const MERGE_FACTOR = 10;
 
-async function mergeSegments(trx: Kysely<Database>, upsert: BulkUpsert): Promise<void> {
+async function mergeSegments(trx: Kysely<Database>, upsert: BulkUpsert, largestMerge = Infinity): Promise<void> {
   for (;;) {
     const segments = (await trx.selectFrom('search_segments').select(['id', 'size', 'deleted_count']).orderBy('id').execute())
       .map((row) => ({ id: Number(row.id), live: Number(row.size) - Number(row.deleted_count), size: Number(row.size) }));
     const bySize = new Map<number, (typeof segments)[number][]>();
+    const waiting = new Set<number>();
     let merge: (typeof segments)[number][] | undefined;
     for (const segment of segments) {
-      if (segment.size >= 1000 && segment.live * 2 < segment.size) {
+      if (segment.size >= 1000 && segment.live * 2 < segment.size && segment.live <= largestMerge) {
         merge = [segment];
         break;
       }
       const level = Math.floor(Math.log10(Math.max(1, segment.live)));
+      if (waiting.has(level)) continue;
       const same = bySize.get(level) ?? [];
       same.push(segment);
       bySize.set(level, same);
       if (same.length >= MERGE_FACTOR) {
+        if (same.reduce((sum, { live }) => sum + live, 0) > largestMerge) {
+          waiting.add(level);
+          continue;
+        }
         merge = same;
         break;
       }
@@ -402,4 +427,24 @@ async function mergeInto(trx: Kysely<Database>, upsert: BulkUpsert, segments: re
   const ids = segments.map((segment) => segment.id);
   await dropSegments(trx, ids);
   if (items.length > 0) await insertSegment(trx, upsert, items, sorted);
+}
+
+/** The id of the last segment written so far (0 for none): the segments an import writes after it have larger ids. */
+export async function lastSegmentId(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', 'search_segment_id').executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
+/**
+ * Rewrites the segments written after segment `after` (an import's) as one,
+ * then merges as the policy says. An import of many batches leaves about
+ * a dozen segments, and a search reads each: on the seeded 1M catalog a
+ * search took 2.0 ms in twelve segments and 0.9 ms in one.
+ */
+export async function mergeSegmentsAfter(trx: Kysely<Database>, upsert: BulkUpsert, after: number): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(7262001)`.execute(trx);
+  const written = (await trx.selectFrom('search_segments').select(['id', 'size']).where('id', '>', after).orderBy('id').execute())
+    .map((row) => ({ id: Number(row.id), size: Number(row.size) }));
+  if (written.length > 1) await mergeInto(trx, upsert, written);
+  await mergeSegments(trx, upsert);
 }

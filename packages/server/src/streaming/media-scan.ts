@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import type { AlbumRecord, ArtistRecord, ImportRecord, LyricsRecord, SongRecord } from '@maqam/contract';
-import { parseImportLine, writeBatch } from '../catalog/import.ts';
+import { parseImportLine, runImport } from '../catalog/import.ts';
 import type { Storage } from '../storage/storage.ts';
 import { addMedia, MediaError, mediaDirectoryOf, runMediaTool } from './media.ts';
 
@@ -293,13 +293,15 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
   // 3. The catalog, in batches of records in dependency order (each batch one transaction).
   const { records, songIds } = scanRecords(tracks, (albumId) => covers.get(albumId), problems);
   const counts = { artists: 0, albums: 0, songs: 0, lyrics: 0 };
-  for (let i = 0; i < records.length; i += BATCH) {
-    const written = await writeBatch(storage, records.slice(i, i + BATCH).map((record, j) => ({ line: i + j + 1, record })));
-    counts.artists += written.artists;
-    counts.albums += written.albums;
-    counts.songs += written.songs;
-    counts.lyrics += written.lyrics;
-  }
+  await runImport(storage, async (writeBatch) => {
+    for (let i = 0; i < records.length; i += BATCH) {
+      const written = await writeBatch(records.slice(i, i + BATCH).map((record, j) => ({ line: i + j + 1, record })));
+      counts.artists += written.artists;
+      counts.albums += written.albums;
+      counts.songs += written.songs;
+      counts.lyrics += written.lyrics;
+    }
+  });
 
   // 4. Media, in parallel; a file packaged before from the same bytes is left alone.
   let packaged = 0;

@@ -11,9 +11,10 @@ import { writeNdjson } from '../fixtures.ts';
 
 /**
  * The index is segments (search/doclist.ts): each import batch writes one,
- * items indexed again are marked deleted in their earlier segment, and
- * segments merge ten of a size at a time. However a catalog got there (one
- * batch, or many batches with merges and re-imports in between), every
+ * items indexed again are marked deleted in their earlier segment, segments
+ * merge ten of a size at a time, and an import ends by making the segments
+ * its batches wrote one. However a catalog got there (one batch, or many
+ * imports of many batches with merges and re-imports in between), every
  * search must answer exactly the same pages.
  */
 const RECORDS: ImportRecord[] = [...generateDemoCatalog({ songs: 3000, seed: 5 })];
@@ -32,10 +33,15 @@ interface Catalog {
   drop(): Promise<void>;
 }
 
-async function importRecords(storage: Storage, records: readonly ImportRecord[], batchSize = 700): Promise<void> {
+/** Imports records as `files` imports one after another (each ends with its own segments merged into one), in batches. */
+async function importRecords(storage: Storage, records: readonly ImportRecord[], batchSize = 700, files = 1): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'maqam-bulk-'));
   try {
-    expect((await importNdjsonFile(storage, writeNdjson(dir, 'catalog.ndjson', records), { batchSize })).errors).toEqual([]);
+    const part = Math.ceil(records.length / files);
+    for (let i = 0; i < files; i++) {
+      const file = writeNdjson(dir, `catalog-${i}.ndjson`, records.slice(i * part, (i + 1) * part));
+      expect((await importNdjsonFile(storage, file, { batchSize })).errors).toEqual([]);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -87,8 +93,8 @@ describe.each(dialects.map((d) => [d.name, d] as const))('search segments on %s'
       await importRecords(storage, CHANGES, 100_000);
     });
     manyBatches = await openCatalog(dialect, async (storage) => {
-      await importRecords(storage, RECORDS, 150);
-      await importRecords(storage, CHANGES, 40);
+      await importRecords(storage, RECORDS, 150, 16);
+      await importRecords(storage, CHANGES, 40, 4);
     });
   }, 180_000);
   afterAll(async () => {
@@ -97,10 +103,24 @@ describe.each(dialects.map((d) => [d.name, d] as const))('search segments on %s'
   });
 
   it('merges segments ten of a size at a time', async () => {
-    // The many-batch import wrote about 50 segments; without merges they would all remain.
+    // Twenty imports of many batches each: one segment each, which would all remain without merges.
     expect(await segmentCount(manyBatches.storage)).toBeLessThanOrEqual(12);
+    expect(await segmentCount(manyBatches.storage)).toBeGreaterThan(2);
     expect(await segmentCount(oneBatch.storage)).toBeLessThanOrEqual(3);
   });
+
+  it('ends an import of many batches with its segments made one', async () => {
+    const catalog = await openCatalog(dialect, (storage) => importRecords(storage, RECORDS, 150));
+    try {
+      expect(await segmentCount(catalog.storage)).toBe(1);
+      // A second import adds one segment of its own, whatever its number of batches.
+      await importRecords(catalog.storage, CHANGES, 40);
+      expect(await segmentCount(catalog.storage)).toBe(2);
+      for (const q of QUERIES.slice(0, 4)) expect(await allPages(catalog, q, 50), q).toEqual(await allPages(oneBatch, q, 50));
+    } finally {
+      await catalog.drop();
+    }
+  }, 120_000);
 
   it('answers every page of every search exactly as a catalog imported in one batch', async () => {
     let found = 0;
@@ -152,10 +172,11 @@ describe.each(dialects.map((d) => [d.name, d] as const))('search segments on %s'
 
 /**
  * A segment stores a word's postings in chunks of 65,536 items. A catalog of
- * more items written in one batch is one segment of two chunks; written in
- * batches of 5,000 it is segments of one chunk each. Both must answer every
- * page alike: a page filled across the chunk boundary, and page tokens that
- * fall in the second chunk. (SQLite only: the chunk logic is the same code on
+ * more items written in one batch is one segment of two chunks; written as
+ * imports of 5,000 records (an import's end merges only its own batches'
+ * segments) it is segments of one chunk each. Both must answer every page
+ * alike: a page filled across the chunk boundary, and page tokens that fall
+ * in the second chunk. (SQLite only: the chunk logic is the same code on
  * both dialects, and seeding twice on PostgreSQL would take minutes.)
  */
 describe('a segment of more than one chunk (sqlite)', () => {
@@ -166,7 +187,8 @@ describe('a segment of more than one chunk (sqlite)', () => {
     const size = demoCatalogSize(songs);
     expect(size.songs + size.albums + size.artists).toBeGreaterThan(65_536);
     oneBatch = await openCatalog(dialects[0]!, async (storage) => void (await seedDemoCatalog(storage, { songs, seed: 9, batchSize: 1_000_000 })));
-    manyBatches = await openCatalog(dialects[0]!, async (storage) => void (await seedDemoCatalog(storage, { songs, seed: 9, batchSize: 5_000 })));
+    const records = [...generateDemoCatalog({ songs, seed: 9 })];
+    manyBatches = await openCatalog(dialects[0]!, (storage) => importRecords(storage, records, 5_000, Math.ceil(records.length / 5_000)));
   }, 240_000);
   afterAll(async () => {
     await oneBatch?.drop();
@@ -175,6 +197,7 @@ describe('a segment of more than one chunk (sqlite)', () => {
 
   it('answers every page alike', async () => {
     expect(await segmentCount(oneBatch.storage)).toBe(1);
+    expect(await segmentCount(manyBatches.storage)).toBeGreaterThan(2);
     let pages = 0;
     // Rare pairs and words: the page fills only from the second chunk on.
     for (const q of ['حبيبي ليالي', 'tamally m', 'layali', 'قمر', 'golden rain', 'نور ال']) {
