@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
 
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
@@ -19,8 +19,10 @@ export interface TokenSealer {
   open(token: string): unknown;
 }
 
-export function createTokenSealer(key: Buffer): TokenSealer {
-  if (key.length !== 32) throw new Error('a token sealer needs a 32-byte key');
+export function createTokenSealer(keyBytes: Buffer): TokenSealer {
+  if (keyBytes.length !== 32) throw new Error('a token sealer needs a 32-byte key');
+  // A KeyObject made once: given bytes, every cipher would make its own (a search that returns a page token paid for it).
+  const key = createSecretKey(keyBytes);
   return {
     seal(value) {
       const nonce = randomBytes(NONCE_BYTES);
