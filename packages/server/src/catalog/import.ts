@@ -12,7 +12,7 @@ import { buildSongTemplate } from './song-template.ts';
 import { forgetNormalizedTexts, lastSegmentId, mergeSegmentsAfter, updateSearchIndex } from '../search/search-index.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
-import type { Storage } from '../storage/storage.ts';
+import { analyzeTables, type Storage } from '../storage/storage.ts';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 
 /** A record as read, with the line it came from (for error reports). */
@@ -148,10 +148,17 @@ const LARGEST_MERGE_IN_IMPORT = 100_000;
 /** Writes one batch of an import (writeBatch, with the import's merge limit). */
 export type ImportBatchWriter = (batch: readonly NumberedRecord[], options?: Omit<WriteBatchOptions, 'largestMerge'>) => Promise<ImportSummary>;
 
+/** The tables an import writes, whose statistics its end gathers again (PostgreSQL). */
+const IMPORTED_TABLES = [
+  'artists', 'albums', 'songs', 'song_templates', 'lyrics', 'related_artists', 'song_artists', 'album_artists',
+  'search_segments', 'search_items', 'search_doclists', 'search_vocabulary',
+] as const;
+
 /**
  * Runs an import of many batches (`write` writes them with the writer it is
  * given) and ends it: the search segments its batches wrote become one
  * (search/search-index.ts mergeSegmentsAfter), in a transaction of its own,
+ * the planner's statistics are gathered again (storage.ts analyzeTables)
  * and the texts it normalized are forgotten. An import cut off before its
  * end leaves the segments as its batches wrote them, which searches read
  * just as correctly, only more slowly.
@@ -162,6 +169,7 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
     const result = await write((batch, options = {}) => writeBatch(storage, batch, { ...options, largestMerge: LARGEST_MERGE_IN_IMPORT }));
     const upsert = upsertFor(storage);
     await storage.db.transaction().execute((trx) => mergeSegmentsAfter(trx, upsert, lastSegment));
+    await analyzeTables(storage, IMPORTED_TABLES);
     return result;
   } finally {
     forgetNormalizedTexts();

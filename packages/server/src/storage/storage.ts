@@ -172,3 +172,16 @@ export function precompiledLookup<Row>(db: Kysely<Database>, build: (value: stri
 export function precompiledIdListQuery<Row>(storage: Storage, build: (ids: RawBuilder<string>) => Compilable<Row>): (ids: readonly string[]) => Promise<Row[]> {
   return precompiledQuery<Row, readonly string[]>(storage.db, (ids) => build(storage.idList(ids)), [MARKER], storage.idListParameter);
 }
+
+/**
+ * PostgreSQL: gathers the planner's statistics of these tables now, as its
+ * documentation advises after a bulk load ("Populating a Database"), rather
+ * than whenever autovacuum gets to them (never, where it is off). Without
+ * them, a 1M catalog freshly imported planned an album's track count as a
+ * parallel scan of every song (350 ms) instead of an index read (0.3 ms).
+ * SQLite plans from its indexes alone, so there it does nothing.
+ */
+export async function analyzeTables(storage: Storage, tables: readonly (keyof Database & string)[]): Promise<void> {
+  if (storage.dialect !== 'postgres' || tables.length === 0) return;
+  await sql`analyze ${sql.join(tables.map((table) => sql.table(table)))}`.execute(storage.db);
+}
