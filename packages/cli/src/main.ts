@@ -57,7 +57,7 @@ same seed) into DATABASE_URL, through the importer.`,
   import: `maqam import FILE.ndjson [--batch-size N]
 
 Imports catalog records (artist, album, song, related, lyrics; one JSON object a line)
-in batches of N (default 2,000). A batch with a bad line is not written and its lines
+in batches of N (default 40,000). A batch with a bad line is not written and its lines
 are reported; the others are. Upserts by id, so a corrected re-run converges.`,
   keys: `maqam keys create --name N [--expires-in 90d]   a new API key (printed once)
 maqam keys list                                 every key, without secrets, with its last use

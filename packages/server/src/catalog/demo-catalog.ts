@@ -1,6 +1,6 @@
 import type { ImportSummary } from '@maqam/contract';
 import type { Storage } from '../storage/storage.ts';
-import { runImport, type NumberedRecord } from './import.ts';
+import { DEFAULT_BATCH_SIZE, runImport, type NumberedRecord } from './import.ts';
 import type { AlbumRecord, AlbumType, ArtistRecord, ImportRecord, LyricsRecord, RelatedRecord, SongRecord } from '@maqam/contract';
 
 /**
@@ -375,7 +375,7 @@ export async function seedDemoCatalog(
 ): Promise<ImportSummary> {
   const size = demoCatalogSize(options.songs);
   const total = size.artists + size.albums + size.songs;
-  const batchSize = options.batchSize ?? 10_000;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 };
   return runImport(storage, async (writeBatch) => {
     let batch: NumberedRecord[] = [];

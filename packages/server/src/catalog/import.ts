@@ -140,8 +140,12 @@ function upsertFor(storage: Storage): BulkUpsert {
 /**
  * The largest merge of search segments an import's batch makes, in live
  * items. A larger one would rewrite items that the import's end rewrites
- * again: on the 1M demo catalog, one merge of about 700,000 items. Below
- * it, merges keep the segments a search reads during the import few.
+ * again (in batches of 10,000 records, the 1M demo seed made one merge of
+ * about 700,000 items). Smaller merges run: imports of small batches would
+ * otherwise leave a search hundreds of segments to read until their end.
+ * A batch of DEFAULT_BATCH_SIZE records of the demo catalog is a segment of
+ * about 26,000 items, so its seed merges nothing until the end, and a
+ * search during it reads one segment per batch written so far.
  */
 const LARGEST_MERGE_IN_IMPORT = 100_000;
 
@@ -451,7 +455,19 @@ export interface ImportOutcome {
   readonly errors: readonly LineError[];
 }
 
+/**
+ * Records a batch holds by default. A batch costs statements and reads of
+ * its own besides its records, and its search segment is merged later:
+ * `bench/.scratch`-style imports of the 200,000-song demo file took 58.7 s
+ * in batches of 2,000, 43.3 s of 10,000 and 30.6 s of 40,000; seeding 1M
+ * songs took 289 s in batches of 10,000, 222 s of 40,000 and 233 s of
+ * 100,000. A bad line keeps its whole batch out (`--batch-size` makes
+ * batches smaller for a file that has many).
+ */
+export const DEFAULT_BATCH_SIZE = 40_000;
+
 export interface ImportFileOptions {
+  /** Records a batch (default DEFAULT_BATCH_SIZE). */
   batchSize?: number;
   onProgress?: (progress: ImportProgress) => void;
 }
@@ -467,7 +483,7 @@ export function importNdjsonFile(storage: Storage, path: string, options: Import
 }
 
 async function importLines(writeBatch: ImportBatchWriter, path: string, options: ImportFileOptions): Promise<ImportOutcome> {
-  const batchSize = options.batchSize ?? 2000;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 };
   // The summary counts distinct records: one written in two batches (or twice in a file) is one.
   const written = noWrittenKeys();
