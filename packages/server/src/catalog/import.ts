@@ -9,7 +9,7 @@ import {
 import { LrcError, parseLrc } from './lrc.ts';
 import type { SongRow } from './catalog.repo.ts';
 import { buildSongTemplate } from './song-template.ts';
-import { forgetNormalizedTexts, lastSegmentId, mergeSegmentsAfter, updateSearchIndex } from '../search/search-index.ts';
+import { forgetNormalizedTexts, IndexMemo, lastSegmentId, mergeSegmentsAfter, updateSearchIndex, type IndexedSongRow } from '../search/search-index.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
 import { analyzeTables, type Storage } from '../storage/storage.ts';
@@ -170,7 +170,8 @@ const IMPORTED_TABLES = [
 export async function runImport<T>(storage: Storage, write: (writeBatch: ImportBatchWriter) => Promise<T>): Promise<T> {
   const lastSegment = await lastSegmentId(storage.db);
   try {
-    const result = await write((batch, options = {}) => writeBatch(storage, batch, { ...options, largestMerge: LARGEST_MERGE_IN_IMPORT }));
+    const memo = new IndexMemo();
+    const result = await write((batch, options = {}) => writeBatch(storage, batch, { ...options, largestMerge: LARGEST_MERGE_IN_IMPORT, memo }));
     const upsert = upsertFor(storage);
     await storage.db.transaction().execute((trx) => mergeSegmentsAfter(trx, upsert, lastSegment));
     await analyzeTables(storage, IMPORTED_TABLES);
@@ -217,10 +218,13 @@ export interface WriteBatchOptions {
   written?: WrittenKeys;
   /** The largest merge of search segments the batch makes, in live items (default: any). */
   largestMerge?: number;
+  /** What the import's earlier batches read for the index. */
+  memo?: IndexMemo;
 }
 
 async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], options: WriteBatchOptions = {}): Promise<ImportSummary> {
-  const { now = Date.now(), written, largestMerge } = options;
+  const { now = Date.now(), written, largestMerge, memo } = options;
+  const catalogVersion = randomUUID();
   const upsert = upsertFor(storage);
   const artists: Insertable<Database['artists']>[] = [];
   const albums: Insertable<Database['albums']>[] = [];
@@ -396,10 +400,12 @@ async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], op
       await writeSongTemplates(trx, storage, upsert, await trx.selectFrom('songs').selectAll().where('id', 'in', chunk).execute());
     }
     await reindex(trx, storage, upsert, songIds, albumIds, songArtists, albumArtists);
-    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount }, largestMerge === undefined ? {} : { largestMerge });
+    const songRows = new Map(songs.map((song) => [song.id, song as IndexedSongRow]));
+    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount, songs: songRows }, { ...(largestMerge === undefined ? {} : { largestMerge }), ...(memo ? { memo } : {}) });
     await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
-    await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: randomUUID() }]);
+    await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: catalogVersion }]);
   });
+  memo?.committed(catalogVersion);
   // Counted after the commit: a batch that was not written counts nothing.
   return {
     artists: countNew(artists.map((r) => r.id), written?.artists),

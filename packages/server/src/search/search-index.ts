@@ -141,6 +141,71 @@ export interface WrittenItems {
    * there, before and after. (The albums of new songs are raised to them where they are more popular.)
    */
   readonly albumsToRecount: ReadonlySet<string>;
+  /** Rows of `songIds` as the batch wrote them, so they need not be read back (an import's batch). */
+  readonly songs?: ReadonlyMap<string, IndexedSongRow>;
+}
+
+/** The columns of a song the index reads. */
+export interface IndexedSongRow {
+  readonly id: string;
+  readonly title_i18n: string;
+  readonly artist_ids: string;
+  readonly album_id: string;
+  readonly popularity: number | string;
+  readonly withdrawn?: number;
+}
+
+/** The most names and titles an IndexMemo keeps. */
+const MEMO_TEXTS = 1_000_000;
+
+/**
+ * What an import's batches keep between them so that each need not read it
+ * again: the names songs and albums are found by (their artists' names, a
+ * song's album title). The 1M demo import read them back in every batch, 7 s
+ * of its 137. The memo is right for the catalog version the import's last
+ * batch wrote: a write by anyone else (another import, on any node) changes
+ * the version, and a batch that rolled back leaves it unknown, so the next
+ * batch starts again from the database. The batch's own artists and albums
+ * are read again (they may be renamed).
+ */
+export class IndexMemo {
+  readonly artistNames = new Map<string, readonly string[]>();
+  readonly albumTitles = new Map<string, readonly string[]>();
+  /** The catalog version the memo holds for; undefined while a batch is written, or after one failed. */
+  #version: string | undefined;
+
+  /** Called in the batch's transaction, after the index lock: forgets everything the catalog may have changed since. */
+  async check(trx: Kysely<Database>, written: WrittenItems): Promise<void> {
+    const row = await trx.selectFrom('settings').select('value').where('key', '=', 'catalog_version').executeTakeFirst();
+    if (this.#version === undefined || this.#version !== row?.value) {
+      this.artistNames.clear();
+      this.albumTitles.clear();
+    }
+    this.#version = undefined;
+    for (const id of written.artistIds) this.artistNames.delete(id);
+    for (const id of written.albumIds) this.albumTitles.delete(id);
+  }
+
+  /** The batch that checked the memo committed, writing this catalog version. */
+  committed(version: string): void {
+    this.#version = version;
+  }
+
+  /** The texts of these ids: remembered, or read (and remembered). */
+  async texts(
+    known: Map<string, readonly string[]>,
+    ids: ReadonlySet<string>,
+    read: (chunk: string[]) => Promise<{ id: string; texts: string }[]>,
+  ): Promise<ReadonlyMap<string, readonly string[]>> {
+    let missing = [...ids].filter((id) => !known.has(id));
+    // Bounded: with a catalog of millions of albums it starts again rather than keep them all.
+    if (known.size + missing.length > MEMO_TEXTS) {
+      known.clear();
+      missing = [...ids];
+    }
+    for (const row of await inChunks(missing, read)) known.set(row.id, textsOf(row.texts));
+    return known;
+  }
 }
 
 /**
@@ -160,10 +225,14 @@ export async function updateSearchIndex(
     dependents?: boolean;
     /** Merges of more live items than this wait (an import's end makes its segments one: runImport). */
     largestMerge?: number;
+    /** What the import's earlier batches read (see IndexMemo). */
+    memo?: IndexMemo;
   } = {},
 ): Promise<void> {
   // Segments are read, changed and written back: two imports on PostgreSQL take turns.
   if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(7262001)`.execute(trx);
+  const memo = options.memo ?? new IndexMemo();
+  await memo.check(trx, written);
   const list = (ids: Iterable<string>) => [...ids];
   const artistIds = list(written.artistIds);
   const songIds = new Set(written.songIds);
@@ -178,8 +247,16 @@ export async function updateSearchIndex(
     for (const row of viaAlbums) songIds.add(row.id);
   }
 
-  const songs = await inChunks(list(songIds), (chunk) =>
-    trx.selectFrom('songs').select(['id', 'title_i18n', 'artist_ids', 'album_id', 'popularity']).where('id', 'in', chunk).where('withdrawn', '=', 0).execute());
+  // The batch's own songs as it wrote them; the others (found through a renamed artist or album) as stored.
+  const songs: IndexedSongRow[] = [];
+  const stored: string[] = [];
+  for (const id of songIds) {
+    const row = written.songs?.get(id);
+    if (row === undefined) stored.push(id);
+    else if (row.withdrawn !== 1) songs.push(row);
+  }
+  songs.push(...await inChunks(stored, (chunk) =>
+    trx.selectFrom('songs').select(['id', 'title_i18n', 'artist_ids', 'album_id', 'popularity']).where('id', 'in', chunk).where('withdrawn', '=', 0).execute()));
   for (const album of await albumsWithNewPopularity(trx, songs, albumIds, written.albumsToRecount)) albumIds.add(album);
 
   const artists = await inChunks(artistIds, (chunk) =>
@@ -191,10 +268,10 @@ export async function updateSearchIndex(
   // The names the related texts come from: artists (of songs and albums) and albums (of songs).
   const creditIds = new Set<string>();
   for (const row of [...albums, ...songs]) for (const id of JSON.parse(row.artist_ids) as string[]) creditIds.add(id);
-  const names = new Map((await inChunks(list(creditIds), (chunk) =>
-    trx.selectFrom('artists').select(['id', 'name_i18n']).where('id', 'in', chunk).execute())).map((row) => [row.id, textsOf(row.name_i18n)]));
-  const titles = new Map((await inChunks(list(new Set(songs.map((s) => s.album_id))), (chunk) =>
-    trx.selectFrom('albums').select(['id', 'title_i18n']).where('id', 'in', chunk).execute())).map((row) => [row.id, textsOf(row.title_i18n)]));
+  const names = await memo.texts(memo.artistNames, creditIds, async (chunk) =>
+    (await trx.selectFrom('artists').select(['id', 'name_i18n as texts']).where('id', 'in', chunk).execute()));
+  const titles = await memo.texts(memo.albumTitles, new Set(songs.map((s) => s.album_id)), async (chunk) =>
+    (await trx.selectFrom('albums').select(['id', 'title_i18n as texts']).where('id', 'in', chunk).execute()));
   const creditNames = (artistIdsJson: string) => (JSON.parse(artistIdsJson) as string[]).flatMap((id) => names.get(id) ?? []);
 
   const items: IndexedItem[] = [
@@ -212,6 +289,7 @@ export async function updateSearchIndex(
   await upsert(trx, 'search_vocabulary', ['word'], vocabulary);
   await mergeSegments(trx, upsert, options.largestMerge);
 }
+
 
 /** Each album's popularity: its most popular song that is not withdrawn (0 without one). */
 async function albumPopularityOf(trx: Kysely<Database>, albumIds: readonly string[]): Promise<Map<string, number>> {

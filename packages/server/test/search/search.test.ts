@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SearchResponse, ValidationErrorBody, type ImportRecord } from '@maqam/contract';
-import { importNdjsonFile } from '@maqam/server';
+import { importNdjsonFile, runImport } from '@maqam/server';
 import { createAjv } from '../../src/http/validation.ts';
 import { dialects } from '../dialects.ts';
 import { writeNdjson } from '../fixtures.ts';
@@ -200,6 +200,22 @@ describe.each(dialects.map((d) => [d.name, d] as const))('Search on %s', (_name,
     }
     // The postings change with the import; the vocabulary of a new word arrives with the catalog poll.
     await expect.poll(async () => found('Haddad', 'artist')).toEqual(['artist:fairuz']);
+  });
+
+  it('indexes an import\'s later batches by the names another import gave meanwhile', async () => {
+    // An import remembers the names it read between its batches; a rename by anyone else must not be missed.
+    const dir = mkdtempSync(join(tmpdir(), 'maqam-search-memo-'));
+    try {
+      await runImport(server.storage, async (writeBatch) => {
+        await writeBatch([{ line: 1, record: song('memo-1', { en: 'Qwv one' }, 'en', ['elissa'], 10) }]);
+        const renamed = artist('elissa', { ar: 'إليسا', en: 'Zyxwel Renamed' }, 'ar', 2_000_000);
+        expect((await importNdjsonFile(server.storage, writeNdjson(dir, 'renamed.ndjson', [renamed]))).errors).toEqual([]);
+        await writeBatch([{ line: 1, record: song('memo-2', { en: 'Qwv two' }, 'en', ['elissa'], 20) }]);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await expect.poll(async () => found('Zyxwel Qwv', 'song')).toEqual(['song:memo-2', 'song:memo-1']);
   });
 
   it('ranks a half-typed word\'s matches by popularity, whichever of its many words finds them', async () => {
