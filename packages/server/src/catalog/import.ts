@@ -60,12 +60,15 @@ export function parseImportLine(text: string): ImportRecord {
   return value as ImportRecord;
 }
 
+/** The synced lines of the lyrics records parseImportLine checked, so a batch's write does not parse them again. */
+const parsedLrc = new WeakMap<LyricsRecord, ReturnType<typeof parseLrc>>();
+
 /** Exactly one of `lines` and `lrc`, and an `lrc` that parses (its errors name the LRC line). */
 function checkLyrics(record: LyricsRecord): void {
   if ((record.lines === undefined) === (record.lrc === undefined)) throw new Error('lyrics needs exactly one of "lines" and "lrc"');
   if (record.lrc !== undefined) {
     try {
-      parseLrc(record.lrc);
+      parsedLrc.set(record, parseLrc(record.lrc));
     } catch (error) {
       if (error instanceof LrcError) throw new Error(`lyrics ${error.message}`);
       throw error;
@@ -76,7 +79,7 @@ function checkLyrics(record: LyricsRecord): void {
 /** The stored form of a lyrics record: the JSON the API answers, ready to splice. */
 function lyricsColumns(record: LyricsRecord): { lines: string; synced_lines: string | null } {
   if (record.lrc === undefined) return { lines: JSON.stringify(record.lines), synced_lines: null };
-  const synced = parseLrc(record.lrc);
+  const synced = parsedLrc.get(record) ?? parseLrc(record.lrc);
   return {
     lines: JSON.stringify(synced.map((line) => line.text)),
     synced_lines: JSON.stringify(synced.map((line) => ({ text: line.text, startTimeMs: String(line.startTimeMs) }))),
@@ -381,9 +384,12 @@ async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], op
     // now and before). A new song can only raise its album's popularity, which the index does without a recount.
     const albumsToRecount = new Set<string>();
     const newAlbumOf = new Map(songs.map((song) => [song.id, song.album_id]));
+    // Songs not in the catalog before this batch: nothing of theirs is in the index to delete.
+    const newSongs = new Set(songIds);
     for (let i = 0; i < songList.length; i += 5000) {
       const before = await trx.selectFrom('songs').select(['id', 'album_id']).where('id', 'in', storage.idList(songList.slice(i, i + 5000))).execute();
       for (const row of before) {
+        newSongs.delete(row.id);
         albumsToRecount.add(row.album_id);
         albumsToRecount.add(newAlbumOf.get(row.id)!);
       }
@@ -401,7 +407,7 @@ async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], op
     }
     await reindex(trx, storage, upsert, songIds, albumIds, songArtists, albumArtists);
     const songRows = new Map(songs.map((song) => [song.id, song as IndexedSongRow]));
-    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount, songs: songRows }, { ...(largestMerge === undefined ? {} : { largestMerge }), ...(memo ? { memo } : {}) });
+    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount, songs: songRows, newSongs }, { ...(largestMerge === undefined ? {} : { largestMerge }), ...(memo ? { memo } : {}) });
     await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
     await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: catalogVersion }]);
   });

@@ -143,6 +143,8 @@ export interface WrittenItems {
   readonly albumsToRecount: ReadonlySet<string>;
   /** Rows of `songIds` as the batch wrote them, so they need not be read back (an import's batch). */
   readonly songs?: ReadonlyMap<string, IndexedSongRow>;
+  /** Songs of `songIds` that were not in the catalog before the batch, so not in the index either. */
+  readonly newSongs?: ReadonlySet<string>;
 }
 
 /** The columns of a song the index reads. */
@@ -283,7 +285,7 @@ export async function updateSearchIndex(
     })),
   ];
 
-  await deleteEarlierCopies(trx, upsert, [['artist', artistIds], ['album', list(albumIds)], ['song', list(songIds)]]);
+  await deleteEarlierCopies(trx, upsert, [['artist', artistIds], ['album', list(albumIds)], ['song', list(songIds).filter((id) => !written.newSongs?.has(id))]]);
   const { wordsOf, vocabulary } = searchWords(items);
   await writeSegment(trx, upsert, items, wordsOf);
   await upsert(trx, 'search_vocabulary', ['word'], vocabulary);
@@ -407,7 +409,8 @@ async function insertSegment(
   const id = await nextSegmentId(trx, upsert);
   await upsert(trx, 'search_segments', ['id'], [{ id, size: items.length, deleted: null, deleted_count: 0 }]);
   await upsert(trx, 'search_items', ['segment', 'number'], items.map((item, number) => ({ segment: id, number, kind: item.kind, item_id: item.id, popularity: item.popularity })));
-  await upsert(trx, 'search_doclists', ['segment', 'chunk', 'word'], doclistRows(id, postings));
+  const rows = doclistRows(id, postings);
+  await upsert(trx, 'search_doclists', ['segment', 'chunk', 'word'], rows);
 }
 
 /** A segment's stored chunks of each word's ascending item numbers. */
