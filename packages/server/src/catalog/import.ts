@@ -394,8 +394,14 @@ async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], op
         albumsToRecount.add(newAlbumOf.get(row.id)!);
       }
     }
-    await upsert(trx, 'songs', ['id'], songs);
-    await writeSongTemplates(trx, storage, upsert, songs);
+    // On PostgreSQL the server inserts the songs while this process builds their templates: the statement
+    // goes out once the pending callbacks have run (setImmediate), then the templates are built.
+    const songsWritten = upsert(trx, 'songs', ['id'], songs);
+    songsWritten.catch(() => {}); // awaited below; a failure meanwhile is not an unhandled rejection
+    await new Promise((resolve) => setImmediate(resolve));
+    const templates = songTemplateRows(songs);
+    await songsWritten;
+    await writeSongTemplates(trx, storage, upsert, songs, templates);
     await upsert(trx, 'related_artists', ['artist_id', 'related_id'], [...related.values()]);
     await upsert(trx, 'lyrics', ['song_id'], [...lyrics.values()]);
     const lyricsOfEarlierSongs = [...lyrics.keys()].filter((id) => !songIds.has(id));
@@ -422,10 +428,20 @@ async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], op
   };
 }
 
+/** The templates of these songs but the withdrawn (song-template.ts). */
+function songTemplateRows(songs: readonly Insertable<Database['songs']>[]): Insertable<Database['song_templates']>[] {
+  return songs.filter((song) => song.withdrawn !== 1).map((song) => ({ id: song.id, template: buildSongTemplate(song as SongRow) }));
+}
+
 /** Pre-renders these songs as written (song-template.ts); a withdrawn song loses its template, so it is not found. */
-async function writeSongTemplates(trx: Kysely<Database>, storage: Storage, upsert: BulkUpsert, songs: readonly Insertable<Database['songs']>[]) {
-  const shown = songs.filter((song) => song.withdrawn !== 1);
-  await upsert(trx, 'song_templates', ['id'], shown.map((song) => ({ id: song.id, template: buildSongTemplate(song as SongRow) })));
+async function writeSongTemplates(
+  trx: Kysely<Database>,
+  storage: Storage,
+  upsert: BulkUpsert,
+  songs: readonly Insertable<Database['songs']>[],
+  templates = songTemplateRows(songs),
+) {
+  await upsert(trx, 'song_templates', ['id'], templates);
   const withdrawn = songs.filter((song) => song.withdrawn === 1).map((song) => song.id);
   for (let i = 0; i < withdrawn.length; i += 5000) {
     await trx.deleteFrom('song_templates').where('id', 'in', storage.idList(withdrawn.slice(i, i + 5000))).execute();

@@ -10,10 +10,11 @@ import { writeNdjson } from '../fixtures.ts';
 
 /**
  * One import batch writes each table in as many statements as its rows need
- * (storage/bulk-upsert.ts: full chunks, then the rest in power-of-two
- * sizes). A batch of 4,321 songs spans several statement sizes for every
- * table it writes, the search postings most of all: every row must land,
- * and a second import of the same ids must update every one of them.
+ * (storage/bulk-upsert.ts: on SQLite full chunks, then the rest in
+ * power-of-two sizes; on PostgreSQL one array a column). A batch of 4,321
+ * songs spans several statement sizes for every table it writes on SQLite,
+ * the search postings most of all: every row must land, and a second import
+ * of the same ids must update every one of them.
  */
 const RECORDS: ImportRecord[] = [...generateDemoCatalog({ songs: 4321, seed: 11 })];
 const SONG_IDS = RECORDS.filter((record) => record.kind === 'song').map((record) => record.id);
@@ -87,5 +88,18 @@ describe.each(dialects.map((d) => [d.name, d] as const))('an import batch larger
       const results = await search(`Zanzibarre ${id}`);
       expect(JSON.stringify(results[0])).toContain(`"value":"${id}"`);
     }
+  });
+
+  it('keeps every character of the texts it stores, the array syntax\'s own included', async () => {
+    // On PostgreSQL rows travel as array literals: quotes, backslashes, braces, commas and the word NULL must survive.
+    const tricky = 'a "quoted" \\ back\\slash {braced}, NULL, null\nnew line\ttab \'single\' 🎵 أُمّ';
+    const record = RECORDS.find((r) => r.kind === 'song' && r.id === SONG_IDS[7])!;
+    await importAll([{ ...record, title: { en: tricky, ar: 'NULL' }, isrc: '' } as ImportRecord], 'tricky.ndjson');
+    const res = await app.inject({ method: 'GET', url: `/v1/music/songs/${SONG_IDS[7]}`, headers: { 'x-api-key': apiKey, 'accept-language': 'en' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().song.title.value).toBe(tricky);
+    expect(res.json().song.isrc).toBe('');
+    const arabic = await app.inject({ method: 'GET', url: `/v1/music/songs/${SONG_IDS[7]}`, headers: { 'x-api-key': apiKey, 'accept-language': 'ar' } });
+    expect(arabic.json().song.title.value).toBe('NULL');
   });
 });
