@@ -292,7 +292,6 @@ export async function updateSearchIndex(
   await mergeSegments(trx, upsert, options.largestMerge);
 }
 
-
 /** Each album's popularity: its most popular song that is not withdrawn (0 without one). */
 async function albumPopularityOf(trx: Kysely<Database>, albumIds: readonly string[]): Promise<Map<string, number>> {
   const rows = await inChunks(albumIds, (chunk) =>
@@ -409,8 +408,7 @@ async function insertSegment(
   const id = await nextSegmentId(trx, upsert);
   await upsert(trx, 'search_segments', ['id'], [{ id, size: items.length, deleted: null, deleted_count: 0 }]);
   await upsert(trx, 'search_items', ['segment', 'number'], items.map((item, number) => ({ segment: id, number, kind: item.kind, item_id: item.id, popularity: item.popularity })));
-  const rows = doclistRows(id, postings);
-  await upsert(trx, 'search_doclists', ['segment', 'chunk', 'word'], rows);
+  await upsert(trx, 'search_doclists', ['segment', 'chunk', 'word'], doclistRows(id, postings));
 }
 
 /** A segment's stored chunks of each word's ascending item numbers. */
