@@ -64,3 +64,6 @@ console.log(`${BODIES.split('/').pop()}, ${SECONDS} s, server NODE_OPTIONS "${pr
 console.log(`requests/s ${result.requestsPerSecond.toFixed(0)}, CPU ${Math.round(cpuUs)} us/request, p99 ${result.p99Ms.toFixed(1)} ms, errors ${result.errors}, read from storage ${Math.round(readMb)} MB`);
 console.log(`RSS ${memory.rssMb} MB (anonymous ${memory.rssAnonMb}, peak ${memory.peakRssMb})`);
 console.log(`V8 heap ${mb('nodejs_heap_size_total_bytes')} (in use ${mb('nodejs_heap_size_used_bytes')}), external ${mb('nodejs_external_memory_bytes')}`);
+// Garbage collection over the warm-up and the run, from prom-client's default metrics: count and total pause by kind.
+const gc = (kind: string, what: 'sum' | 'count') => Number(metrics.split('\n').find((l) => l.startsWith(`nodejs_gc_duration_seconds_${what}{kind="${kind}"}`))?.split(' ')[1] ?? NaN);
+console.log(`GC pauses (warm-up and run): ${['minor', 'major', 'incremental'].map((kind) => `${kind} ${gc(kind, 'count')} (${Math.round(gc(kind, 'sum') * 1000)} ms)`).join(', ')}`);
