@@ -67,3 +67,7 @@ console.log(`V8 heap ${mb('nodejs_heap_size_total_bytes')} (in use ${mb('nodejs_
 // Garbage collection over the warm-up and the run, from prom-client's default metrics: count and total pause by kind.
 const gc = (kind: string, what: 'sum' | 'count') => Number(metrics.split('\n').find((l) => l.startsWith(`nodejs_gc_duration_seconds_${what}{kind="${kind}"}`))?.split(' ')[1] ?? NaN);
 console.log(`GC pauses (warm-up and run): ${['minor', 'major', 'incremental'].map((kind) => `${kind} ${gc(kind, 'count')} (${Math.round(gc(kind, 'sum') * 1000)} ms)`).join(', ')}`);
+// Event-loop lag (prom-client's monitor since the server started): under saturation it tracks the latency,
+// since a timer waits for the round of ready connections the loop is serving.
+const lagMs = (name: string) => Math.round(Number(metrics.split('\n').find((l) => l.startsWith(`nodejs_eventloop_lag_${name}_seconds `))?.split(' ')[1] ?? NaN) * 1000);
+console.log(`event-loop lag: p50 ${lagMs('p50')} ms, p99 ${lagMs('p99')} ms, max ${lagMs('max')} ms`);
