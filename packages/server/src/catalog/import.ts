@@ -13,7 +13,8 @@ import { forgetNormalizedTexts, IndexMemo, lastSegmentId, mergeSegmentsAfter, up
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
 import { analyzeTables, type Storage } from '../storage/storage.ts';
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import type { Checkpointer } from '../storage/sqlite.ts';
 
 /** A record as read, with the line it came from (for error reports). */
 export interface NumberedRecord {
@@ -165,22 +166,71 @@ const IMPORTED_TABLES = [
  * Runs an import of many batches (`write` writes them with the writer it is
  * given) and ends it: the search segments its batches wrote become one
  * (search/search-index.ts mergeSegmentsAfter), in a transaction of its own,
- * the planner's statistics are gathered again (storage.ts analyzeTables)
- * and the texts it normalized are forgotten. An import cut off before its
- * end leaves the segments as its batches wrote them, which searches read
- * just as correctly, only more slowly.
+ * the planner's statistics are gathered again (storage.ts analyzeTables),
+ * the texts it normalized are forgotten, and on SQLite the WAL is
+ * checkpointed (BackgroundCheckpoints). An import cut off before its end
+ * leaves the segments as its batches wrote them, which searches read just as
+ * correctly, only more slowly.
  */
 export async function runImport<T>(storage: Storage, write: (writeBatch: ImportBatchWriter) => Promise<T>): Promise<T> {
   const lastSegment = await lastSegmentId(storage.db);
+  const checkpoints = new BackgroundCheckpoints(storage);
   try {
     const memo = new IndexMemo();
-    const result = await write((batch, options = {}) => writeBatch(storage, batch, { ...options, largestMerge: LARGEST_MERGE_IN_IMPORT, memo }));
+    const result = await write((batch, options = {}) => writeBatch(storage, batch, { ...options, largestMerge: LARGEST_MERGE_IN_IMPORT, memo, checkpoints }));
     const upsert = upsertFor(storage);
+    await checkpoints.beforeWrite(0);
     await storage.db.transaction().execute((trx) => mergeSegmentsAfter(trx, upsert, lastSegment));
     await analyzeTables(storage, IMPORTED_TABLES);
+    checkpoints.afterCommit();
+    await checkpoints.beforeWrite(0);
+    await checkpoints.end();
     return result;
+  } catch (error) {
+    // The import's own failure is the one to report.
+    await checkpoints.end().catch(() => {});
+    throw error;
   } finally {
     forgetNormalizedTexts();
+  }
+}
+
+/**
+ * Batches of at least this many records have the WAL checkpointed on another
+ * thread (storage/sqlite.ts Checkpointer): on the 1M import, checkpoints at
+ * commit took about 11 s of the importing thread. Imports of smaller batches
+ * keep SQLite's own checkpoints.
+ */
+const BACKGROUND_CHECKPOINT_RECORDS = 5_000;
+
+/** An import's WAL checkpoints, moved to another thread once a batch is large enough (SQLite files only). */
+class BackgroundCheckpoints {
+  readonly #storage: Storage;
+  #checkpointer: Checkpointer | undefined;
+
+  constructor(storage: Storage) {
+    this.#storage = storage;
+  }
+
+  /** Before a batch's transaction: the last checkpoint is done, so the batch starts the WAL again from its beginning. */
+  async beforeWrite(records: number): Promise<void> {
+    if (this.#checkpointer === undefined && records >= BACKGROUND_CHECKPOINT_RECORDS && this.#storage.checkpointer) {
+      this.#checkpointer = this.#storage.checkpointer();
+      await sql`pragma wal_autocheckpoint = 0`.execute(this.#storage.db);
+    }
+    await this.#checkpointer?.settled();
+  }
+
+  /** After a commit: checkpoint it while the import reads its next batch. */
+  afterCommit(): void {
+    this.#checkpointer?.request();
+  }
+
+  /** The import is over (or failed): SQLite's own checkpoints again, from the next commit. */
+  async end(): Promise<void> {
+    if (this.#checkpointer === undefined) return;
+    await this.#checkpointer.close();
+    await sql`pragma wal_autocheckpoint = 1000`.execute(this.#storage.db);
   }
 }
 
@@ -223,10 +273,12 @@ export interface WriteBatchOptions {
   largestMerge?: number;
   /** What the import's earlier batches read for the index. */
   memo?: IndexMemo;
+  /** The import's WAL checkpoints. */
+  checkpoints?: BackgroundCheckpoints;
 }
 
 async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], options: WriteBatchOptions = {}): Promise<ImportSummary> {
-  const { now = Date.now(), written, largestMerge, memo } = options;
+  const { now = Date.now(), written, largestMerge, memo, checkpoints } = options;
   const catalogVersion = randomUUID();
   const upsert = upsertFor(storage);
   const artists: Insertable<Database['artists']>[] = [];
@@ -361,6 +413,7 @@ async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], op
   }
   if (duplicateErrors.length > 0) throw new ImportBatchError(duplicateErrors);
 
+  await checkpoints?.beforeWrite(batch.length);
   await storage.db.transaction().execute(async (trx: Transaction<Database>) => {
     const referenceErrors = [
       ...(await missingReferences(trx, storage, 'artists', artistRefs, artistIds)),
@@ -418,6 +471,7 @@ async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], op
     await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: catalogVersion }]);
   });
   memo?.committed(catalogVersion);
+  checkpoints?.afterCommit();
   // Counted after the commit: a batch that was not written counts nothing.
   return {
     artists: countNew(artists.map((r) => r.id), written?.artists),

@@ -2,7 +2,7 @@ import { Kysely, Migrator, sql, type Compilable, type LogEvent, type RawBuilder 
 import type { Database } from './database.ts';
 import { migrations } from './migrations/index.ts';
 import { createPostgresDialect } from './postgres.ts';
-import { createSqliteDialect } from './sqlite.ts';
+import { Checkpointer, createSqliteDialect } from './sqlite.ts';
 import type { ChangeStamp } from './stamped-cache.ts';
 import { atMostOncePer } from './unavailable.ts';
 import { createRedisWriteEpoch } from './write-epoch.ts';
@@ -33,6 +33,11 @@ export interface Storage {
    * share that Redis. PostgreSQL alone: null. What StampedCache keys on.
    */
   changeStamp: ChangeStamp;
+  /**
+   * A SQLite file's WAL checkpointed on another thread, for an import (sqlite.ts Checkpointer); undefined for
+   * PostgreSQL and an in-memory SQLite database.
+   */
+  checkpointer?: () => Checkpointer;
   close(): Promise<void>;
 }
 
@@ -112,7 +117,8 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
     };
   }
   if (databaseUrl.startsWith('sqlite:')) {
-    const sqlite = createSqliteDialect(databaseUrl.slice('sqlite:'.length), options.timeoutMs ? options.timeoutMs : undefined);
+    const path = databaseUrl.slice('sqlite:'.length);
+    const sqlite = createSqliteDialect(path, options.timeoutMs ? options.timeoutMs : undefined);
     const db = new Kysely<Database>({ dialect: sqlite.dialect, log: queryLog(options) });
     const idListParameter = (ids: readonly string[]) => JSON.stringify(ids);
     return {
@@ -121,6 +127,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       idList: (ids) => sql<string>`(select value from json_each(${idListParameter(ids)}))`,
       idListParameter,
       changeStamp: sqlite.changeStamp,
+      ...(path === ':memory:' ? {} : { checkpointer: () => new Checkpointer(path) }),
       close: () => db.destroy(),
     };
   }

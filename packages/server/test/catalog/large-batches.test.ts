@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,4 +103,34 @@ describe.each(dialects.map((d) => [d.name, d] as const))('an import batch larger
     const arabic = await app.inject({ method: 'GET', url: `/v1/music/songs/${SONG_IDS[7]}`, headers: { 'x-api-key': apiKey, 'accept-language': 'ar' } });
     expect(arabic.json().song.title.value).toBe('NULL');
   });
+});
+
+describe('an import of large batches into a SQLite file', () => {
+  it('keeps its WAL the size of a batch, checkpointed on another thread, and leaves it checkpointed', async () => {
+    // The import turns the connection's own checkpoints off (catalog/import.ts BackgroundCheckpoints): if the
+    // other thread did not checkpoint after each batch, the WAL would hold every batch, more than the database.
+    const dir = mkdtempSync(join(tmpdir(), 'maqam-checkpoints-'));
+    const path = join(dir, 'maqam.db');
+    const storage = openStorage(`sqlite:${path}`);
+    try {
+      await migrateToLatest(storage);
+      const records = [...generateDemoCatalog({ songs: 12_000, seed: 5 })];
+      const result = await importNdjsonFile(storage, writeNdjson(dir, 'catalog.ndjson', records), { batchSize: 6_000 });
+      expect(result.errors).toEqual([]);
+      expect(result.summary.songs).toBe(12_000);
+      const wal = statSync(`${path}-wal`).size;
+      expect(wal).toBeGreaterThan(0);
+      expect(wal).toBeLessThan(statSync(path).size / 2);
+      // The import's end waited for its last checkpoint: everything is in the database file, without its WAL.
+      const copy = join(dir, 'copy.db');
+      copyFileSync(path, copy);
+      const db = new DatabaseSync(copy, { readOnly: true });
+      expect((db.prepare('select count(*) as n from songs').get() as { n: number }).n).toBe(12_000);
+      expect((db.prepare('select count(*) as n from search_segments').get() as { n: number }).n).toBe(1);
+      db.close();
+    } finally {
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
