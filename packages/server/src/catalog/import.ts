@@ -179,11 +179,11 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
     const memo = new IndexMemo();
     const result = await write((batch, options = {}) => writeBatch(storage, batch, { ...options, largestMerge: LARGEST_MERGE_IN_IMPORT, memo, checkpoints }));
     const upsert = upsertFor(storage);
-    await checkpoints.beforeWrite(0);
+    await checkpoints.settled();
     await storage.db.transaction().execute((trx) => mergeSegmentsAfter(trx, upsert, lastSegment));
     await analyzeTables(storage, IMPORTED_TABLES);
     checkpoints.afterCommit();
-    await checkpoints.beforeWrite(0);
+    await checkpoints.settled();
     await checkpoints.end();
     return result;
   } catch (error) {
@@ -218,6 +218,11 @@ class BackgroundCheckpoints {
       this.#checkpointer = this.#storage.checkpointer();
       await sql`pragma wal_autocheckpoint = 0`.execute(this.#storage.db);
     }
+    await this.settled();
+  }
+
+  /** The checkpoint asked for last is done. */
+  async settled(): Promise<void> {
     await this.#checkpointer?.settled();
   }
 

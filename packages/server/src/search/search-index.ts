@@ -233,8 +233,9 @@ export async function updateSearchIndex(
 ): Promise<void> {
   // Segments are read, changed and written back: two imports on PostgreSQL take turns.
   if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(7262001)`.execute(trx);
+  // Without an import's memo a new, empty one serves: it has nothing to forget, so it needs no check.
   const memo = options.memo ?? new IndexMemo();
-  await memo.check(trx, written);
+  if (options.memo) await memo.check(trx, written);
   const list = (ids: Iterable<string>) => [...ids];
   const artistIds = list(written.artistIds);
   const songIds = new Set(written.songIds);
