@@ -18,8 +18,11 @@ export function createBulkUpsert(db: Kysely<Database>) {
   if (db.getExecutor().adapter instanceof PostgresAdapter) return createPostgresBulkUpsert();
   const compiled = new Map<string, CompiledQuery>();
 
-  function compile<T extends Table>(executor: Kysely<Database>, table: T, columns: string[], keys: readonly string[], rows: Insertable<Database[T]>[]): CompiledQuery {
+  function compile<T extends Table>(
+    executor: Kysely<Database>, table: T, columns: string[], keys: readonly string[], rows: Insertable<Database[T]>[], options: UpsertOptions,
+  ): CompiledQuery {
     const updated = columns.filter((c) => !keys.includes(c));
+    const same = options.updateOnlyIfSame;
     // Rows and columns are checked by the caller's types; the builder is used untyped to stay generic over tables.
     const query = (executor as Kysely<any>)
       .insertInto(table)
@@ -28,16 +31,20 @@ export function createBulkUpsert(db: Kysely<Database>) {
         const target = oc.columns(keys as string[]);
         return updated.length === 0
           ? target.doNothing()
-          : target.doUpdateSet(Object.fromEntries(updated.map((c) => [c, (eb: any) => eb.ref(`excluded.${c}`)])) as any);
+          : target
+            .doUpdateSet(Object.fromEntries(updated.map((c) => [c, (eb: any) => eb.ref(`excluded.${c}`)])) as any)
+            .$call((update) => (same === undefined ? update : update.whereRef(`${table}.${same}`, '=', `excluded.${same}`)));
       });
     return query.compile();
   }
 
   /** A statement for `rows.length` rows: compiled once per (table, columns, conflict keys, size), with only its parameters new. */
-  function statementFor<T extends Table>(executor: Kysely<Database>, table: T, columns: string[], keys: readonly string[], rows: Insertable<Database[T]>[]): CompiledQuery {
-    const cacheKey = `${table}\u0000${columns.join(',')}\u0000${keys.join(',')}\u0000${rows.length}`;
+  function statementFor<T extends Table>(
+    executor: Kysely<Database>, table: T, columns: string[], keys: readonly string[], rows: Insertable<Database[T]>[], options: UpsertOptions,
+  ): CompiledQuery {
+    const cacheKey = `${table}\u0000${columns.join(',')}\u0000${keys.join(',')}\u0000${options.updateOnlyIfSame ?? ''}\u0000${rows.length}`;
     let template = compiled.get(cacheKey);
-    if (template === undefined) compiled.set(cacheKey, (template = compile(executor, table, columns, keys, rows)));
+    if (template === undefined) compiled.set(cacheKey, (template = compile(executor, table, columns, keys, rows, options)));
     const parameters: unknown[] = new Array(rows.length * columns.length);
     let i = 0;
     for (const row of rows) for (const column of columns) parameters[i++] = (row as Record<string, unknown>)[column];
@@ -50,8 +57,9 @@ export function createBulkUpsert(db: Kysely<Database>) {
     table: T,
     keys: readonly (keyof Database[T] & string)[],
     rows: Insertable<Database[T]>[],
-  ): Promise<void> {
-    if (rows.length === 0) return;
+    options: UpsertOptions = {},
+  ): Promise<number> {
+    if (rows.length === 0) return 0;
     const columns = Object.keys(rows[0]!);
     const chunkSize = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
     // Full chunks, then what is left in power-of-two sizes, largest first: a load of many batches uses a
@@ -59,21 +67,34 @@ export function createBulkUpsert(db: Kysely<Database>) {
     // batch's last chunk (Kysely's compile of thousands of rows, and a large statement in the prepared
     // statement cache each time).
     let start = 0;
+    let changed = 0;
     while (start < rows.length) {
       const left = rows.length - start;
       const size = left >= chunkSize ? chunkSize : 1 << (31 - Math.clz32(left)); // the largest power of two <= left
-      await executor.executeQuery(statementFor(executor, table, columns, keys, rows.slice(start, start + size)));
+      const result = await executor.executeQuery(statementFor(executor, table, columns, keys, rows.slice(start, start + size), options));
+      changed += Number(result.numAffectedRows ?? 0);
       start += size;
     }
+    return changed;
   };
 }
 
+export interface UpsertOptions {
+  /**
+   * A row whose key exists updates it only if this column is the same in both; otherwise it is left out
+   * (and not counted). How a hashed key keeps its first owner (catalog/song-templates.repo.ts).
+   */
+  readonly updateOnlyIfSame?: string;
+}
+
+/** Upserts the rows; resolves to how many were inserted or updated. */
 export type BulkUpsert = <T extends Table>(
   executor: Kysely<Database>,
   table: T,
   keys: readonly (keyof Database[T] & string)[],
   rows: Insertable<Database[T]>[],
-) => Promise<void>;
+  options?: UpsertOptions,
+) => Promise<number>;
 
 /**
  * Rows a PostgreSQL statement carries: its parameters are one array a column, whatever the rows, so an
@@ -109,10 +130,11 @@ function createPostgresBulkUpsert(): BulkUpsert {
     return known;
   };
 
-  return async function upsert(executor, table, keys, rows) {
-    if (rows.length === 0) return;
+  return async function upsert(executor, table, keys, rows, options = {}) {
+    if (rows.length === 0) return 0;
     const columns = Object.keys(rows[0]!);
-    const cacheKey = `${table}\u0000${columns.join(',')}\u0000${keys.join(',')}`;
+    const same = options.updateOnlyIfSame;
+    const cacheKey = `${table}\u0000${columns.join(',')}\u0000${keys.join(',')}\u0000${same ?? ''}`;
     let text = statements.get(cacheKey);
     if (text === undefined) {
       const typeOf = await columnTypes(executor, table);
@@ -126,13 +148,16 @@ function createPostgresBulkUpsert(): BulkUpsert {
       text =
         `insert into ${quote(table)} (${names}) select * from unnest(${arrays.join(', ')}) as r(${names}) ` +
         `on conflict (${keys.map(quote).join(', ')}) ` +
-        (updated.length === 0 ? 'do nothing' : `do update set ${updated.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`);
+        (updated.length === 0 ? 'do nothing' : `do update set ${updated.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`) +
+        (updated.length === 0 || same === undefined ? '' : ` where ${quote(table)}.${quote(same)} = excluded.${quote(same)}`);
       statements.set(cacheKey, text);
     }
+    let changed = 0;
     for (let start = 0; start < rows.length; start += POSTGRES_ROWS_PER_STATEMENT) {
       const chunk = rows.slice(start, start + POSTGRES_ROWS_PER_STATEMENT) as Record<string, unknown>[];
       const parameters = columns.map((column) => chunk.map((row) => row[column] ?? null));
-      await executor.executeQuery(CompiledQuery.raw(text, parameters));
+      changed += Number((await executor.executeQuery(CompiledQuery.raw(text, parameters))).numAffectedRows ?? 0);
     }
+    return changed;
   };
 }
