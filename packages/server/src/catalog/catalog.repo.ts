@@ -1,10 +1,14 @@
 import { sql, type Selectable } from 'kysely';
 import type { AlbumsTable, ArtistsTable, SongsTable } from '../storage/database.ts';
 import { precompiledIdListQuery, type Storage } from '../storage/storage.ts';
-import { createSongTemplatesReader } from './song-templates.repo.ts';
 
 /** What rendering a song needs (at import: see song-template.ts). */
 export type SongRow = Omit<Selectable<SongsTable>, 'withdrawn' | 'updated_at'>;
+
+/** The templates of the songs found, one after another in one value (null when none was found). */
+export interface SongTemplatesRow {
+  templates: Uint8Array | null;
+}
 
 export interface ArtistNameRow {
   id: string;
@@ -38,6 +42,15 @@ export interface KeysetRow<Key> {
 
 export function createCatalogRepo(storage: Storage) {
   const { db } = storage;
+
+  // By the templates' primary key; withdrawn songs have none. Concatenated by the database: a row object and a buffer
+  // a song cost a tenth to a fifth of the read (1M catalog, 85 ids: 9.8 to 11.2 us a song against 8.8), and each template is
+  // self-delimiting (song-template.ts). SQLite's group_concat keeps a BLOB's bytes, NULs included, in a UTF-8
+  // database (Maqam's are), and the cast turns the TEXT it answers back into a BLOB; PostgreSQL concatenates bytea.
+  const concatenated = storage.dialect === 'postgres' ? sql<Uint8Array | null>`string_agg(template, ''::bytea)` : sql<Uint8Array | null>`cast(group_concat(template, '') as blob)`;
+  const songTemplates = precompiledIdListQuery<SongTemplatesRow>(storage, (ids) =>
+    db.selectFrom('song_templates').select(concatenated.as('templates')).where('id', 'in', ids),
+  );
 
   const artistNames = precompiledIdListQuery<ArtistNameRow>(storage, (ids) =>
     db.selectFrom('artists').select(['id', 'name_i18n', 'original_language']).where('id', 'in', ids),
@@ -73,8 +86,7 @@ export function createCatalogRepo(storage: Storage) {
   );
 
   return {
-    /** Withdrawn songs have none. */
-    songTemplates: createSongTemplatesReader(storage),
+    songTemplates,
     artistNames,
     artistsByIds,
     albumsByIds,

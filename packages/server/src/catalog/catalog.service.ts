@@ -5,13 +5,9 @@ import type { CatalogRepo, KeysetRow } from './catalog.repo.ts';
 import type { FragmentCache } from './fragment-cache.ts';
 import type { KeysetPosition, PageCursorCodec } from './page-cursor.ts';
 import { renderAlbumResult, renderArtistResult, renderLyrics } from './render.ts';
-import { expandSongTemplate, parseSongTemplates, type SongTemplate } from './song-template.ts';
+import { expandSongTemplate, parseSongTemplates } from './song-template.ts';
 
 const CLOSE = Buffer.from('}}');
-
-function parsed(bytes: Uint8Array | null): SongTemplate[] {
-  return bytes === null ? [] : parseSongTemplates(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-}
 const quote = JSON.stringify as (value: string) => string;
 
 export interface CatalogServiceDeps {
@@ -52,23 +48,16 @@ export function createCatalogService({ repo, cache, artistNames, cursors, public
     chainPrefix: '',
     notFound: 'songNotFound',
     async render(ids, negotiation) {
+      // An aggregate: always one row, whose value is null when no song was found.
+      const bytes = (await repo.songTemplates(ids))[0]?.templates ?? null;
       const rendered = new Map<string, Buffer>();
-      const templates = await songTemplatesOf(ids);
-      if (templates.length === 0) return rendered;
+      if (bytes === null) return rendered;
+      const templates = parseSongTemplates(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       const artistRef = await artistNames.songArtistRefs(templates.flatMap((template) => template.artistIds), negotiation);
       for (const template of templates) rendered.set(template.id, expandSongTemplate(template, negotiation.chain, artistRef, publicUrlInJson));
       return rendered;
     },
   };
-
-  /** The templates of these ids (distinct) found in the catalog. */
-  async function songTemplatesOf(ids: readonly string[]): Promise<SongTemplate[]> {
-    const wanted = new Set(ids);
-    // Under their keys: a song of another id holding one of those keys is not what was asked for.
-    const found = parsed(await repo.songTemplates.byKeys(ids)).filter((template) => wanted.delete(template.id));
-    if (wanted.size > 0) found.push(...parsed(await repo.songTemplates.collided([...wanted])));
-    return found;
-  }
 
   const album: FragmentKind = {
     member: 'album',

@@ -9,7 +9,6 @@ import {
 import { LrcError, parseLrc } from './lrc.ts';
 import type { SongRow } from './catalog.repo.ts';
 import { buildSongTemplate } from './song-template.ts';
-import { deleteSongTemplates, putSongTemplates, type SongTemplateRow } from './song-templates.repo.ts';
 import { forgetNormalizedTexts, IndexMemo, lastSegmentId, mergeSegmentsAfter, updateSearchIndex, type IndexedSongRow } from '../search/search-index.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
@@ -159,7 +158,7 @@ export type ImportBatchWriter = (batch: readonly NumberedRecord[], options?: Omi
 
 /** The tables an import writes, whose statistics its end gathers again (PostgreSQL). */
 const IMPORTED_TABLES = [
-  'artists', 'albums', 'songs', 'song_templates', 'song_template_collisions', 'lyrics', 'related_artists', 'song_artists', 'album_artists',
+  'artists', 'albums', 'songs', 'song_templates', 'lyrics', 'related_artists', 'song_artists', 'album_artists',
   'search_segments', 'search_items', 'search_doclists', 'search_vocabulary',
 ] as const;
 
@@ -489,7 +488,7 @@ async function writeBatch(storage: Storage, batch: readonly NumberedRecord[], op
 }
 
 /** The templates of these songs but the withdrawn (song-template.ts). */
-function songTemplateRows(songs: readonly Insertable<Database['songs']>[]): SongTemplateRow[] {
+function songTemplateRows(songs: readonly Insertable<Database['songs']>[]): Insertable<Database['song_templates']>[] {
   return songs.filter((song) => song.withdrawn !== 1).map((song) => ({ id: song.id, template: buildSongTemplate(song as SongRow) }));
 }
 
@@ -501,8 +500,11 @@ async function writeSongTemplates(
   songs: readonly Insertable<Database['songs']>[],
   templates = songTemplateRows(songs),
 ) {
-  await putSongTemplates(trx, storage, upsert, templates);
-  await deleteSongTemplates(trx, storage, songs.filter((song) => song.withdrawn === 1).map((song) => song.id));
+  await upsert(trx, 'song_templates', ['id'], templates);
+  const withdrawn = songs.filter((song) => song.withdrawn === 1).map((song) => song.id);
+  for (let i = 0; i < withdrawn.length; i += 5000) {
+    await trx.deleteFrom('song_templates').where('id', 'in', storage.idList(withdrawn.slice(i, i + 5000))).execute();
+  }
 }
 
 /**

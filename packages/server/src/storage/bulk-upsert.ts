@@ -18,11 +18,8 @@ export function createBulkUpsert(db: Kysely<Database>) {
   if (db.getExecutor().adapter instanceof PostgresAdapter) return createPostgresBulkUpsert();
   const compiled = new Map<string, CompiledQuery>();
 
-  function compile<T extends Table>(
-    executor: Kysely<Database>, table: T, columns: string[], keys: readonly string[], rows: Insertable<Database[T]>[], options: UpsertOptions,
-  ): CompiledQuery {
+  function compile<T extends Table>(executor: Kysely<Database>, table: T, columns: string[], keys: readonly string[], rows: Insertable<Database[T]>[]): CompiledQuery {
     const updated = columns.filter((c) => !keys.includes(c));
-    const same = options.updateOnlyIfSame;
     // Rows and columns are checked by the caller's types; the builder is used untyped to stay generic over tables.
     const query = (executor as Kysely<any>)
       .insertInto(table)
@@ -31,20 +28,16 @@ export function createBulkUpsert(db: Kysely<Database>) {
         const target = oc.columns(keys as string[]);
         return updated.length === 0
           ? target.doNothing()
-          : target
-            .doUpdateSet(Object.fromEntries(updated.map((c) => [c, (eb: any) => eb.ref(`excluded.${c}`)])) as any)
-            .$call((update) => (same === undefined ? update : update.whereRef(`${table}.${same}`, '=', `excluded.${same}`)));
+          : target.doUpdateSet(Object.fromEntries(updated.map((c) => [c, (eb: any) => eb.ref(`excluded.${c}`)])) as any);
       });
     return query.compile();
   }
 
   /** A statement for `rows.length` rows: compiled once per (table, columns, conflict keys, size), with only its parameters new. */
-  function statementFor<T extends Table>(
-    executor: Kysely<Database>, table: T, columns: string[], keys: readonly string[], rows: Insertable<Database[T]>[], options: UpsertOptions,
-  ): CompiledQuery {
-    const cacheKey = `${table}\u0000${columns.join(',')}\u0000${keys.join(',')}\u0000${options.updateOnlyIfSame ?? ''}\u0000${rows.length}`;
+  function statementFor<T extends Table>(executor: Kysely<Database>, table: T, columns: string[], keys: readonly string[], rows: Insertable<Database[T]>[]): CompiledQuery {
+    const cacheKey = `${table}\u0000${columns.join(',')}\u0000${keys.join(',')}\u0000${rows.length}`;
     let template = compiled.get(cacheKey);
-    if (template === undefined) compiled.set(cacheKey, (template = compile(executor, table, columns, keys, rows, options)));
+    if (template === undefined) compiled.set(cacheKey, (template = compile(executor, table, columns, keys, rows)));
     const parameters: unknown[] = new Array(rows.length * columns.length);
     let i = 0;
     for (const row of rows) for (const column of columns) parameters[i++] = (row as Record<string, unknown>)[column];
@@ -57,9 +50,8 @@ export function createBulkUpsert(db: Kysely<Database>) {
     table: T,
     keys: readonly (keyof Database[T] & string)[],
     rows: Insertable<Database[T]>[],
-    options: UpsertOptions = {},
-  ): Promise<number> {
-    if (rows.length === 0) return 0;
+  ): Promise<void> {
+    if (rows.length === 0) return;
     const columns = Object.keys(rows[0]!);
     const chunkSize = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
     // Full chunks, then what is left in power-of-two sizes, largest first: a load of many batches uses a
@@ -67,34 +59,21 @@ export function createBulkUpsert(db: Kysely<Database>) {
     // batch's last chunk (Kysely's compile of thousands of rows, and a large statement in the prepared
     // statement cache each time).
     let start = 0;
-    let changed = 0;
     while (start < rows.length) {
       const left = rows.length - start;
       const size = left >= chunkSize ? chunkSize : 1 << (31 - Math.clz32(left)); // the largest power of two <= left
-      const result = await executor.executeQuery(statementFor(executor, table, columns, keys, rows.slice(start, start + size), options));
-      changed += Number(result.numAffectedRows ?? 0);
+      await executor.executeQuery(statementFor(executor, table, columns, keys, rows.slice(start, start + size)));
       start += size;
     }
-    return changed;
   };
 }
 
-export interface UpsertOptions {
-  /**
-   * A row whose key exists updates it only if this column is the same in both; otherwise it is left out
-   * (and not counted). How a hashed key keeps its first owner (catalog/song-templates.repo.ts).
-   */
-  readonly updateOnlyIfSame?: string;
-}
-
-/** Upserts the rows; resolves to how many were inserted or updated. */
 export type BulkUpsert = <T extends Table>(
   executor: Kysely<Database>,
   table: T,
   keys: readonly (keyof Database[T] & string)[],
   rows: Insertable<Database[T]>[],
-  options?: UpsertOptions,
-) => Promise<number>;
+) => Promise<void>;
 
 /**
  * Rows a PostgreSQL statement carries: its parameters are one array a column, whatever the rows, so an
@@ -130,11 +109,10 @@ function createPostgresBulkUpsert(): BulkUpsert {
     return known;
   };
 
-  return async function upsert(executor, table, keys, rows, options = {}) {
-    if (rows.length === 0) return 0;
+  return async function upsert(executor, table, keys, rows) {
+    if (rows.length === 0) return;
     const columns = Object.keys(rows[0]!);
-    const same = options.updateOnlyIfSame;
-    const cacheKey = `${table}\u0000${columns.join(',')}\u0000${keys.join(',')}\u0000${same ?? ''}`;
+    const cacheKey = `${table}\u0000${columns.join(',')}\u0000${keys.join(',')}`;
     let text = statements.get(cacheKey);
     if (text === undefined) {
       const typeOf = await columnTypes(executor, table);
@@ -148,16 +126,13 @@ function createPostgresBulkUpsert(): BulkUpsert {
       text =
         `insert into ${quote(table)} (${names}) select * from unnest(${arrays.join(', ')}) as r(${names}) ` +
         `on conflict (${keys.map(quote).join(', ')}) ` +
-        (updated.length === 0 ? 'do nothing' : `do update set ${updated.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`) +
-        (updated.length === 0 || same === undefined ? '' : ` where ${quote(table)}.${quote(same)} = excluded.${quote(same)}`);
+        (updated.length === 0 ? 'do nothing' : `do update set ${updated.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`);
       statements.set(cacheKey, text);
     }
-    let changed = 0;
     for (let start = 0; start < rows.length; start += POSTGRES_ROWS_PER_STATEMENT) {
       const chunk = rows.slice(start, start + POSTGRES_ROWS_PER_STATEMENT) as Record<string, unknown>[];
       const parameters = columns.map((column) => chunk.map((row) => row[column] ?? null));
-      changed += Number((await executor.executeQuery(CompiledQuery.raw(text, parameters))).numAffectedRows ?? 0);
+      await executor.executeQuery(CompiledQuery.raw(text, parameters));
     }
-    return changed;
   };
 }

@@ -16,7 +16,6 @@ export interface Database {
   albums: AlbumsTable;
   songs: SongsTable;
   song_templates: SongTemplatesTable;
-  song_template_collisions: SongTemplateCollisionsTable;
   related_artists: RelatedArtistsTable;
   lyrics: LyricsTable;
   song_artists: SongArtistsTable;
@@ -106,16 +105,7 @@ export interface SongsTable {
 }
 
 /** A song's answer pre-rendered (catalog/song-template.ts); a row for each song that is not withdrawn. */
-/** The templates of songs whose key another song held when they were written (song-templates.repo.ts). */
-export interface SongTemplateCollisionsTable {
-  id: string;
-  template: Uint8Array;
-}
-
-/** Keyed by songKey(id) (catalog/song-key.ts); the id is kept to tell two ids of one key apart. */
 export interface SongTemplatesTable {
-  /** A safe integer; PostgreSQL's int8 reads back as a string. */
-  key: number | string;
   id: string;
   /** Buffer on both dialects when read through the repos (node:sqlite gives a Uint8Array). */
   template: Uint8Array;

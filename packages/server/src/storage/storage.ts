@@ -24,9 +24,6 @@ export interface Storage {
   idList(ids: readonly string[]): RawBuilder<string>;
   /** The value idList binds for `ids`: what a precompiled query swaps in per call. */
   idListParameter(ids: readonly string[]): unknown;
-  /** idList for integer keys (safe integers: song-key.ts). */
-  keyList(keys: readonly number[]): RawBuilder<number>;
-  keyListParameter(keys: readonly number[]): unknown;
   /**
    * A value that changes whenever the database may have changed, from this
    * process or any other; null where that cannot be known without asking the
@@ -101,10 +98,12 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       }),
       log: queryLog(options),
     });
+    const idListParameter = (ids: readonly string[]) => ids;
     return {
       db,
       dialect: 'postgres',
-      ...listsOf('postgres'),
+      idList: (ids) => sql<string>`(select unnest(${idListParameter(ids)}::text[]))`,
+      idListParameter,
       changeStamp: epoch
         ? async () => {
           const current = await epoch.current();
@@ -121,40 +120,18 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
     const path = databaseUrl.slice('sqlite:'.length);
     const sqlite = createSqliteDialect(path, options.timeoutMs ? options.timeoutMs : undefined);
     const db = new Kysely<Database>({ dialect: sqlite.dialect, log: queryLog(options) });
+    const idListParameter = (ids: readonly string[]) => JSON.stringify(ids);
     return {
       db,
       dialect: 'sqlite',
-      ...listsOf('sqlite'),
+      idList: (ids) => sql<string>`(select value from json_each(${idListParameter(ids)}))`,
+      idListParameter,
       changeStamp: sqlite.changeStamp,
       ...(path === ':memory:' ? {} : { checkpointer: () => new Checkpointer(path) }),
       close: () => db.destroy(),
     };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl.split(':')[0]}:"`);
-}
-
-export type ListsOf = Pick<Storage, 'idList' | 'idListParameter' | 'keyList' | 'keyListParameter'>;
-
-/** How a dialect binds a list as one value (Storage.idList): a PostgreSQL array, or JSON that SQLite's json_each reads. */
-export function listsOf(dialect: DialectName): ListsOf {
-  if (dialect === 'postgres') {
-    const idListParameter = (ids: readonly string[]) => ids;
-    const keyListParameter = (keys: readonly number[]) => keys;
-    return {
-      idList: (ids) => sql<string>`(select unnest(${idListParameter(ids)}::text[]))`,
-      idListParameter,
-      keyList: (keys) => sql<number>`(select unnest(${keyListParameter(keys)}::int8[]))`,
-      keyListParameter,
-    };
-  }
-  const idListParameter = (ids: readonly string[]) => JSON.stringify(ids);
-  const keyListParameter = (keys: readonly number[]) => JSON.stringify(keys);
-  return {
-    idList: (ids) => sql<string>`(select value from json_each(${idListParameter(ids)}))`,
-    idListParameter,
-    keyList: (keys) => sql<number>`(select value from json_each(${keyListParameter(keys)}))`,
-    keyListParameter,
-  };
 }
 
 /** Applies every pending migration; returns the names applied. */
@@ -197,14 +174,6 @@ const MARKER = '\u0000precompiled\u0000';
 export function precompiledLookup<Row>(db: Kysely<Database>, build: (value: string) => Compilable<Row>): (value: string) => Promise<Row[]> {
   return precompiledQuery<Row, string>(db, build, MARKER, (value) => value);
 }
-
-/** A precompiled query of a list of integer keys, bound as one value (Storage.keyList). */
-export function precompiledKeyListQuery<Row>(storage: Storage, build: (keys: RawBuilder<number>) => Compilable<Row>): (keys: readonly number[]) => Promise<Row[]> {
-  return precompiledQuery<Row, readonly number[]>(storage.db, (keys) => build(storage.keyList(keys)), [KEY_MARKER], storage.keyListParameter);
-}
-
-/** Not a key any song has (song-key.ts keys are at most 2^53 - 1): it marks the slot of a precompiled key list. */
-const KEY_MARKER = -7_654_321;
 
 /** A precompiled query of an id list, bound as one value (Storage.idList): one statement serves any number of ids. */
 export function precompiledIdListQuery<Row>(storage: Storage, build: (ids: RawBuilder<string>) => Compilable<Row>): (ids: readonly string[]) => Promise<Row[]> {

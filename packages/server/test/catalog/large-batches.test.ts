@@ -108,8 +108,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('an import batch larger
 describe('an import of large batches into a SQLite file', () => {
   it('keeps its WAL the size of a batch, checkpointed on another thread, and leaves it checkpointed', async () => {
     // The import turns the connection's own checkpoints off (catalog/import.ts BackgroundCheckpoints): if the
-    // other thread did not checkpoint after each batch, the WAL would hold every batch and the database file next to
-    // nothing (31.7 MB against 4 KB when the checkpoint requests were left out).
+    // other thread did not checkpoint after each batch, the WAL would hold every batch, more than the database.
     const dir = mkdtempSync(join(tmpdir(), 'maqam-checkpoints-'));
     const path = join(dir, 'maqam.db');
     const storage = openStorage(`sqlite:${path}`);
@@ -121,7 +120,7 @@ describe('an import of large batches into a SQLite file', () => {
       expect(result.summary.songs).toBe(12_000);
       const wal = statSync(`${path}-wal`).size;
       expect(wal).toBeGreaterThan(0);
-      expect(wal).toBeLessThan(statSync(path).size);
+      expect(wal).toBeLessThan(statSync(path).size / 2);
       // The import's end waited for its last checkpoint: everything is in the database file, without its WAL.
       const copy = join(dir, 'copy.db');
       copyFileSync(path, copy);

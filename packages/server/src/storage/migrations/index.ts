@@ -11,7 +11,7 @@ import * as searchWordBounds from './009-search-word-bounds.ts';
 import * as searchWalkByteOrder from './010-search-walk-byte-order.ts';
 import * as songTemplates from './011-song-templates.ts';
 import * as searchSegments from './012-search-segments.ts';
-import * as songTemplateKeys from './013-song-template-keys.ts';
+import * as songTemplatesRowid from './013-song-templates-rowid.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -32,7 +32,7 @@ export const migrations: MigrationProvider = {
       '010-search-walk-byte-order': searchWalkByteOrder,
       '011-song-templates': songTemplates,
       '012-search-segments': searchSegments,
-      '013-song-template-keys': songTemplateKeys,
+      '013-song-templates-rowid': songTemplatesRowid,
     };
   },
 };
