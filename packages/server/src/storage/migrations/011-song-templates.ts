@@ -7,9 +7,9 @@ const PAGE = 5000;
 /**
  * Each song that is not withdrawn, pre-rendered (catalog/song-template.ts):
  * a song missing from the fragment cache is then one short row read by its
- * key, not a sixteen-column row to parse and render. (On SQLite the table was
- * WITHOUT ROWID here, and a rowid table since 013-song-templates-rowid.) Existing songs are
- * rendered here, a page at a time.
+ * key, not a sixteen-column row to parse and render. (On SQLite the table is
+ * WITHOUT ROWID here; 013-song-templates-rowid makes it a rowid table.)
+ * Existing songs are rendered here, a page at a time.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
