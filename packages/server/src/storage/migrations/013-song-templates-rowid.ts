@@ -14,6 +14,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * 2.5 us, but its random keys made every import batch write pages all over
  * the table: the 1M import took 126.6 s instead of 100.2.)
  *
+ * The old table's pages stay in the file as free pages, which later writes
+ * reuse: on the 1M catalog the file grew from 1.99 to 2.72 GB, 185,970
+ * of its pages free. `VACUUM` (with the server stopped) gives them back.
+ *
  * PostgreSQL's table is a heap with an index on the id already: nothing to do.
  */
 export async function up(db: Kysely<any>): Promise<void> {
