@@ -9,9 +9,8 @@ import { migrations } from '../../src/storage/migrations/index.ts';
 import { dialects } from '../dialects.ts';
 import { writeNdjson } from '../fixtures.ts';
 
-/** How SQLite declares the templates' table (null on PostgreSQL). */
-async function templatesTable(storage: Storage): Promise<string | null> {
-  if (storage.dialect !== 'sqlite') return null;
+/** How SQLite declares the templates' table. */
+async function templatesTable(storage: Storage): Promise<string> {
   const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where name = 'song_templates'`.execute(storage.db);
   return rows[0]!.sql.toLowerCase();
 }
