@@ -4,7 +4,7 @@ export type { DemoApp } from './demo/demo.routes.ts';
 export { loadConfig, SETTINGS, ConfigError, configTableMarkdown, type Config } from './config.ts';
 export { startServer, closeOnSignals, type RunningServer } from './serve.ts';
 export { openStorage, migrateToLatest, STAMP_MAX_AGE_MS, type Storage } from './storage/storage.ts';
-export { importNdjsonFile, runImport, type ImportBatchWriter, type ImportOutcome, type LineError } from './catalog/import.ts';
+export { ImportBatch, importNdjsonFile, runImport, type ImportBatchWriter, type ImportOutcome, type LineError } from './catalog/import.ts';
 export { createCatalogRepo, type CatalogRepo } from './catalog/catalog.repo.ts';
 export { seedDemoCatalog, generateDemoCatalog, demoCatalogSize, seededRandom } from './catalog/demo-catalog.ts';
 export { createApiKeysService, ApiKeyNotFoundError, type ApiKeysService } from './keys/api-keys.service.ts';

@@ -1,6 +1,6 @@
 import type { ImportSummary } from '@maqam/contract';
 import type { Storage } from '../storage/storage.ts';
-import { DEFAULT_BATCH_SIZE, runImport, type NumberedRecord } from './import.ts';
+import { DEFAULT_BATCH_SIZE, ImportBatch, runImport } from './import.ts';
 import type { AlbumRecord, AlbumType, ArtistRecord, ImportRecord, LyricsRecord, RelatedRecord, SongRecord } from '@maqam/contract';
 
 /**
@@ -378,7 +378,7 @@ export async function seedDemoCatalog(
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 };
   return runImport(storage, async (writeBatch) => {
-    let batch: NumberedRecord[] = [];
+    let batch = new ImportBatch();
     let line = 0;
     const flush = async () => {
       const written = await writeBatch(batch);
@@ -387,14 +387,14 @@ export async function seedDemoCatalog(
       summary.songs += written.songs;
       summary.related += written.related;
       summary.lyrics += written.lyrics;
-      batch = [];
+      batch = new ImportBatch();
       options.onProgress?.(Math.min(total, summary.artists + summary.albums + summary.songs), total);
     };
     for (const record of generateDemoCatalog(options)) {
-      batch.push({ line: ++line, record });
-      if (batch.length >= batchSize) await flush();
+      batch.add(++line, record);
+      if (batch.size >= batchSize) await flush();
     }
-    if (batch.length > 0) await flush();
+    if (batch.size > 0) await flush();
     return summary;
   });
 }

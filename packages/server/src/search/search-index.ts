@@ -91,32 +91,46 @@ export function forgetNormalizedTexts(): void {
   olderTexts = new Map();
 }
 
-/** Each item's posting words, and the vocabulary rows of the words. */
+/** The posting word every item of each kind has. */
+const KIND_WORDS: Readonly<Record<SearchKind, string>> = { song: kindWord('song'), album: kindWord('album'), artist: kindWord('artist') };
+
+/** A text's search words, and its whole-name word (undefined for a text without words). */
+interface TextWords {
+  readonly words: readonly string[];
+  readonly whole: string | undefined;
+}
+
+/**
+ * Each item's posting words, and the vocabulary rows of the words. An
+ * item's list may name a word more than once (a song's title word that is
+ * also its album's): writeSegment keeps one posting an item. A set per item
+ * made them unique before, at a cost of about 6 s of the 1M import.
+ */
 export function searchWords(items: readonly IndexedItem[]): {
   wordsOf: string[][];
   vocabulary: { word: string; keys: string }[];
 } {
   const vocabulary = new Map<string, string>();
-  const seen = new Map<string, readonly SearchTerm[]>();
-  const termsOfText = (text: string): readonly SearchTerm[] => {
-    let terms = seen.get(text);
-    if (terms === undefined) {
-      terms = normalized(text);
-      seen.set(text, terms);
+  const seen = new Map<string, TextWords>();
+  const wordsOfText = (text: string): TextWords => {
+    let known = seen.get(text);
+    if (known === undefined) {
+      const terms = normalized(text);
       for (const term of terms) if (!vocabulary.has(term.word)) vocabulary.set(term.word, term.keys.join(' '));
+      const words = terms.map((term) => term.word);
+      known = { words, whole: words.length === 0 ? undefined : wholeNameWord(words) };
+      seen.set(text, known);
     }
-    return terms;
+    return known;
   };
   const wordsOf = items.map((item) => {
-    const words = new Set<string>([kindWord(item.kind)]);
+    const words = [KIND_WORDS[item.kind]];
     for (const text of item.texts) {
-      const terms = termsOfText(text);
-      if (terms.length === 0) continue;
-      words.add(wholeNameWord(terms.map((term) => term.word)));
-      for (const term of terms) words.add(term.word);
+      const { words: own, whole } = wordsOfText(text);
+      if (whole !== undefined) words.push(whole, ...own);
     }
-    for (const text of item.related) for (const term of termsOfText(text)) words.add(term.word);
-    return [...words];
+    for (const text of item.related) words.push(...wordsOfText(text).words);
+    return words;
   });
   return { wordsOf, vocabulary: [...vocabulary].map(([word, keys]) => ({ word, keys })).sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0)) };
 }
@@ -384,7 +398,7 @@ async function nextSegmentId(trx: Kysely<Database>, upsert: BulkUpsert): Promise
   return id;
 }
 
-/** Writes items as a new segment, numbered in walk order, with each word's postings (`wordsOf`, parallel to `items`). */
+/** Writes items as a new segment, numbered in walk order, with each word's postings (`wordsOf`, parallel to `items`, may repeat a word). */
 async function writeSegment(trx: Kysely<Database>, upsert: BulkUpsert, items: readonly IndexedItem[], wordsOf: readonly (readonly string[])[]): Promise<void> {
   if (items.length === 0) return;
   const order = items.map((_, i) => i).sort((a, b) => compareWalk(items[a]!, items[b]!));
@@ -392,8 +406,9 @@ async function writeSegment(trx: Kysely<Database>, upsert: BulkUpsert, items: re
   order.forEach((index, number) => {
     for (const word of wordsOf[index]!) {
       const list = postings.get(word);
-      if (list) list.push(number);
-      else postings.set(word, [number]);
+      if (list === undefined) postings.set(word, [number]);
+      // A word the item's list names again: its posting is there already (numbers ascend, so it is the last).
+      else if (list[list.length - 1] !== number) list.push(number);
     }
   });
   await insertSegment(trx, upsert, order.map((index) => items[index]!), postings);

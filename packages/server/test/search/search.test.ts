@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { SearchResponse, ValidationErrorBody, type ImportRecord } from '@maqam/contract';
 import { importNdjsonFile, runImport } from '@maqam/server';
 import { createAjv } from '../../src/http/validation.ts';
+import { decodeChunk } from '../../src/search/doclist.ts';
 import { dialects } from '../dialects.ts';
 import { writeNdjson } from '../fixtures.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
@@ -108,6 +109,17 @@ describe.each(dialects.map((d) => [d.name, d] as const))('Search on %s', (_name,
       expect(await found('Om Kalthoum', 'song')).toEqual(expect.arrayContaining(['song:atlal', 'song:enta-omri']));
       expect(await found('الأطلال', 'song')).toEqual(['song:atlal', 'song:enta-omri']);
       expect(await found('كلثوم', 'album')).toEqual(['album:atlal-album']);
+    });
+
+    it('stores one posting an item for a word it has more than once (a song named like its album)', async () => {
+      // الأطلال is both the song atlal's title and its album's: the word is the song's twice.
+      const chunks = await server.storage.db.selectFrom('search_doclists').select(['segment', 'chunk', 'offsets']).where('word', '=', 'اطلال').execute();
+      expect(chunks.length).toBeGreaterThan(0);
+      for (const chunk of chunks) {
+        const offsets = [...decodeChunk(chunk.offsets)];
+        expect(new Set(offsets).size, `segment ${chunk.segment} chunk ${chunk.chunk}`).toBe(offsets.length);
+      }
+      expect(await found('الأطلال', 'song')).toEqual(['song:atlal', 'song:enta-omri']); // the other through its album
     });
 
     it('needs every word to match', async () => {
