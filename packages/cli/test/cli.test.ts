@@ -115,6 +115,20 @@ describe('maqam import', () => {
     expect(count(database, 'related_artists')).toBe(2);
   });
 
+  it('refuses an id repeated in one batch, naming the line it first appeared on, and lets two kinds share an id', () => {
+    const database = join(dir, 'repeated-ids.db');
+    const artist = (id: string) => ({ kind: 'artist', id, name: { en: id }, originalLanguage: 'en', genres: [], followerCount: 1, monthlyListeners: 1, isVerified: false, socialLinks: [], artwork: [], nationality: 'GB' });
+    const album = { kind: 'album', id: 'shared', title: { en: 'Shared' }, originalLanguage: 'en', artistIds: ['shared'], releaseDate: '2001-01-01', artwork: [] };
+    const bad = maqam(['import', writeNdjson(dir, 'repeated-ids.ndjson', [artist('shared'), album, artist('twice'), artist('twice')])], { DATABASE_URL: `sqlite:${database}` });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('repeated-ids.ndjson:4: artist "twice" already appears on line 3 of this batch');
+    expect(bad.stderr).not.toContain('repeated-ids.ndjson:2:');
+    expect(count(database, 'artists')).toBe(0);
+    const good = maqam(['import', writeNdjson(dir, 'shared-id.ndjson', [artist('shared'), album]), '--json'], { DATABASE_URL: `sqlite:${database}` });
+    expect(good.code, good.stderr).toBe(0);
+    expect(JSON.parse(good.stdout)).toEqual({ artists: 1, albums: 1, songs: 0, related: 0, lyrics: 0 });
+  });
+
   it('refuses NUL in any text of a record, the same on every database', () => {
     const database = join(dir, 'nul.db');
     const file = writeNdjson(dir, 'nul.ndjson', [

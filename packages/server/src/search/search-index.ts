@@ -414,6 +414,9 @@ async function writeSegment(trx: Kysely<Database>, upsert: BulkUpsert, items: re
   await insertSegment(trx, upsert, order.map((index) => items[index]!), postings);
 }
 
+/** search_items rows built at once: 6,000 rows of 5 columns fill a SQLite statement (bulk-upsert.ts). */
+const ITEM_ROWS_AT_ONCE = 60_000;
+
 /** Stores a new segment: its items (in walk order: an item's number is its place) and each word's ascending numbers. */
 async function insertSegment(
   trx: Kysely<Database>,
@@ -423,7 +426,11 @@ async function insertSegment(
 ): Promise<void> {
   const id = await nextSegmentId(trx, upsert);
   await upsert(trx, 'search_segments', ['id'], [{ id, size: items.length, deleted: null, deleted_count: 0 }]);
-  await upsert(trx, 'search_items', ['segment', 'number'], items.map((item, number) => ({ segment: id, number, kind: item.kind, item_id: item.id, popularity: item.popularity })));
+  // A slice of rows at a time (a multiple of the rows a SQLite statement takes): a merge writes a million.
+  for (let start = 0; start < items.length; start += ITEM_ROWS_AT_ONCE) {
+    const slice = items.slice(start, start + ITEM_ROWS_AT_ONCE);
+    await upsert(trx, 'search_items', ['segment', 'number'], slice.map((item, i) => ({ segment: id, number: start + i, kind: item.kind, item_id: item.id, popularity: item.popularity })));
+  }
   await upsert(trx, 'search_doclists', ['segment', 'chunk', 'word'], doclistRows(id, postings));
 }
 
@@ -486,42 +493,108 @@ async function mergeSegments(trx: Kysely<Database>, upsert: BulkUpsert, largestM
   }
 }
 
-/** Rewrites these segments' live items as one new segment. */
+/** An item as a merge reads it from its segment. */
+interface SegmentItem {
+  readonly kind: SearchKind;
+  readonly id: string;
+  readonly popularity: number;
+}
+
+/**
+ * Rewrites these segments' live items as one new segment. A segment's items
+ * are numbered in walk order (writeSegment, and this), so each segment is a
+ * sorted run and the new order is their k-way merge: an item is compared
+ * about log2(segments) times instead of log2(items) in a sort of them all.
+ * Segments are read one at a time and the new rows built a slice at a time:
+ * an import's end merges every segment it wrote, 1.14 million items for the
+ * 1M demo catalog, and holding all their rows at once (as read, as sorted
+ * and as written) took the importer's heap from about 0.9 to 1.5 GB.
+ */
 async function mergeInto(trx: Kysely<Database>, upsert: BulkUpsert, segments: readonly { id: number; size: number }[]): Promise<void> {
-  const items = (await trx.selectFrom('search_items').select(['segment', 'number', 'kind', 'item_id', 'popularity']).where('segment', 'in', segments.map((segment) => segment.id)).execute())
-    .map((row) => ({ segment: Number(row.segment), number: Number(row.number), kind: row.kind, id: row.item_id, popularity: popularityOf(row.popularity) }));
-  items.sort(compareWalk);
-  const renumber = new Map(segments.map((segment) => [segment.id, new Int32Array(segment.size).fill(-1)]));
-  items.forEach((item, number) => {
-    renumber.get(item.segment)![item.number] = number;
-  });
-
-  const chunks = await trx.selectFrom('search_doclists').select(['segment', 'chunk', 'word', 'offsets']).where('segment', 'in', segments.map((segment) => segment.id)).execute();
-  const decoded = chunks.map((row) => ({ segment: Number(row.segment), base: Number(row.chunk) * CHUNK_SIZE, word: row.word, offsets: decodeChunk(row.offsets) }));
-  const counts = new Map<string, number>();
-  for (const row of decoded) counts.set(row.word, (counts.get(row.word) ?? 0) + row.offsets.length);
-  const postings = new Map<string, Int32Array>();
-  const filled = new Map<string, number>();
-  for (const row of decoded) {
-    let numbers = postings.get(row.word);
-    if (numbers === undefined) postings.set(row.word, (numbers = new Int32Array(counts.get(row.word)!)));
-    let at = filled.get(row.word) ?? 0;
-    const map = renumber.get(row.segment)!;
-    for (const offset of row.offsets) {
-      const number = map[row.base + offset]!;
-      if (number >= 0) numbers[at++] = number;
+  const runs: SegmentItem[][] = [];
+  /** Per run, each live item's number in its segment. */
+  const numbersOf: Int32Array[] = [];
+  for (const segment of segments) {
+    const rows = await trx.selectFrom('search_items').select(['number', 'kind', 'item_id', 'popularity']).where('segment', '=', segment.id).orderBy('number').execute();
+    const run: SegmentItem[] = new Array(rows.length);
+    const numbers = new Int32Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      run[i] = { kind: row.kind as SearchKind, id: row.item_id, popularity: popularityOf(row.popularity) };
+      numbers[i] = Number(row.number);
     }
-    filled.set(row.word, at);
+    runs.push(run);
+    numbersOf.push(numbers);
   }
-  const sorted = new Map<string, Int32Array>();
-  for (const [word, numbers] of postings) {
-    const live = numbers.subarray(0, filled.get(word)!);
-    if (live.length > 0) sorted.set(word, live.sort());
-  }
+  const { items, renumber } = mergeRuns(runs, numbersOf, segments);
 
-  const ids = segments.map((segment) => segment.id);
-  await dropSegments(trx, ids);
-  if (items.length > 0) await insertSegment(trx, upsert, items, sorted);
+  const postings = new Map<string, number[]>();
+  for (const segment of segments) {
+    const map = renumber.get(segment.id)!;
+    const chunks = await trx.selectFrom('search_doclists').select(['chunk', 'word', 'offsets']).where('segment', '=', segment.id).execute();
+    for (const row of chunks) {
+      const base = Number(row.chunk) * CHUNK_SIZE;
+      let numbers = postings.get(row.word);
+      if (numbers === undefined) postings.set(row.word, (numbers = []));
+      for (const offset of decodeChunk(row.offsets)) {
+        const number = map[base + offset]!;
+        if (number >= 0) numbers.push(number);
+      }
+    }
+  }
+  const ascending = new Map<string, Int32Array>();
+  for (const [word, numbers] of postings) if (numbers.length > 0) ascending.set(word, Int32Array.from(numbers).sort());
+  postings.clear();
+
+  await dropSegments(trx, segments.map((segment) => segment.id));
+  if (items.length > 0) await insertSegment(trx, upsert, items, ascending);
+}
+
+/**
+ * The k-way merge of sorted runs (one a segment, with their items' numbers), by a binary heap of each
+ * run's next item: the items in their new order, and each segment's old numbers mapped to the new ones
+ * (-1: not live).
+ */
+function mergeRuns(
+  runs: readonly SegmentItem[][],
+  numbersOf: readonly Int32Array[],
+  segments: readonly { id: number; size: number }[],
+): { items: SegmentItem[]; renumber: Map<number, Int32Array> } {
+  const renumber = new Map(segments.map((segment) => [segment.id, new Int32Array(segment.size).fill(-1)]));
+  const maps = segments.map((segment) => renumber.get(segment.id)!);
+  const next = new Int32Array(runs.length);
+  const heap: number[] = [];
+  const less = (a: number, b: number) => compareWalk(runs[a]![next[a]!]!, runs[b]![next[b]!]!) < 0;
+  const siftDown = (at: number) => {
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= heap.length) return;
+      const child = left + 1 < heap.length && less(heap[left + 1]!, heap[left]!) ? left + 1 : left;
+      if (!less(heap[child]!, heap[at]!)) return;
+      const run = heap[at]!;
+      heap[at] = heap[child]!;
+      heap[child] = run;
+      at = child;
+    }
+  };
+  for (let run = 0; run < runs.length; run++) if (runs[run]!.length > 0) heap.push(run);
+  for (let at = (heap.length >> 1) - 1; at >= 0; at--) siftDown(at);
+  const items: SegmentItem[] = [];
+  while (heap.length > 0) {
+    const run = heap[0]!;
+    const position = next[run]!;
+    maps[run]![numbersOf[run]![position]!] = items.length;
+    items.push(runs[run]![position]!);
+    if (position + 1 < runs[run]!.length) {
+      next[run] = position + 1;
+    } else {
+      // The run is done: the heap's last run takes its place.
+      const last = heap.pop()!;
+      if (heap.length > 0) heap[0] = last;
+    }
+    siftDown(0);
+  }
+  return { items, renumber };
 }
 
 /** The id of the last segment written so far (0 for none): the segments an import writes after it have larger ids. */
