@@ -2,7 +2,7 @@
 // stream. It serves the 1M catalog that `npm run bench:batch-get` seeded, on
 // core 0, and sends one of that run's body files from core 1 (32 connections,
 // a 10 s warm-up, then BENCH_SECONDS). It prints the server's requests/s, CPU
-// us per request, p99 and RSS (anonymous, peak), and the heap and external
+// us per request, p99 and RSS (anonymous, peak; and by kind of mapping), and the heap and external
 // memory from /metrics. Knobs for experiments: SERVER_NODE_OPTIONS (V8 flags
 // for the server only), MAQAM_SONG_CACHE_MB, BENCH_STREAM (a body file in
 // bench/.data).
@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { cpuSeconds, memoryOf, startPinned, stop, storageReadBytes, waitReady, warmPageCache, wrk } from '../lib/load.ts';
+import { cpuSeconds, memoryOf, residentByMapping, startPinned, stop, storageReadBytes, waitReady, warmPageCache, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DATA = join(ROOT, 'bench/.data');
@@ -53,6 +53,7 @@ const result = load(SECONDS);
 const readMb = (storageReadBytes(server.pid!) - readBefore) / 1048576;
 const cpuUs = ((cpuSeconds(server.pid!) - before) * 1e6) / Math.max(1, result.requests);
 const memory = memoryOf(server.pid!);
+const mappings = residentByMapping(server.pid!);
 const metrics = await (await fetch(`${base}/metrics`)).text();
 await stop(server);
 
@@ -63,6 +64,7 @@ const mb = (name: string) => {
 console.log(`${BODIES.split('/').pop()}, ${SECONDS} s, server NODE_OPTIONS "${process.env.SERVER_NODE_OPTIONS ?? ''}", song cache ${process.env.MAQAM_SONG_CACHE_MB ?? 'default'} MB`);
 console.log(`requests/s ${result.requestsPerSecond.toFixed(0)}, CPU ${Math.round(cpuUs)} us/request, p99 ${result.p99Ms.toFixed(1)} ms, errors ${result.errors}, read from storage ${Math.round(readMb)} MB`);
 console.log(`RSS ${memory.rssMb} MB (anonymous ${memory.rssAnonMb}, peak ${memory.peakRssMb})`);
+console.log(`resident by mapping: ${Object.entries(mappings).sort((a, b) => b[1] - a[1]).map(([name, mb]) => `${name} ${mb} MB`).join(', ')}`);
 console.log(`V8 heap ${mb('nodejs_heap_size_total_bytes')} (in use ${mb('nodejs_heap_size_used_bytes')}), external ${mb('nodejs_external_memory_bytes')}`);
 // Garbage collection over the warm-up and the run, from prom-client's default metrics: count and total pause by kind.
 const gc = (kind: string, what: 'sum' | 'count') => Number(metrics.split('\n').find((l) => l.startsWith(`nodejs_gc_duration_seconds_${what}{kind="${kind}"}`))?.split(' ')[1] ?? NaN);

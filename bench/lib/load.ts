@@ -87,6 +87,32 @@ export function memoryOf(pid: number): { rssMb: number; rssAnonMb: number; peakR
 }
 
 /**
+ * Where a process's resident memory is, by kind of mapping (MB), from
+ * /proc/PID/smaps: glibc's malloc heap (`[heap]`: SQLite's page cache, the
+ * memory of Buffers), anonymous mappings of 64 MB or more (one each: the
+ * fragment cache's arena), smaller anonymous ones (V8's heap pages, thread
+ * stacks, malloc's other arenas), the node binary, and other files.
+ */
+export function residentByMapping(pid: number): Record<string, number> {
+  const kb: Record<string, number> = {};
+  let kind = '';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const mapping = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) {
+      const [, start, end, name] = mapping;
+      const sizeMb = (parseInt(end!, 16) - parseInt(start!, 16)) / 1048576;
+      kind = name === '[heap]' ? 'malloc heap'
+        : name === '' ? (sizeMb >= 64 ? `anonymous ${Math.round(sizeMb)} MB mapping` : 'other anonymous')
+        : name!.endsWith('/bin/node') ? 'node binary' : 'other';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) kb[kind] = (kb[kind] ?? 0) + Number(rss[1]);
+  }
+  return Object.fromEntries(Object.entries(kb).filter(([, value]) => value >= 1024).map(([name, value]) => [name, Math.round(value / 1024)]));
+}
+
+/**
  * Reads a database file (and its WAL) once from end to end, so the run
  * measures the server and not the disk: after a seed on a fresh machine a
  * quarter of the 1M catalog's 3.4 GB was not in the page cache, and a first

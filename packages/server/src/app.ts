@@ -7,6 +7,7 @@ import { registerDocsUi } from './http/docs-ui.ts';
 import { ApiError, invalidRequest } from './errors.ts';
 import type { Config } from './config.ts';
 import { createCatalogRepo } from './catalog/catalog.repo.ts';
+import { BufferPool } from './catalog/buffer-pool.ts';
 import { createCatalogService } from './catalog/catalog.service.ts';
 import { ArtistNames } from './catalog/artist-names.ts';
 import { watchCatalog } from './catalog/catalog-watch.ts';
@@ -98,7 +99,9 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   const catalogRepo = createCatalogRepo(storage);
   const artistNames = new ArtistNames(catalogRepo);
   const cursors = createPageCursorCodec(createTokenSealer(subkey(secret, 'page-token')), config.pageTokenTtlSeconds);
-  const catalog = createCatalogService({ repo: catalogRepo, cache, artistNames, cursors, publicUrl: config.publicUrl });
+  // Idle blocks for about a hundred answers in flight: more than the connections a loaded node serves at once.
+  const buffers = new BufferPool(8 * 1024 * 1024);
+  const catalog = createCatalogService({ repo: catalogRepo, cache, buffers, artistNames, cursors, publicUrl: config.publicUrl });
   const search = createSearchService({ repo: createSearchRepo(storage), catalog, cursors });
   const watcher = await watchCatalog({
     repo: catalogRepo, caches: [cache, artistNames, search], negotiator, intervalMs: CATALOG_POLL_MS, log: app.log,

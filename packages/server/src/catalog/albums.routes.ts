@@ -11,7 +11,7 @@ import {
 import { negotiateLocale } from '../http/locale.hook.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import { pageRequest } from './paging.ts';
-import { CATALOG_SECURITY, ERROR_RESPONSES, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
+import { CATALOG_SECURITY, ERROR_RESPONSES, sendBatchAnswer, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
 
 const TAGS = ['MusicCatalogService'];
 
@@ -55,7 +55,7 @@ export function albumsRoutes(app: FastifyInstance, { catalog, guard, negotiator 
     },
     async (request, reply) => {
       const ids = (request.body as BatchGetAlbumsRequest).albumIdList.map((id) => id.value);
-      return sendJson(reply, await catalog.batchGetAlbums(ids, request.negotiation));
+      return sendBatchAnswer(reply, await catalog.batchGetAlbums(ids, request.negotiation), catalog);
     },
   );
 

@@ -17,7 +17,7 @@ import {
 import { negotiateLocale } from '../http/locale.hook.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import { pageRequest, pickAlias } from './paging.ts';
-import { CATALOG_SECURITY, ERROR_RESPONSES, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
+import { CATALOG_SECURITY, ERROR_RESPONSES, sendBatchAnswer, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
 
 const TAGS = ['MusicCatalogService'];
 
@@ -61,7 +61,7 @@ export function artistsRoutes(app: FastifyInstance, { catalog, guard, negotiator
     },
     async (request, reply) => {
       const ids = (request.body as BatchGetArtistsRequest).artistIdList.map((id) => id.value);
-      return sendJson(reply, await catalog.batchGetArtists(ids, request.negotiation));
+      return sendBatchAnswer(reply, await catalog.batchGetArtists(ids, request.negotiation), catalog);
     },
   );
 

@@ -1,6 +1,7 @@
 import { ApiError, ERRORS, formatMessage, invalidRequest, type ErrorReason, type MessageLocale } from '../errors.ts';
 import type { Negotiation } from '../http/locale.ts';
 import type { ArtistNames } from './artist-names.ts';
+import type { BufferPool } from './buffer-pool.ts';
 import type { CatalogRepo, KeysetRow } from './catalog.repo.ts';
 import type { FragmentCache } from './fragment-cache.ts';
 import type { KeysetPosition, PageCursorCodec } from './page-cursor.ts';
@@ -13,6 +14,8 @@ const quote = JSON.stringify as (value: string) => string;
 export interface CatalogServiceDeps {
   repo: CatalogRepo;
   cache: FragmentCache;
+  /** Memory for Batch* answers and their scratch copies, given back through `releaseAnswer`. */
+  buffers: BufferPool;
   artistNames: ArtistNames;
   cursors: PageCursorCodec;
   /** MAQAM_PUBLIC_URL: what server-relative image URLs resolve against. */
@@ -39,7 +42,7 @@ interface FragmentKind {
   render(ids: string[], negotiation: Negotiation): Promise<Map<string, Buffer>>;
 }
 
-export function createCatalogService({ repo, cache, artistNames, cursors, publicUrl }: CatalogServiceDeps) {
+export function createCatalogService({ repo, cache, buffers, artistNames, cursors, publicUrl }: CatalogServiceDeps) {
   /** What a song template's public URL marks become: the URL as it reads inside a JSON string. */
   const publicUrlInJson = Buffer.from(quote(publicUrl).slice(1, -1));
 
@@ -132,7 +135,7 @@ export function createCatalogService({ repo, cache, artistNames, cursors, public
     const frame = OPEN_RESULTS.length + CLOSE.length + ids.length - 1;
     if (missing === undefined) {
       // Every id hit: nothing awaits between the lookups and these copies, so the entries still hold what was found.
-      const body = Buffer.allocUnsafe(frame + hitBytes);
+      const body = buffers.take(frame + hitBytes);
       let offset = OPEN_RESULTS.copy(body, 0);
       for (let i = 0; i < ids.length; i++) {
         if (i > 0) body[offset++] = 0x2c; // ','
@@ -146,30 +149,35 @@ export function createCatalogService({ repo, cache, artistNames, cursors, public
     // evict and reuse the entries found above (and the catalog watcher can
     // clear them): copy the hits out first, into one buffer.
     const fragments: Buffer[] = new Array(ids.length);
-    const hits = Buffer.allocUnsafe(hitBytes);
-    let at = 0;
-    for (let i = 0; i < ids.length; i++) {
-      if (entries[i] === -1) continue;
-      const length = cache.copyTo(entries[i]!, hits, at);
-      fragments[i] = hits.subarray(at, at + length);
-      at += length;
+    const hits = buffers.take(hitBytes);
+    try {
+      let at = 0;
+      for (let i = 0; i < ids.length; i++) {
+        if (entries[i] === -1) continue;
+        const length = cache.copyTo(entries[i]!, hits, at);
+        fragments[i] = hits.subarray(at, at + length);
+        at += length;
+      }
+      const generation = cache.generation;
+      const rendered = await kind.render(missing, negotiation);
+      let size = frame;
+      for (let i = 0; i < ids.length; i++) {
+        fragments[i] ??= rendered.get(ids[i]!) ?? notFoundResult(kind, ids[i]!, negotiation.messageLocale);
+        size += fragments[i]!.length;
+      }
+      for (const [id, fragment] of rendered) cache.set(chain, id, fragment, generation);
+      const body = buffers.take(size);
+      let offset = OPEN_RESULTS.copy(body, 0);
+      for (let i = 0; i < ids.length; i++) {
+        if (i > 0) body[offset++] = 0x2c; // ','
+        offset += fragments[i]!.copy(body, offset);
+      }
+      CLOSE.copy(body, offset);
+      return body;
+    } finally {
+      // Every hit was copied into the body (or the request failed): nothing reads the scratch copy any more.
+      buffers.give(hits);
     }
-    const generation = cache.generation;
-    const rendered = await kind.render(missing, negotiation);
-    let size = frame;
-    for (let i = 0; i < ids.length; i++) {
-      fragments[i] ??= rendered.get(ids[i]!) ?? notFoundResult(kind, ids[i]!, negotiation.messageLocale);
-      size += fragments[i]!.length;
-    }
-    for (const [id, fragment] of rendered) cache.set(chain, id, fragment, generation);
-    const body = Buffer.allocUnsafe(size);
-    let offset = OPEN_RESULTS.copy(body, 0);
-    for (let i = 0; i < ids.length; i++) {
-      if (i > 0) body[offset++] = 0x2c; // ','
-      offset += fragments[i]!.copy(body, offset);
-    }
-    CLOSE.copy(body, offset);
-    return body;
   }
 
   /** The fragments of these ids, in order (without their keys); undefined for an id not in the catalog (or withdrawn). */
@@ -253,6 +261,11 @@ export function createCatalogService({ repo, cache, artistNames, cursors, public
   return {
     /** The rendered `{"<kind>":{...}}` fragments of these ids, in order; undefined where unknown or withdrawn. */
     fragments: (kind: 'song' | 'album' | 'artist', ids: readonly string[], negotiation: Negotiation) => fragmentsOf(kinds[kind], ids, negotiation),
+    /**
+     * Gives back the memory of a Batch* answer once nothing reads it: its
+     * response has closed (written out, or its connection gone).
+     */
+    releaseAnswer: (body: Buffer) => buffers.give(body),
     batchGetSongs: (ids: readonly string[], negotiation: Negotiation) => batchGet(song, ids, negotiation),
     batchGetAlbums: (ids: readonly string[], negotiation: Negotiation) => batchGet(album, ids, negotiation),
     batchGetArtists: (ids: readonly string[], negotiation: Negotiation) => batchGet(artist, ids, negotiation),

@@ -26,6 +26,16 @@ export function sendJson(reply: FastifyReply, body: Buffer): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * Sends a Batch* answer, whose memory the catalog lends: it is given back
+ * when the response closes, after its bytes were written to the socket (or
+ * the connection went away), never while a write may still read them.
+ */
+export function sendBatchAnswer(reply: FastifyReply, body: Buffer, catalog: CatalogService): FastifyReply {
+  reply.raw.once('close', () => catalog.releaseAnswer(body));
+  return sendJson(reply, body);
+}
+
 export function songsRoutes(app: FastifyInstance, { catalog, guard, negotiator }: CatalogRouteDeps): void {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const common = { onRequest: guard('catalog'), preValidation: negotiateLocale(negotiator) };
@@ -88,7 +98,7 @@ export function songsRoutes(app: FastifyInstance, { catalog, guard, negotiator }
     },
     async (request, reply) => {
       const ids = request.body.songIdList.map((songId) => songId.value);
-      return sendJson(reply, await catalog.batchGetSongs(ids, request.negotiation));
+      return sendBatchAnswer(reply, await catalog.batchGetSongs(ids, request.negotiation), catalog);
     },
   );
 }

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, createApiKeysRepo, createApiKeysService, loadConfig, migrateToLatest, openStorage, seedDemoCatalog, seededRandom, type Storage } from '@maqam/server';
@@ -19,6 +21,8 @@ const WORKERS = 32;
 const REQUESTS_PER_WORKER = 40;
 const IDS_PER_REQUEST = 50;
 const LOCALES = ['ar', 'en'] as const;
+/** Pipelined on one connection that reads nothing until the rest is done: about 20 MB of answers, more than loopback buffers hold. */
+const SLOW_REQUESTS = 300;
 
 /** A repeatable stream of numbers in [0, 1). */
 const randomFrom = (seed: number) => seededRandom(seed).next;
@@ -164,6 +168,77 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs under co
       return res.status !== 200 || body !== want.get(`${locale} ${url}`) ? `${res.status} ${locale} ${url} ${body.slice(0, 160)}` : null;
     });
     expect(answers).toBe(WORKERS * REQUESTS_PER_WORKER);
+    expect(mismatches.slice(0, 3)).toEqual([]);
+    expect(mismatches.length).toBe(0);
+  }, 180_000);
+
+  /**
+   * Batch* answers are written from blocks of memory that are reused once
+   * their response has closed. A client that stops reading leaves the
+   * server holding answers it could not write yet, while other requests
+   * take and give back blocks: the slow client's bytes must not change
+   * under it.
+   */
+  it('answers a client that stops reading byte for byte, while other requests reuse answer memory', async () => {
+    const random = randomFrom(900);
+    const draw = () => [...new Set(Array.from({ length: 100 }, () => pool[Math.floor(random() * pool.length)]!))];
+    const want = (ids: string[]) => {
+      const fragments = expected.get('ar')!;
+      return `{"results":{${ids.map((id) => `${JSON.stringify(id)}:${fragments.get(id)}`).join(',')}}}`;
+    };
+    const { hostname, port } = new URL(baseUrl);
+    const requestText = (ids: string[]) => {
+      const body = JSON.stringify({ songIdList: ids.map((value) => ({ value })) });
+      return `POST /v1/music/songs:batchGet HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\n` +
+        `Accept-Language: ar\r\nX-Api-Key: ${credential}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    };
+
+    const slowIds = Array.from({ length: SLOW_REQUESTS }, draw);
+    const slow = connect(Number(port), hostname);
+    await once(slow, 'connect');
+    slow.pause();
+    slow.write(slowIds.map(requestText).join(''));
+
+    // Meanwhile, answers of other ids on other connections.
+    const mismatches: string[] = [];
+    await Promise.all(Array.from({ length: WORKERS }, async () => {
+      for (let n = 0; n < 20; n++) {
+        const ids = draw();
+        const res = await fetch(`${baseUrl}/v1/music/songs:batchGet`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'accept-language': 'ar', 'x-api-key': credential },
+          body: JSON.stringify({ songIdList: ids.map((value) => ({ value })) }),
+        });
+        if ((await res.text()) !== want(ids)) mismatches.push(`other connection, ${res.status}`);
+      }
+    }));
+
+    // Now read the slow connection's answers: HTTP/1.1 responses one after another, framed by Content-Length.
+    const bodies: string[] = [];
+    let pending = Buffer.alloc(0);
+    const done = new Promise<void>((resolve, reject) => {
+      slow.on('error', reject);
+      slow.on('data', (chunk: Buffer) => {
+        pending = Buffer.concat([pending, chunk]);
+        for (;;) {
+          const end = pending.indexOf('\r\n\r\n');
+          if (end === -1) break;
+          const head = pending.toString('latin1', 0, end);
+          const length = Number(/content-length: (\d+)/i.exec(head)?.[1]);
+          if (pending.length < end + 4 + length) break;
+          if (!head.startsWith('HTTP/1.1 200')) mismatches.push(`slow connection: ${head.split('\r\n')[0]}`);
+          bodies.push(pending.toString('utf8', end + 4, end + 4 + length));
+          pending = pending.subarray(end + 4 + length);
+        }
+        if (bodies.length === SLOW_REQUESTS) resolve();
+      });
+    });
+    slow.resume();
+    await done;
+    slow.destroy();
+    bodies.forEach((body, i) => {
+      if (body !== want(slowIds[i]!)) mismatches.push(`slow connection, answer ${i}: ${body.slice(0, 120)}`);
+    });
     expect(mismatches.slice(0, 3)).toEqual([]);
     expect(mismatches.length).toBe(0);
   }, 180_000);
