@@ -4,12 +4,13 @@
 // a 10 s warm-up, then BENCH_SECONDS). It prints the server's requests/s, CPU
 // us per request, p99 and RSS (anonymous, peak; and by kind of mapping), and the heap and external
 // memory from /metrics. Knobs for experiments: SERVER_NODE_OPTIONS (V8 flags
-// for the server only), MAQAM_SONG_CACHE_MB, BENCH_STREAM (a body file in
+// for the server only; the young generation's size is set in maqam.js's
+// shebang, which wins over NODE_OPTIONS), MAQAM_SONG_CACHE_MB, BENCH_STREAM (a body file in
 // bench/.data).
 //
 //   npm run bench:batch-get           # once, to seed the catalog and write the body files
 //   BENCH_SECONDS=30 node bench/batch-get/memory.ts
-//   SERVER_NODE_OPTIONS=--max-semi-space-size=64 node bench/batch-get/memory.ts
+//   SERVER_NODE_OPTIONS=--max-old-space-size=256 node bench/batch-get/memory.ts
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,8 +1,10 @@
-#!/usr/bin/env -S node --max-semi-space-size=16
-// --max-semi-space-size=16 caps V8's young generation. Measured with
-// bench/batch-get on 1M songs (req/s Zipf / uniform, RSS under Zipf):
-//   4 MB: 2,907 / 564, 228 MB;  16 MB: 3,101 / 852, 285 MB;  32 MB: 3,339 / 1,053, 317 MB.
-// 16 MB is the fastest setting that keeps the server under 300 MB.
+#!/usr/bin/env -S node --max-semi-space-size=8
+// --max-semi-space-size=8 caps V8's young generation (the server's RSS under load). Measured with
+// bench/batch-get/memory.ts on 1M songs, fresh Zipf stream, 30 s runs alternating (2026-11-25):
+//   8 MB: 425 to 460 us a request, p99 28.7 to 31.1 ms, RSS 370 to 373 MB;
+//   16 MB: 421 to 515 us, p99 28.6 to 39.1 ms, RSS 385 to 391 MB;
+//   24 and 32 MB: 463 to 548 us, p99 58 to 71 ms (a dozen full collections a run), RSS 397 to 400 MB.
+// Uniform ids: 1,068 us at 8 MB against 1,105 at 16. Flags in NODE_OPTIONS do not override these.
 // The CLI is TypeScript run by Node's built-in type stripping, which needs Node 24.
 // `npx maqam` and npm scripts put the repository's pinned Node 24 first on PATH.
 const major = Number(process.versions.node.split('.')[0]);
