@@ -5,10 +5,10 @@
  * freed only when the garbage collector finds its Buffer dead. Under load
  * thousands of them a second waited for that, and glibc kept the memory they
  * had used: under the 1M catalog's Zipf stream the malloc heap stood at
- * 88 MB, against 12 MB for an idle server. A block lent here is given back
- * as soon as its holder is done with it (the answer's response has closed,
- * the scratch copy's request has its answer), so the same few blocks serve
- * request after request.
+ * 88 MB (63 MB with this pool), against 12 MB for an idle server. A block
+ * lent here is given back as soon as its holder is done with it (the
+ * answer's response has closed, the scratch copy's request has its answer),
+ * so the same few blocks serve request after request.
  *
  * A block is only ever reused after it was given back, and `give` takes back
  * only a block `take` lent and not yet returned: a holder that never gives
