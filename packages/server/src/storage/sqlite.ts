@@ -97,18 +97,20 @@ function toSqliteValues(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
  * No mmap: mapped pages count toward the process's RSS, while the OS page
  * cache serves reads just as well without doing so.
  *
+ * `cacheMb` is SQLite's page cache, in malloc'd memory of the process.
+ *
  * `busyTimeoutMs` is how long a write waits for another process's write lock
  * (the CLI importing, say) before it fails as a 503. node:sqlite waits
  * synchronously, so it is also the longest the server can stall on a lock.
  */
-export function createSqliteDialect(path: string, busyTimeoutMs = 5000): { dialect: SqliteDialect; changeStamp: () => string } {
+export function createSqliteDialect(path: string, busyTimeoutMs = 5000, cacheMb = 16): { dialect: SqliteDialect; changeStamp: () => string } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { timeout: busyTimeoutMs });
   db.exec(`
     PRAGMA journal_mode = WAL;
     PRAGMA synchronous = NORMAL;
     PRAGMA foreign_keys = ON;
-    PRAGMA cache_size = -16384;
+    PRAGMA cache_size = -${Math.round(cacheMb * 1024)};
     PRAGMA temp_store = MEMORY;
   `);
   const database = new NodeSqliteDatabase(db);

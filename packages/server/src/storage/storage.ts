@@ -62,6 +62,8 @@ export interface StorageOptions {
   onWriteEpochError?: (error: Error) => void;
   /** The clock that ages stamps (tests move it). */
   clock?: () => number;
+  /** SQLite: the page cache of the connection, in MB (16 unless given). */
+  sqliteCacheMb?: number;
 }
 
 /**
@@ -118,7 +120,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
   }
   if (databaseUrl.startsWith('sqlite:')) {
     const path = databaseUrl.slice('sqlite:'.length);
-    const sqlite = createSqliteDialect(path, options.timeoutMs ? options.timeoutMs : undefined);
+    const sqlite = createSqliteDialect(path, options.timeoutMs ? options.timeoutMs : undefined, options.sqliteCacheMb);
     const db = new Kysely<Database>({ dialect: sqlite.dialect, log: queryLog(options) });
     const idListParameter = (ids: readonly string[]) => JSON.stringify(ids);
     return {
