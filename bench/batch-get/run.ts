@@ -19,7 +19,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { seededRandom } from '@maqam/server';
-import { cpuSeconds, memoryOf, startPinned, stop, storageReadBytes, waitReady, warmPageCache, wrk, type WrkResult } from '../lib/load.ts';
+import { cpuSeconds, memoryOf, startPinned, stop, storageReadBytes, waitReady, waitSongSnapshot, warmPageCache, wrk, type WrkResult } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -128,6 +128,7 @@ console.log(`\n${SONGS.toLocaleString('en')} songs, ${CONNECTIONS} connections, 
 
 const maqam = startPinned([BIN, 'serve'], processEnv);
 await waitReady(maqam, post);
+console.log(`song snapshot built in ${(await waitSongSnapshot(base)).toFixed(1)} s`);
 const sampleBody = Buffer.from(await (await fetch(`${base}/v1/music/songs:batchGet`, {
   method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'accept-language': 'en' }, body: firstBody,
 })).arrayBuffer());

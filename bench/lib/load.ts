@@ -62,6 +62,23 @@ export async function waitReady(child: ChildProcess, probe: () => Promise<Respon
   throw new Error('server did not become ready');
 }
 
+/**
+ * Waits until the server's song snapshot is built (its /metrics gauge is
+ * above 0), so no run measures the build. Returns the seconds waited; at
+ * once with MAQAM_SONG_SNAPSHOT=off.
+ */
+export async function waitSongSnapshot(base: string): Promise<number> {
+  if (process.env.MAQAM_SONG_SNAPSHOT === 'off') return 0;
+  const started = performance.now();
+  for (let i = 0; i < 1200; i++) {
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const songs = Number(/^maqam_song_snapshot_songs (\S+)$/m.exec(metrics)?.[1] ?? 0);
+    if (songs > 0) return (performance.now() - started) / 1000;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the song snapshot was not built in 120 s');
+}
+
 /** CPU seconds (user + system) the process has used so far. */
 export function cpuSeconds(pid: number): number {
   // Fields after the ")" that ends the command name: utime and stime are the 12th and 13th.

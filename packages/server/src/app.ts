@@ -11,6 +11,7 @@ import { BufferPool } from './catalog/buffer-pool.ts';
 import { createCatalogService } from './catalog/catalog.service.ts';
 import { ArtistNames } from './catalog/artist-names.ts';
 import { watchCatalog } from './catalog/catalog-watch.ts';
+import { SongSnapshots, type SongSnapshotsOptions } from './catalog/song-snapshot.ts';
 import { FragmentCache } from './catalog/fragment-cache.ts';
 import { createPageCursorCodec } from './catalog/page-cursor.ts';
 import { songsRoutes } from './catalog/songs.routes.ts';
@@ -60,6 +61,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** The demo web app to serve at /demo (`maqam serve --demo`). */
   demo?: DemoApp;
+  /** The song snapshot's knobs (tests: a small catalog, no quiet polls, a chosen hash seed). */
+  songSnapshot?: Pick<SongSnapshotsOptions, 'minSongs' | 'quietPolls' | 'hashSeed'>;
 }
 
 /** Derives a purpose-bound key from the server secret, so no two uses share one. */
@@ -71,7 +74,7 @@ function subkey(secret: string, purpose: string): Buffer {
  * Builds the whole API on a migrated database. It never listens: main.ts does,
  * and tests call `inject` or listen on a port of their own.
  */
-export async function buildApp({ config, storage, logger, demo }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, storage, logger, demo, songSnapshot }: AppDeps): Promise<FastifyInstance> {
   const negotiator = new LocaleNegotiator(config.defaultLocale);
   const handleError = createErrorHandler(negotiator, BODY_LIMIT);
   const app: FastifyInstance = Fastify({
@@ -101,12 +104,19 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   const cursors = createPageCursorCodec(createTokenSealer(subkey(secret, 'page-token')), config.pageTokenTtlSeconds);
   // Idle blocks for about a hundred answers in flight: more than the connections a loaded node serves at once.
   const buffers = new BufferPool(8 * 1024 * 1024);
-  const catalog = createCatalogService({ repo: catalogRepo, cache, buffers, artistNames, cursors, publicUrl: config.publicUrl });
+  const snapshots = config.songSnapshot && storage.sqliteFile !== undefined
+    ? new SongSnapshots({ databasePath: storage.sqliteFile, ...songSnapshot, onError: (error) => app.log.warn({ err: error }, 'song snapshot not built; songs the cache lacks are read from the database') })
+    : undefined;
+  const catalog = createCatalogService({ repo: catalogRepo, cache, buffers, artistNames, cursors, publicUrl: config.publicUrl, snapshots });
   const search = createSearchService({ repo: createSearchRepo(storage), catalog, cursors });
   const watcher = await watchCatalog({
     repo: catalogRepo, caches: [cache, artistNames, search], negotiator, intervalMs: CATALOG_POLL_MS, log: app.log,
+    ...(snapshots ? { onVersion: (version: string) => snapshots.observe(version) } : {}),
   });
-  app.addHook('onClose', async () => watcher.stop());
+  app.addHook('onClose', async () => {
+    watcher.stop();
+    await snapshots?.close();
+  });
 
   const apiKeys = createApiKeysService(createApiKeysRepo(storage.db, { changeStamp: storage.changeStamp }), Date.now, (error) => app.log.warn({ err: error }, 'could not record an API key\'s last use'));
   const tokens = createTokensService(storage.db, {
@@ -216,7 +226,7 @@ export async function buildApp({ config, storage, logger, demo }: AppDeps): Prom
   albumsRoutes(app, deps);
   artworkRoutes(app, catalogRepo, config.mediaDirectory);
   searchRoutes(app, { search, guard, negotiator });
-  opsRoutes(app, storage);
+  opsRoutes(app, storage, snapshots);
   const signer = createStreamUrlSigner(createTokenSealer(subkey(secret, 'stream-url')));
   streamingRoutes(app, {
     streaming: createStreamingService(storage.db, { publicUrl: config.publicUrl, urlTtlSeconds: config.streamUrlTtlSeconds, signer }),

@@ -21,6 +21,8 @@ export interface Config {
   codeTtlSeconds: number;
   rateLimitPerMinute: number;
   songCacheMegabytes: number;
+  /** SQLite: keep a snapshot of the song templates in a file of their own, for songs the cache lacks (catalog/song-snapshot.ts). */
+  songSnapshot: boolean;
   pageTokenTtlSeconds: number;
   mediaDirectory: string;
   streamUrlTtlSeconds: number;
@@ -183,6 +185,18 @@ export const SETTINGS = [
     description: 'Memory for serialized songs (all locales together); 0 disables the cache.',
     parse: integer('MAQAM_SONG_CACHE_MB', 128, 0, 4095),
   } satisfies Setting<'songCacheMegabytes'>,
+  {
+    key: 'songSnapshot',
+    env: 'MAQAM_SONG_SNAPSHOT',
+    shownDefault: 'on',
+    description:
+      'SQLite, catalogs of 10,000 songs or more: copy the songs\' pre-rendered templates into a file beside the database (unlinked at once, rebuilt after the catalog changes) and read a song the cache lacks from there, one read instead of two B-tree walks; `off` reads SQLite.',
+    parse: (raw) => {
+      if (raw === undefined || raw === '' || raw === 'on') return true;
+      if (raw === 'off') return false;
+      throw new ConfigError(`MAQAM_SONG_SNAPSHOT must be on or off, got "${raw}"`);
+    },
+  } satisfies Setting<'songSnapshot'>,
   {
     key: 'pageTokenTtlSeconds',
     env: 'MAQAM_PAGE_TOKEN_TTL',

@@ -6,6 +6,7 @@ export { startServer, closeOnSignals, type RunningServer } from './serve.ts';
 export { openStorage, migrateToLatest, STAMP_MAX_AGE_MS, type Storage } from './storage/storage.ts';
 export { ImportBatch, importNdjsonFile, runImport, type ImportBatchWriter, type ImportOutcome, type LineError } from './catalog/import.ts';
 export { createCatalogRepo, type CatalogRepo } from './catalog/catalog.repo.ts';
+export { snapshotHash } from './catalog/song-snapshot.ts';
 export { seedDemoCatalog, generateDemoCatalog, demoCatalogSize, seededRandom } from './catalog/demo-catalog.ts';
 export { createApiKeysService, ApiKeyNotFoundError, type ApiKeysService } from './keys/api-keys.service.ts';
 export { createApiKeysRepo } from './keys/api-keys.repo.ts';

@@ -13,16 +13,20 @@ export async function watchCatalog(deps: {
   /** What holds catalog data in memory: rendered fragments, artist names, the search vocabulary. */
   caches: readonly { clear(): void }[];
   negotiator: LocaleNegotiator;
+  /** Told the version after every poll, changed or not (the song snapshot builds once it stays the same). */
+  onVersion?: (version: string) => void;
   intervalMs: number;
   log: FastifyBaseLogger;
 }) {
   let version: string | undefined;
   async function refresh(): Promise<void> {
     const current = await deps.repo.catalogVersion();
-    if (current === version) return;
-    deps.negotiator.setCatalogLanguages(await deps.repo.catalogLanguages());
-    for (const cache of deps.caches) cache.clear();
-    version = current;
+    if (current !== version) {
+      deps.negotiator.setCatalogLanguages(await deps.repo.catalogLanguages());
+      for (const cache of deps.caches) cache.clear();
+      version = current;
+    }
+    deps.onVersion?.(current);
   }
   await refresh();
   const timer = setInterval(() => {

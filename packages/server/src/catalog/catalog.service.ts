@@ -7,6 +7,7 @@ import type { FragmentCache } from './fragment-cache.ts';
 import type { KeysetPosition, PageCursorCodec } from './page-cursor.ts';
 import { renderAlbumResult, renderArtistResult, renderLyrics } from './render.ts';
 import { expandSongTemplate, parseSongTemplates } from './song-template.ts';
+import type { SongSnapshot } from './song-snapshot.ts';
 
 const CLOSE = Buffer.from('}}');
 const quote = JSON.stringify as (value: string) => string;
@@ -20,6 +21,8 @@ export interface CatalogServiceDeps {
   cursors: PageCursorCodec;
   /** MAQAM_PUBLIC_URL: what server-relative image URLs resolve against. */
   publicUrl: string;
+  /** Where songs the cache lacks are read from while it holds the catalog's version (SQLite only). */
+  snapshots?: { readonly current: SongSnapshot | undefined } | undefined;
 }
 
 /** A page request as the route read it: the size, and the token with the name the client spelled it by. */
@@ -42,7 +45,7 @@ interface FragmentKind {
   render(ids: string[], negotiation: Negotiation): Promise<Map<string, Buffer>>;
 }
 
-export function createCatalogService({ repo, cache, buffers, artistNames, cursors, publicUrl }: CatalogServiceDeps) {
+export function createCatalogService({ repo, cache, buffers, artistNames, cursors, publicUrl, snapshots }: CatalogServiceDeps) {
   /** What a song template's public URL marks become: the URL as it reads inside a JSON string. */
   const publicUrlInJson = Buffer.from(quote(publicUrl).slice(1, -1));
 
@@ -51,13 +54,21 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     chainPrefix: '',
     notFound: 'songNotFound',
     async render(ids, negotiation) {
-      // An aggregate: always one row, whose value is null when no song was found.
-      const bytes = (await repo.songTemplates(ids))[0]?.templates ?? null;
+      const snapshot = snapshots?.current;
+      // From the snapshot, in a pooled block; or from the database as an aggregate: always one row, whose value is
+      // null when no song was found.
+      const fromSnapshot = snapshot?.read(ids, buffers);
+      const bytes = snapshot !== undefined ? fromSnapshot ?? null : ((await repo.songTemplates(ids))[0]?.templates ?? null);
       const rendered = new Map<string, Buffer>();
       if (bytes === null) return rendered;
-      const templates = parseSongTemplates(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      const artistRef = await artistNames.songArtistRefs(templates.flatMap((template) => template.artistIds), negotiation);
-      for (const template of templates) rendered.set(template.id, expandSongTemplate(template, negotiation.chain, artistRef, publicUrlInJson));
+      try {
+        const templates = parseSongTemplates(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        const artistRef = await artistNames.songArtistRefs(templates.flatMap((template) => template.artistIds), negotiation);
+        for (const template of templates) rendered.set(template.id, expandSongTemplate(template, negotiation.chain, artistRef, publicUrlInJson));
+      } finally {
+        // The rendered fragments are copies: the templates' block is free again.
+        if (fromSnapshot) buffers.give(fromSnapshot);
+      }
       return rendered;
     },
   };

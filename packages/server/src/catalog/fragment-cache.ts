@@ -1,3 +1,5 @@
+import { idHash, randomHashSeed } from './id-hash.ts';
+
 /**
  * A bounded cache of serialized JSON fragments, kept in one preallocated
  * arena so its memory is exactly its budget and evictions make no garbage.
@@ -54,21 +56,10 @@ const MAX_USES = 3;
 export const MAX_FRAGMENT_CACHE_BYTES = 2 ** 32 - 2;
 const NONE = -1;
 
-/**
- * A key's hash: FNV-1a over its chain number and UTF-16 code units, seeded
- * per process and finished with murmur3's mixer (linear probing wants every
- * bit mixed). Only catalog ids are ever inserted, so a client choosing ids
- * cannot build the long probe runs a collision attack needs.
- */
-const HASH_SEED = (Math.random() * 2 ** 32) >>> 0;
+/** A key's hash (id-hash.ts), salted with its chain number so chains never share probe runs. */
+const HASH_SEED = randomHashSeed();
 function hashOf(chain: number, key: string): number {
-  let hash = Math.imul(0x811c9dc5 ^ HASH_SEED ^ chain, 0x01000193);
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  hash ^= hash >>> 13;
-  hash = Math.imul(hash, 0xc2b2ae35);
-  return hash ^ (hash >>> 16);
+  return idHash(HASH_SEED, chain, key);
 }
 
 /**

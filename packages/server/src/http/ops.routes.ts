@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
+import { Registry, collectDefaultMetrics, Counter, Gauge, Histogram } from 'prom-client';
+import type { SongSnapshots } from '../catalog/song-snapshot.ts';
 import { ApiError } from '../errors.ts';
 import type { Storage } from '../storage/storage.ts';
 
 /** Liveness, readiness, Prometheus metrics and the OpenAPI document. */
-export function opsRoutes(app: FastifyInstance, storage: Storage): void {
+export function opsRoutes(app: FastifyInstance, storage: Storage, snapshots?: SongSnapshots): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -20,6 +21,14 @@ export function opsRoutes(app: FastifyInstance, storage: Storage): void {
     labelNames: ['route'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers: [registry],
+  });
+  new Gauge({
+    name: 'maqam_song_snapshot_songs',
+    help: 'Songs in the snapshot that songs the cache lacks are read from (0 while there is none: they are read from the database).',
+    registers: [registry],
+    collect() {
+      this.set(snapshots?.current?.songs ?? 0);
+    },
   });
   app.addHook('onResponse', async (request, reply) => {
     // The route pattern, never the raw URL: ids in paths would explode the label set.

@@ -38,6 +38,8 @@ export interface Storage {
    * PostgreSQL and an in-memory SQLite database.
    */
   checkpointer?: () => Checkpointer;
+  /** The SQLite database file; undefined for PostgreSQL and an in-memory SQLite database. */
+  readonly sqliteFile?: string;
   close(): Promise<void>;
 }
 
@@ -129,7 +131,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       idList: (ids) => sql<string>`(select value from json_each(${idListParameter(ids)}))`,
       idListParameter,
       changeStamp: sqlite.changeStamp,
-      ...(path === ':memory:' ? {} : { checkpointer: () => new Checkpointer(path) }),
+      ...(path === ':memory:' ? {} : { checkpointer: () => new Checkpointer(path), sqliteFile: path }),
       close: () => db.destroy(),
     };
   }

@@ -1,0 +1,75 @@
+// The thread that builds a SongSnapshot (song-snapshot.ts): copies every song template of one catalog version into
+// the file it is given, and answers their index. One read transaction on a connection of its own, so the copy is of
+// exactly the version it reads, whatever imports commit meanwhile.
+import { DatabaseSync } from 'node:sqlite';
+import { writeSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { LONG_TEMPLATE, SNAPSHOT_ALIGN, SNAPSHOT_LOAD, snapshotHash, type SnapshotBuildJob, type SnapshotBuildResult } from './song-snapshot.ts';
+
+/** Templates are written a block at a time. */
+const WRITE_BLOCK_BYTES = 4 * 1024 * 1024;
+
+function build({ databasePath, fd, seed, minSongs }: SnapshotBuildJob): SnapshotBuildResult {
+  const db = new DatabaseSync(databasePath, { timeout: 60_000 });
+  try {
+    // A small page cache: the scan reads each page once.
+    db.exec('PRAGMA cache_size = -2048; BEGIN');
+    const version = (db.prepare("select value from settings where key = 'catalog_version'").get() as { value: string } | undefined)?.value ?? '0';
+    const { songs } = db.prepare('select count(*) as songs from song_templates').get() as { songs: number };
+    if (songs < minSongs) return { kind: 'skipped', version, songs };
+
+    const capacity = Math.max(8, Math.ceil(songs / SNAPSHOT_LOAD));
+    const hashes = new Uint32Array(capacity);
+    const offsets = new Uint32Array(capacity);
+    const lengths = new Uint16Array(capacity);
+    const overflow: number[] = [];
+    const block = Buffer.alloc(WRITE_BLOCK_BYTES);
+    let blockStart = 0; // the file offset of block[0]
+    let used = 0;
+    const flush = () => {
+      for (let written = 0; written < used; ) written += writeSync(fd, block, written, used - written, blockStart + written);
+      blockStart += used;
+      used = 0;
+    };
+    let count = 0;
+    for (const row of db.prepare('select id, template from song_templates').iterate() as Iterable<{ id: string; template: Uint8Array }>) {
+      const { id, template } = row;
+      used = (used + SNAPSHOT_ALIGN - 1) & ~(SNAPSHOT_ALIGN - 1);
+      if (used + template.length > block.length) flush();
+      const offset = blockStart + used;
+      if (offset / SNAPSHOT_ALIGN >= 2 ** 32) throw new Error('the templates pass 32 GB');
+      if (template.length > block.length) {
+        for (let written = 0; written < template.length; ) written += writeSync(fd, template, written, template.length - written, offset + written);
+        blockStart = offset + template.length;
+      } else {
+        block.set(template, used);
+        used += template.length;
+      }
+      const hash = snapshotHash(seed, id);
+      let slot = hash % capacity;
+      while (hashes[slot] !== 0) slot = slot + 1 === capacity ? 0 : slot + 1;
+      hashes[slot] = hash;
+      offsets[slot] = offset / SNAPSHOT_ALIGN;
+      if (template.length >= LONG_TEMPLATE) {
+        lengths[slot] = LONG_TEMPLATE;
+        overflow.push(slot, template.length);
+      } else {
+        lengths[slot] = template.length;
+      }
+      // The count read above is of the same transaction: more rows would overfill the table.
+      if (++count > songs) throw new Error('more templates than counted');
+    }
+    flush();
+    return { kind: 'built', version, songs: count, hashes, offsets, lengths, overflow };
+  } finally {
+    db.close();
+  }
+}
+
+let result: SnapshotBuildResult;
+try {
+  result = build(workerData as SnapshotBuildJob);
+} catch (error) {
+  result = { kind: 'failed', message: (error as Error).message };
+}
+parentPort!.postMessage(result, result.kind === 'built' ? [result.hashes.buffer, result.offsets.buffer, result.lengths.buffer] : []);

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { ImportRecord, SongRecord } from '@maqam/contract';
+import {
+  buildApp, createApiKeysRepo, createApiKeysService, generateDemoCatalog, loadConfig, migrateToLatest, openStorage, runImport, seededRandom, snapshotHash,
+  type Storage,
+} from '@maqam/server';
+import { dialects } from '../dialects.ts';
+
+/**
+ * The song snapshot (catalog/song-snapshot.ts): songs the cache lacks are
+ * read from a copy of their templates in a file of its own, on SQLite. With
+ * no cache, every id of every request goes through it, and each answer must
+ * be byte for byte what a server reading the database answers: for ids
+ * found and not, two ids whose hashes collide, many requests at once, and
+ * after an import changed the catalog. PostgreSQL never builds one.
+ */
+const SONGS = 2_000;
+const HASH_SEED = 20261125;
+const LOCALES = ['ar', 'en', 'fr'] as const;
+
+/** Two song ids of the same snapshot hash under HASH_SEED, found by trying ids until two meet. */
+function collidingIds(): [string, string] {
+  const seen = new Map<number, string>();
+  for (let n = 0; ; n++) {
+    const id = `song-collides-${n}`;
+    const hash = snapshotHash(HASH_SEED, id);
+    const other = seen.get(hash);
+    if (other !== undefined) return [other, id];
+    seen.set(hash, id);
+  }
+}
+
+describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through the song snapshot on %s', (name, dialect) => {
+  let database: { url: string; drop(): Promise<void> };
+  let storage: Storage;
+  /** Reads the database for every song: the answers to match. */
+  let reference: FastifyInstance;
+  /** No cache and a snapshot of any catalog, built as soon as the catalog is quiet for one poll. */
+  let snapshotted: FastifyInstance;
+  let credential: string;
+  let url: string;
+  const records: ImportRecord[] = [...generateDemoCatalog({ songs: SONGS, seed: 3 })];
+  const collisions = collidingIds();
+  const songIds = records.filter((r): r is SongRecord => r.kind === 'song').map((r) => r.id);
+  const allIds = [...songIds, ...collisions, 'song-missing-1', 'song-missing-2'];
+
+  const write = (batch: ImportRecord[]) => runImport(storage, (writeBatch) => writeBatch(batch.map((record, i) => ({ line: i + 1, record }))));
+
+  beforeAll(async () => {
+    database = await dialect.create();
+    storage = openStorage(database.url);
+    await migrateToLatest(storage);
+    const template = records.find((r): r is SongRecord => r.kind === 'song')!;
+    await write([...records, ...collisions.map((id, i): SongRecord => ({ ...template, id, title: { en: `Collision ${i}` }, originalLanguage: 'en' }))]);
+    credential = (await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'snapshot' })).key;
+    const env = { DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0', MAQAM_SONG_CACHE_MB: '0' };
+    reference = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_SNAPSHOT: 'off' }), storage, logger: false });
+    snapshotted = await buildApp({ config: loadConfig(env), storage, logger: false, songSnapshot: { minSongs: 0, quietPolls: 0, hashSeed: HASH_SEED } });
+    url = await snapshotted.listen({ port: 0, host: '127.0.0.1' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await snapshotted?.close();
+    await reference?.close();
+    await storage?.close();
+    await database?.drop();
+  });
+
+  const batchGet = (app: FastifyInstance, ids: readonly string[], locale: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/music/songs:batchGet',
+      headers: { 'content-type': 'application/json', 'accept-language': locale, 'x-api-key': credential },
+      payload: { songIdList: ids.map((value) => ({ value })) },
+    });
+
+  /** Songs in the snapshot, from /metrics (0 while there is none). */
+  async function snapshotSongs(): Promise<number> {
+    const metrics = (await snapshotted.inject({ method: 'GET', url: '/metrics' })).body;
+    return Number(/^maqam_song_snapshot_songs (\S+)$/m.exec(metrics)![1]);
+  }
+
+  /** Polls until the snapshot holds `songs` songs (the watch polls every second; a build takes well under one here). */
+  async function snapshotOf(songs: number): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while ((await snapshotSongs()) !== songs) {
+      if (Date.now() > deadline) throw new Error(`the snapshot holds ${await snapshotSongs()} songs, not ${songs}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Every id in requests of 100, in every locale: the two servers' answers, which must be the same bytes. */
+  async function expectSameAnswers(ids: readonly string[]): Promise<void> {
+    for (const locale of LOCALES) {
+      for (let start = 0; start < ids.length; start += 100) {
+        const chunk = ids.slice(start, start + 100);
+        const [want, got] = await Promise.all([batchGet(reference, chunk, locale), batchGet(snapshotted, chunk, locale)]);
+        expect(got.statusCode).toBe(200);
+        expect(got.body).toBe(want.body);
+      }
+    }
+  }
+
+  it(name === 'sqlite' ? 'holds every song once the catalog is quiet' : 'has none: PostgreSQL nodes read the database', async () => {
+    if (name === 'sqlite') await snapshotOf(SONGS + collisions.length);
+    else expect(await snapshotSongs()).toBe(0);
+  });
+
+  it('answers every song, found or not, exactly as the database does', async () => {
+    await expectSameAnswers(allIds);
+  });
+
+  it('tells apart two ids of the same hash', async () => {
+    for (const locale of LOCALES) {
+      const res = await batchGet(snapshotted, [collisions[1], 'song-missing-1', collisions[0]], locale);
+      const results = JSON.parse(res.body).results;
+      expect(results[collisions[0]].song.title.value).toBe('Collision 0');
+      expect(results[collisions[1]].song.title.value).toBe('Collision 1');
+      expect(results['song-missing-1'].error.code).toBe('ERROR_CODE_NOT_FOUND');
+      expect(res.body).toBe((await batchGet(reference, [collisions[1], 'song-missing-1', collisions[0]], locale)).body);
+    }
+  });
+
+  it('answers many requests at once, each with its own bytes', async () => {
+    const random = seededRandom(11).next;
+    const bodies = Array.from({ length: 400 }, () => {
+      const ids = new Set<string>();
+      while (ids.size < 100) ids.add(allIds[Math.floor(random() * allIds.length)]!);
+      return { ids: [...ids], locale: LOCALES[Math.floor(random() * LOCALES.length)]! };
+    });
+    const answers = new Array<string>(bodies.length);
+    let next = 0;
+    await Promise.all(Array.from({ length: 32 }, async () => {
+      while (next < bodies.length) {
+        const n = next++;
+        const res = await fetch(`${url}/v1/music/songs:batchGet`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'accept-language': bodies[n]!.locale, 'x-api-key': credential },
+          body: JSON.stringify({ songIdList: bodies[n]!.ids.map((value) => ({ value })) }),
+        });
+        answers[n] = await res.text();
+      }
+    }));
+    for (let n = 0; n < bodies.length; n++) expect(answers[n]).toBe((await batchGet(reference, bodies[n]!.ids, bodies[n]!.locale)).body);
+  });
+
+  it('follows an import: drops the snapshot of the old catalog and builds one of the new', async () => {
+    const songs = records.filter((r): r is SongRecord => r.kind === 'song');
+    const renamed: SongRecord = { ...songs[5]!, title: { ...songs[5]!.title, en: 'Renamed by a later import' } };
+    const withdrawn: SongRecord = { ...songs[6]!, withdrawn: true };
+    await write([renamed, withdrawn]);
+    // PostgreSQL: read from the database, so at once.
+    if (name === 'sqlite') await snapshotOf(SONGS + collisions.length - 1);
+    const res = await batchGet(snapshotted, [renamed.id, withdrawn.id], 'en');
+    const results = JSON.parse(res.body).results;
+    expect(results[renamed.id].song.title.value).toBe('Renamed by a later import');
+    expect(results[withdrawn.id].error.code).toBe('ERROR_CODE_NOT_FOUND');
+    await expectSameAnswers(allIds);
+    if (name === 'postgres') expect(await snapshotSongs()).toBe(0);
+  });
+});
