@@ -10,7 +10,10 @@
 // pre-serialized answer) and Fastify's floor (parse and validate the body,
 // send fixed bytes). The headline is the server's CPU microseconds per
 // request (from /proc/PID/stat over the run): it holds when the machine is
-// noisy, where requests/s does not.
+// noisy, where requests/s does not. Fresh Zipf and uniform run again on a
+// server whose misses read SQLite instead of the song snapshot
+// (MAQAM_SONG_SNAPSHOT=off, the 128 MB cache that went with it), the store
+// the snapshot replaced.
 //
 //   npm run bench:batch-get                      # 1,000,000 songs (seeded once, cached in bench/.data)
 //   BENCH_SONGS=100000 BENCH_SECONDS=5 BENCH_WARMUP=3 npm run bench:batch-get
@@ -140,6 +143,17 @@ for (const name of ['all hits', 'fresh zipf', 'fresh uniform'] as const) {
   console.log(name, results[name]);
 }
 await stop(maqam);
+
+// The peer of the song snapshot, in the same run: misses read SQLite, with the cache size that went with that.
+const sqliteReads = startPinned([BIN, 'serve'], { ...processEnv, MAQAM_SONG_SNAPSHOT: 'off', MAQAM_SONG_CACHE_MB: '128' });
+await waitReady(sqliteReads, post);
+for (const name of ['fresh zipf', 'fresh uniform'] as const) {
+  measure(sqliteReads, streams[name].file, WARMUP_SECONDS);
+  const peer = `${name}, misses read SQLite (128 MB cache)`;
+  results[peer] = { ...measure(sqliteReads, streams[name].file, SECONDS), ...memoryOf(sqliteReads.pid!) };
+  console.log(peer, results[peer]);
+}
+await stop(sqliteReads);
 
 for (const [name, script] of [['ceiling', 'ceiling-server.ts'], ['fastify floor', 'fastify-floor.ts']] as const) {
   const server = startPinned([process.execPath, join(HERE, script)], { ...processEnv, BODY_FILE: sampleFile });

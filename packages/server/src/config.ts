@@ -179,13 +179,6 @@ export const SETTINGS = [
     parse: integer('MAQAM_RATE_LIMIT', 600, 0, 10_000_000),
   } satisfies Setting<'rateLimitPerMinute'>,
   {
-    key: 'songCacheMegabytes',
-    env: 'MAQAM_SONG_CACHE_MB',
-    shownDefault: '128',
-    description: 'Memory for serialized songs (all locales together); 0 disables the cache.',
-    parse: integer('MAQAM_SONG_CACHE_MB', 128, 0, 4095),
-  } satisfies Setting<'songCacheMegabytes'>,
-  {
     key: 'songSnapshot',
     env: 'MAQAM_SONG_SNAPSHOT',
     shownDefault: 'on',
@@ -197,6 +190,16 @@ export const SETTINGS = [
       throw new ConfigError(`MAQAM_SONG_SNAPSHOT must be on or off, got "${raw}"`);
     },
   } satisfies Setting<'songSnapshot'>,
+  {
+    key: 'songCacheMegabytes',
+    env: 'MAQAM_SONG_CACHE_MB',
+    shownDefault: '64 on SQLite with the song snapshot, else 128',
+    description: 'Memory for serialized songs (all locales together); 0 disables the cache.',
+    // With the snapshot a song the cache lacks costs one read, so half the cache costs little CPU and saves 64 MB
+    // (bench/README.md, "The song snapshot"); PostgreSQL nodes read the database for it.
+    parse: (raw, partial) =>
+      integer('MAQAM_SONG_CACHE_MB', partial.songSnapshot && partial.databaseUrl?.startsWith('sqlite:') ? 64 : 128, 0, 4095)(raw),
+  } satisfies Setting<'songCacheMegabytes'>,
   {
     key: 'pageTokenTtlSeconds',
     env: 'MAQAM_PAGE_TOKEN_TTL',

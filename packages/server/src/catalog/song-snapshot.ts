@@ -1,7 +1,9 @@
-import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, read, readSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { BufferPool } from './buffer-pool.ts';
 import { idHash, randomHashSeed } from './id-hash.ts';
 
@@ -43,23 +45,28 @@ export function snapshotHash(seed: number, id: string): number {
   return idHash(seed, 0, id) >>> 0 || 1;
 }
 
-/** What the building thread answers. */
+/**
+ * What the building process answers. Its file holds the templates, then the
+ * index's three arrays from `indexOffset` (hashes and offsets as u32, lengths
+ * as u16, each starting at a multiple of SNAPSHOT_ALIGN), `capacity` slots each.
+ */
 export type SnapshotBuildResult =
-  | { readonly kind: 'built'; readonly version: string; readonly songs: number; readonly hashes: Uint32Array<ArrayBuffer>; readonly offsets: Uint32Array<ArrayBuffer>; readonly lengths: Uint16Array<ArrayBuffer>; readonly overflow: readonly number[] }
+  | { readonly kind: 'built'; readonly version: string; readonly songs: number; readonly capacity: number; readonly indexOffset: number; readonly overflow: readonly number[] }
   | { readonly kind: 'skipped'; readonly version: string; readonly songs: number }
   | { readonly kind: 'failed'; readonly message: string };
 
-/** What the building thread is given. */
+/** What the building process is sent; the file is its descriptor 3. */
 export interface SnapshotBuildJob {
   readonly databasePath: string;
-  /** The open, already unlinked file to write the templates into. */
-  readonly fd: number;
   readonly seed: number;
   /** A catalog of fewer songs is not copied: the fragment cache holds most of it anyway. */
   readonly minSongs: number;
 }
 
 const quote = JSON.stringify as (value: string) => string;
+const readAt = promisify(read);
+type BuiltSnapshot = Extract<SnapshotBuildResult, { kind: 'built' }>;
+const BUILD_SCRIPT = fileURLToPath(new URL('./song-snapshot-build.ts', import.meta.url));
 
 export class SongSnapshot {
   readonly version: string;
@@ -73,16 +80,34 @@ export class SongSnapshot {
   readonly #overflow: Map<number, number>;
   #closed = false;
 
-  constructor(fd: number, seed: number, built: Extract<SnapshotBuildResult, { kind: 'built' }>) {
+  private constructor(fd: number, seed: number, built: BuiltSnapshot, hashes: Uint32Array, offsets: Uint32Array, lengths: Uint16Array) {
     this.version = built.version;
     this.songs = built.songs;
     this.#fd = fd;
     this.#seed = seed;
-    this.#hashes = built.hashes;
-    this.#offsets = built.offsets;
-    this.#lengths = built.lengths;
+    this.#hashes = hashes;
+    this.#offsets = offsets;
+    this.#lengths = lengths;
     this.#overflow = new Map();
     for (let i = 0; i < built.overflow.length; i += 2) this.#overflow.set(built.overflow[i]!, built.overflow[i + 1]!);
+  }
+
+  /** Reads the index the building process wrote after the templates: the snapshot is the file's from then on. */
+  static async open(fd: number, seed: number, built: BuiltSnapshot): Promise<SongSnapshot> {
+    const hashes = new Uint32Array(built.capacity);
+    const offsets = new Uint32Array(built.capacity);
+    const lengths = new Uint16Array(built.capacity);
+    let at = built.indexOffset;
+    for (const array of [hashes, offsets, lengths]) {
+      const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+      for (let done = 0; done < bytes.length; ) {
+        const { bytesRead } = await readAt(fd, bytes, done, bytes.length - done, at + done);
+        if (bytesRead === 0) throw new Error('song snapshot: its index ends early');
+        done += bytesRead;
+      }
+      at += Math.ceil(bytes.length / SNAPSHOT_ALIGN) * SNAPSHOT_ALIGN;
+    }
+    return new SongSnapshot(fd, seed, built, hashes, offsets, lengths);
   }
 
   /** Bytes the index holds in memory. */
@@ -177,7 +202,7 @@ export class SongSnapshots {
   #quiet = 0;
   /** The version last built, skipped or failed: not tried again until the catalog changes. */
   #attempted: string | undefined;
-  #building: { worker: Worker; done: Promise<void> } | undefined;
+  #building: { child: ChildProcess; done: Promise<void> } | undefined;
   #closed = false;
 
   constructor(options: SongSnapshotsOptions) {
@@ -227,33 +252,55 @@ export class SongSnapshots {
       this.#options.onError(error as Error);
       return;
     }
-    const job: SnapshotBuildJob = { databasePath, fd, seed: this.#seed, minSongs: this.#minSongs };
-    const worker = new Worker(new URL('./song-snapshot-worker.ts', import.meta.url), { workerData: job });
+    const job: SnapshotBuildJob = { databasePath, seed: this.#seed, minSongs: this.#minSongs };
+    // Node's own flags only (the server's NODE_OPTIONS and shebang flags are for a server); the file as descriptor 3.
+    const child = fork(BUILD_SCRIPT, [], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', fd, 'ipc'] });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => {
+      if (stderr.length < 4096) stderr += text;
+    });
+    child.send(job);
     const done = new Promise<SnapshotBuildResult>((resolve) => {
-      worker.once('message', resolve);
-      worker.once('error', (error) => resolve({ kind: 'failed', message: error.message }));
-      worker.once('exit', (code) => resolve({ kind: 'failed', message: `the snapshot thread exited (${code})` }));
+      let answer: SnapshotBuildResult | undefined;
+      child.once('message', (message: SnapshotBuildResult) => (answer = message));
+      child.once('error', (error) => resolve({ kind: 'failed', message: error.message }));
+      child.once('close', (code, signal) =>
+        resolve(answer ?? { kind: 'failed', message: `the building process ended (${signal ?? code})${stderr ? `: ${stderr.trim()}` : ''}` }));
     }).then(async (result) => {
-      // The thread may still hold the descriptor until it has exited.
-      await worker.terminate();
-      this.#building = undefined;
-      if (result.kind === 'built' && !this.#closed && result.version === this.#version && this.#current === undefined) {
-        this.#current = new SongSnapshot(fd, this.#seed, result);
-        return;
+      let installed = false;
+      try {
+        if (result.kind === 'built' && this.#wanted(result.version)) {
+          const snapshot = await SongSnapshot.open(fd, this.#seed, result);
+          // Reading the index took turns of the event loop: the version may have changed meanwhile.
+          if (this.#wanted(result.version)) {
+            this.#current = snapshot;
+            installed = true;
+          }
+        }
+      } catch (error) {
+        result = { kind: 'failed', message: (error as Error).message };
+      } finally {
+        this.#building = undefined;
       }
+      if (installed) return;
       closeSync(fd);
       if (result.kind === 'failed' && !this.#closed) this.#options.onError(new Error(`song snapshot: ${result.message}`));
       // Built or skipped for a version that is gone already: try the new one at the next quiet poll.
       if (result.kind !== 'failed' && result.version !== this.#version) this.#attempted = undefined;
     });
-    this.#building = { worker, done };
+    this.#building = { child, done };
+  }
+
+  /** A snapshot of this version is still wanted: the watch sees it, and none is in use. */
+  #wanted(version: string): boolean {
+    return !this.#closed && version === this.#version && this.#current === undefined;
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     const building = this.#building;
     if (building !== undefined) {
-      await building.worker.terminate();
+      building.child.kill();
       await building.done;
     }
     this.#current?.close();

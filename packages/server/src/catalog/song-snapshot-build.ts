@@ -1,15 +1,20 @@
-// The thread that builds a SongSnapshot (song-snapshot.ts): copies every song template of one catalog version into
-// the file it is given, and answers their index. One read transaction on a connection of its own, so the copy is of
-// exactly the version it reads, whatever imports commit meanwhile.
+// The process that builds a SongSnapshot (song-snapshot.ts): copies every song template of one catalog version into
+// the file it is given as its descriptor 3, then their index, and tells the server where that is. One read
+// transaction on a connection of its own, so the copy is of exactly the version it reads, whatever imports commit
+// meanwhile. A process, not a thread: what the copy allocated (tens of MB that glibc kept in a thread's arena, in a
+// first version) goes back to the OS when it exits, instead of staying in the server's resident memory.
 import { DatabaseSync } from 'node:sqlite';
 import { writeSync } from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
 import { LONG_TEMPLATE, SNAPSHOT_ALIGN, SNAPSHOT_LOAD, snapshotHash, type SnapshotBuildJob, type SnapshotBuildResult } from './song-snapshot.ts';
+
+/** The descriptor the server passes the snapshot's file as. */
+const FILE_FD = 3;
 
 /** Templates are written a block at a time. */
 const WRITE_BLOCK_BYTES = 4 * 1024 * 1024;
 
-function build({ databasePath, fd, seed, minSongs }: SnapshotBuildJob): SnapshotBuildResult {
+function build({ databasePath, seed, minSongs }: SnapshotBuildJob): SnapshotBuildResult {
+  const fd = FILE_FD;
   const db = new DatabaseSync(databasePath, { timeout: 60_000 });
   try {
     // A small page cache: the scan reads each page once.
@@ -60,16 +65,26 @@ function build({ databasePath, fd, seed, minSongs }: SnapshotBuildJob): Snapshot
       if (++count > songs) throw new Error('more templates than counted');
     }
     flush();
-    return { kind: 'built', version, songs: count, hashes, offsets, lengths, overflow };
+    // The index after the templates, each array at a multiple of SNAPSHOT_ALIGN.
+    const indexOffset = Math.ceil(blockStart / SNAPSHOT_ALIGN) * SNAPSHOT_ALIGN;
+    let at = indexOffset;
+    for (const array of [hashes, offsets, lengths]) {
+      const bytes = Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written, at + written);
+      at += Math.ceil(bytes.length / SNAPSHOT_ALIGN) * SNAPSHOT_ALIGN;
+    }
+    return { kind: 'built', version, songs: count, capacity, indexOffset, overflow };
   } finally {
     db.close();
   }
 }
 
-let result: SnapshotBuildResult;
-try {
-  result = build(workerData as SnapshotBuildJob);
-} catch (error) {
-  result = { kind: 'failed', message: (error as Error).message };
-}
-parentPort!.postMessage(result, result.kind === 'built' ? [result.hashes.buffer, result.offsets.buffer, result.lengths.buffer] : []);
+process.once('message', (job: SnapshotBuildJob) => {
+  let result: SnapshotBuildResult;
+  try {
+    result = build(job);
+  } catch (error) {
+    result = { kind: 'failed', message: (error as Error).message };
+  }
+  process.send!(result, () => process.disconnect());
+});
