@@ -105,7 +105,7 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot }: 
   // Idle blocks for about a hundred answers in flight: more than the connections a loaded node serves at once.
   const buffers = new BufferPool(8 * 1024 * 1024);
   const snapshots = config.songSnapshot && storage.sqliteFile !== undefined
-    ? new SongSnapshots({ databasePath: storage.sqliteFile, ...songSnapshot, onError: (error) => app.log.warn({ err: error }, 'song snapshot not built; songs the cache lacks are read from the database') })
+    ? new SongSnapshots({ databasePath: storage.sqliteFile, songsAtMost: () => catalogRepo.songTemplatesAtMost(), ...songSnapshot, onError: (error) => app.log.warn({ err: error }, 'song snapshot not built; songs the cache lacks are read from the database') })
     : undefined;
   const catalog = createCatalogService({ repo: catalogRepo, cache, buffers, artistNames, cursors, publicUrl: config.publicUrl, snapshots });
   const search = createSearchService({ repo: createSearchRepo(storage), catalog, cursors });

@@ -21,8 +21,8 @@ import { idHash, randomHashSeed } from './id-hash.ts';
  * them, as it held SQLite's pages); only the index is resident: 10 bytes a
  * slot, 14 MB for 1M songs.
  *
- * SQLite stays the truth. A snapshot is built on a thread of its own
- * (song-snapshot-worker.ts) inside one read transaction, so it holds exactly
+ * SQLite stays the truth. A snapshot is built by a process of its own
+ * (song-snapshot-build.ts) inside one read transaction, so it holds exactly
  * the templates of the catalog version it read in that transaction, and it
  * is used only while that is the version the server's catalog watch last
  * saw (catalog-watch.ts): the same staleness bound as every other cache of
@@ -30,10 +30,13 @@ import { idHash, randomHashSeed } from './id-hash.ts';
  * one is built once the catalog has been quiet for a while.
  *
  * The file is created beside the database and unlinked at once: it lives
- * as long as the descriptor, so nothing is left behind by a crash.
+ * as long as the descriptor, so nothing is left behind by a crash. It takes
+ * as much disk as the templates (650 MB for 1M songs; the old one is closed
+ * before a new one is built); a build that fails (a full disk, say) is
+ * logged, and misses read SQLite until the catalog changes again.
  */
 
-/** Slots a song, at most: a lookup that misses probes about six slots at this load, a hit about two. */
+/** Songs a slot, at most: a lookup that misses probes about six slots at this load, a hit about two. */
 export const SNAPSHOT_LOAD = 0.7;
 /** Templates start at multiples of this, so a 32-bit offset (in these units) reaches 32 GB. */
 export const SNAPSHOT_ALIGN = 8;
@@ -181,10 +184,20 @@ export interface SongSnapshotsOptions {
    * each make a new version; a build in between would be dropped at the next.
    */
   readonly quietPolls?: number;
+  /**
+   * At least as many songs as the catalog has templates, cheaply (SQLite: the
+   * templates' largest rowid): below minSongs no process is started.
+   */
+  readonly songsAtMost: () => Promise<number>;
   /** Told when a build failed; misses read SQLite meanwhile. */
   readonly onError: (error: Error) => void;
   /** The hash seed (tests pick one to make two ids collide); random by default. */
   readonly hashSeed?: number;
+}
+
+interface Building {
+  child?: ChildProcess;
+  done?: Promise<void>;
 }
 
 /**
@@ -202,7 +215,8 @@ export class SongSnapshots {
   #quiet = 0;
   /** The version last built, skipped or failed: not tried again until the catalog changes. */
   #attempted: string | undefined;
-  #building: { child: ChildProcess; done: Promise<void> } | undefined;
+  /** The build under way: its process, once started, and its end. */
+  #building: Building | undefined;
   #closed = false;
 
   constructor(options: SongSnapshotsOptions) {
@@ -215,11 +229,6 @@ export class SongSnapshots {
   /** The snapshot of the version the watch saw last, once built. */
   get current(): SongSnapshot | undefined {
     return this.#current;
-  }
-
-  /** A build under way, for tests and the bench to wait on. */
-  get building(): Promise<void> | undefined {
-    return this.#building?.done;
   }
 
   /** The catalog version the watch just read. The first one counts as quiet: nothing was seen changing. */
@@ -236,59 +245,64 @@ export class SongSnapshots {
       this.#quiet++;
     }
     if (this.#current === undefined && this.#building === undefined && this.#attempted !== version && this.#quiet >= this.#quietPolls) {
-      this.#build(version);
+      this.#attempted = version;
+      const building: Building = {};
+      this.#building = building;
+      building.done = this.#build(building).then(
+        (snapshot) => {
+          if (snapshot !== undefined && this.#wanted(snapshot.version)) this.#current = snapshot;
+          else snapshot?.close();
+        },
+        (error: Error) => {
+          if (!this.#closed) this.#options.onError(error);
+        },
+      ).finally(() => {
+        this.#building = undefined;
+      });
     }
   }
 
-  #build(version: string): void {
-    this.#attempted = version;
+  /** A snapshot of the catalog as its building process reads it; undefined when it has too few songs, or they changed meanwhile. */
+  async #build(building: Building): Promise<SongSnapshot | undefined> {
+    if ((await this.#options.songsAtMost()) < this.#minSongs || this.#closed) return undefined;
     const { databasePath } = this.#options;
-    let fd: number;
+    const path = join(dirname(databasePath), `.${basename(databasePath)}.songs-${process.pid}-${randomBytes(6).toString('hex')}`);
+    const fd = openSync(path, 'wx+', 0o600);
     try {
-      const path = join(dirname(databasePath), `.${basename(databasePath)}.songs-${process.pid}-${randomBytes(6).toString('hex')}`);
-      fd = openSync(path, 'wx+', 0o600);
       unlinkSync(path);
+      const result = await this.#run(building, fd);
+      if (result.kind === 'failed') throw new Error(`song snapshot: ${result.message}`);
+      // Built or skipped for a version that is gone already: try the new one at the next quiet poll.
+      if (result.version !== this.#version) this.#attempted = undefined;
+      if (result.kind === 'skipped' || !this.#wanted(result.version)) {
+        closeSync(fd);
+        return undefined;
+      }
+      return await SongSnapshot.open(fd, this.#seed, result);
     } catch (error) {
-      this.#options.onError(error as Error);
-      return;
+      closeSync(fd);
+      throw error;
     }
-    const job: SnapshotBuildJob = { databasePath, seed: this.#seed, minSongs: this.#minSongs };
+  }
+
+  /** Runs the building process on the file `fd`; its answer. */
+  #run(building: Building, fd: number): Promise<SnapshotBuildResult> {
+    const job: SnapshotBuildJob = { databasePath: this.#options.databasePath, seed: this.#seed, minSongs: this.#minSongs };
     // Node's own flags only (the server's NODE_OPTIONS and shebang flags are for a server); the file as descriptor 3.
     const child = fork(BUILD_SCRIPT, [], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', fd, 'ipc'] });
+    building.child = child;
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (text: string) => {
       if (stderr.length < 4096) stderr += text;
     });
     child.send(job);
-    const done = new Promise<SnapshotBuildResult>((resolve) => {
+    return new Promise<SnapshotBuildResult>((resolve) => {
       let answer: SnapshotBuildResult | undefined;
       child.once('message', (message: SnapshotBuildResult) => (answer = message));
       child.once('error', (error) => resolve({ kind: 'failed', message: error.message }));
       child.once('close', (code, signal) =>
         resolve(answer ?? { kind: 'failed', message: `the building process ended (${signal ?? code})${stderr ? `: ${stderr.trim()}` : ''}` }));
-    }).then(async (result) => {
-      let installed = false;
-      try {
-        if (result.kind === 'built' && this.#wanted(result.version)) {
-          const snapshot = await SongSnapshot.open(fd, this.#seed, result);
-          // Reading the index took turns of the event loop: the version may have changed meanwhile.
-          if (this.#wanted(result.version)) {
-            this.#current = snapshot;
-            installed = true;
-          }
-        }
-      } catch (error) {
-        result = { kind: 'failed', message: (error as Error).message };
-      } finally {
-        this.#building = undefined;
-      }
-      if (installed) return;
-      closeSync(fd);
-      if (result.kind === 'failed' && !this.#closed) this.#options.onError(new Error(`song snapshot: ${result.message}`));
-      // Built or skipped for a version that is gone already: try the new one at the next quiet poll.
-      if (result.kind !== 'failed' && result.version !== this.#version) this.#attempted = undefined;
     });
-    this.#building = { child, done };
   }
 
   /** A snapshot of this version is still wanted: the watch sees it, and none is in use. */
@@ -299,10 +313,9 @@ export class SongSnapshots {
   async close(): Promise<void> {
     this.#closed = true;
     const building = this.#building;
-    if (building !== undefined) {
-      building.child.kill();
-      await building.done;
-    }
+    building?.child?.kill();
+    // What it was building is closed as unwanted when it ends.
+    await building?.done;
     this.#current?.close();
     this.#current = undefined;
   }
