@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../http/validation.ts';
 import { randomUUID } from 'node:crypto';
@@ -7,6 +5,7 @@ import {
   ImportRecord, type AlbumRecord, type ArtistRecord, type ImportSummary, type LyricsRecord, type RelatedRecord, type SongRecord,
 } from '@maqam/contract';
 import { LrcError, parseLrc } from './lrc.ts';
+import { readImportBatches } from './import-reader.ts';
 import type { SongRow } from './catalog.repo.ts';
 import { buildSongTemplate } from './song-template.ts';
 import { forgetNormalizedTexts, IndexMemo, lastSegmentId, mergeSegmentsAfter, updateSearchIndex, type IndexedSongRow } from '../search/search-index.ts';
@@ -279,6 +278,20 @@ export interface WriteBatchOptions {
   checkpoints?: BackgroundCheckpoints;
 }
 
+/** A batch's song templates built with it (ImportBatch.templates): song i's are bytes[ends[i - 1], ends[i]). */
+export interface PrebuiltTemplates {
+  readonly bytes: Uint8Array;
+  readonly ends: Uint32Array;
+  readonly hasLyrics: Uint8Array;
+}
+
+/** The fields of an ImportBatch, as a reading thread sends them. */
+export type ImportBatchData = Pick<
+  ImportBatch,
+  'artists' | 'albums' | 'songs' | 'related' | 'lyrics' | 'songArtists' | 'albumArtists' | 'songIds' | 'artistIds' | 'albumIds' | 'languages' |
+  'songRefs' | 'artistRefs' | 'albumRefs' | 'errors' | 'templates'
+> & { readonly size: number };
+
 /**
  * One batch of an import as the rows it writes, built as each record is
  * read: the parsed records are not kept, so a batch holds only what it
@@ -311,6 +324,13 @@ export class ImportBatch {
   readonly #seenIds = { artist: new Map<string, number>(), album: new Map<string, number>(), song: new Map<string, number>() };
   /** The rows' updated_at. */
   readonly #now: number;
+  /**
+   * The songs' templates, built where the batch was read (`buildTemplates`),
+   * one a song in `songs` order, each for the hasLyrics it assumed: whether
+   * the batch has the song's lyrics. The write uses those whose assumption
+   * held (it also finds lyrics already in the catalog) and builds the rest.
+   */
+  templates: PrebuiltTemplates | undefined;
 
   constructor(now = Date.now()) {
     this.#now = now;
@@ -319,6 +339,38 @@ export class ImportBatch {
   /** Records added (lines that parsed). */
   get size(): number {
     return this.#size;
+  }
+
+  /** What a thread sends of a batch it read (`toData`): structured clone keeps the Maps and Sets. */
+  toData(): ImportBatchData {
+    const { artists, albums, songs, related, lyrics, songArtists, albumArtists, songIds, artistIds, albumIds, languages, songRefs, artistRefs, albumRefs, errors, templates } = this;
+    return { size: this.#size, artists, albums, songs, related, lyrics, songArtists, albumArtists, songIds, artistIds, albumIds, languages, songRefs, artistRefs, albumRefs, errors, templates };
+  }
+
+  /** The batch a thread read, from what it sent. */
+  static fromData(data: ImportBatchData): ImportBatch {
+    const { size, ...fields } = data;
+    const batch = Object.assign(new ImportBatch(), fields);
+    batch.#size = size;
+    return batch;
+  }
+
+  /** Builds the songs' templates now (see `templates`): a reading thread does, so the writing one need not. */
+  buildTemplates(): void {
+    const parts: Buffer[] = [];
+    const ends = new Uint32Array(this.songs.length);
+    const hasLyrics = new Uint8Array(this.songs.length);
+    let end = 0;
+    this.songs.forEach((song, i) => {
+      if (song.withdrawn !== 1) {
+        hasLyrics[i] = this.lyrics.has(song.id) ? 1 : 0;
+        const template = buildSongTemplate({ ...(song as SongRow), has_lyrics: hasLyrics[i]! });
+        parts.push(template);
+        end += template.length;
+      }
+      ends[i] = end;
+    });
+    this.templates = { bytes: Buffer.concat(parts, end), ends, hasLyrics };
   }
 
   static of(records: readonly NumberedRecord[], now?: number): ImportBatch {
@@ -498,7 +550,7 @@ async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBa
     const songsWritten = upsert(trx, 'songs', ['id'], songs);
     songsWritten.catch(() => {}); // awaited below; a failure meanwhile is not an unhandled rejection
     await new Promise((resolve) => setImmediate(resolve));
-    const templates = songTemplateRows(songs);
+    const templates = songTemplateRows(songs, batch.templates);
     await songsWritten;
     await writeSongTemplates(trx, storage, upsert, songs, templates);
     await upsert(trx, 'related_artists', ['artist_id', 'related_id'], [...related.values()]);
@@ -528,9 +580,17 @@ async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBa
   };
 }
 
-/** The templates of these songs but the withdrawn (song-template.ts). */
-function songTemplateRows(songs: readonly Insertable<Database['songs']>[]): Insertable<Database['song_templates']>[] {
-  return songs.filter((song) => song.withdrawn !== 1).map((song) => ({ id: song.id, template: buildSongTemplate(song as SongRow) }));
+/** The templates of these songs but the withdrawn (song-template.ts): those built with the batch where they hold, else new ones. */
+function songTemplateRows(songs: readonly Insertable<Database['songs']>[], prebuilt?: PrebuiltTemplates): Insertable<Database['song_templates']>[] {
+  const rows: Insertable<Database['song_templates']>[] = [];
+  songs.forEach((song, i) => {
+    if (song.withdrawn === 1) return;
+    const template = prebuilt !== undefined && prebuilt.hasLyrics[i] === song.has_lyrics
+      ? prebuilt.bytes.subarray(i === 0 ? 0 : prebuilt.ends[i - 1], prebuilt.ends[i])
+      : buildSongTemplate(song as SongRow);
+    rows.push({ id: song.id, template });
+  });
+  return rows;
 }
 
 /** Pre-renders these songs as written (song-template.ts); a withdrawn song loses its template, so it is not found. */
@@ -611,24 +671,14 @@ export function importNdjsonFile(storage: Storage, path: string, options: Import
 }
 
 async function importLines(writeBatch: ImportBatchWriter, path: string, options: ImportFileOptions): Promise<ImportOutcome> {
-  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 };
   // The summary counts distinct records: one written in two batches (or twice in a file) is one.
   const written = noWrittenKeys();
   const errors: LineError[] = [];
-  let batch = new ImportBatch();
-  let batchErrors: LineError[] = [];
-  /** Records the batch has read, good or bad. */
-  let batchRecords = 0;
-  let lineNumber = 0;
-  // Opened before the loop with no await in between: readline drops the lines it reads before anyone iterates.
-  const stream = createReadStream(path);
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-
-  const flush = async () => {
-    if (batchErrors.length === 0 && batch.size > 0) {
+  for await (const read of readImportBatches(path, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
+    if (read.batch !== null) {
       try {
-        const counts = await writeBatch(batch, { written });
+        const counts = await writeBatch(read.batch, { written });
         summary.artists += counts.artists;
         summary.albums += counts.albums;
         summary.songs += counts.songs;
@@ -639,28 +689,9 @@ async function importLines(writeBatch: ImportBatchWriter, path: string, options:
         errors.push(...error.errors);
       }
     } else {
-      errors.push(...batchErrors);
+      errors.push(...read.errors);
     }
-    batch = new ImportBatch();
-    batchErrors = [];
-    batchRecords = 0;
-    options.onProgress?.({ bytesRead: stream.bytesRead, linesRead: lineNumber });
-  };
-
-  for await (const text of lines) {
-    lineNumber++;
-    if (text.trim() === '') continue;
-    batchRecords++;
-    let record: ImportRecord | undefined;
-    try {
-      record = parseImportLine(text);
-    } catch (error) {
-      batchErrors.push({ line: lineNumber, message: (error as Error).message });
-    }
-    // A batch with a bad line is not written: the rows of its other lines need not be built.
-    if (record !== undefined && batchErrors.length === 0) batch.add(lineNumber, record);
-    if (batchRecords >= batchSize) await flush();
+    options.onProgress?.({ bytesRead: read.bytesRead, linesRead: read.linesRead });
   }
-  await flush();
   return { summary, errors };
 }

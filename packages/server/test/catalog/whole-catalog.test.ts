@@ -501,5 +501,20 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the rest of MusicCatal
       await expect.poll(async () => (await get('/v1/music/songs/babel', { 'accept-language': 'zz-t250' })).json().song?.title).toEqual({ value: 'title 250', originalValue: 'title 7' });
       expect((await get('/v1/music/songs/babel', { 'accept-language': 'fr' })).json().song.title).toEqual({ value: 'title 7', originalValue: 'title 7' });
     });
+
+    it('keeps hasLyrics for a song re-imported without its lyrics, which an earlier import stored', async () => {
+      // The import's reader builds a batch's templates as if only the batch's own lyrics existed; this one's are older.
+      const discA = EXTRA.find((record) => record.kind === 'song' && record.id === 'disc-a')!;
+      const dir = mkdtempSync(join(tmpdir(), 'maqam-lyrics-kept-'));
+      try {
+        const renamed = { ...discA, title: { en: 'Disc A, remastered' }, originalLanguage: 'en' } as ImportRecord;
+        expect((await importNdjsonFile(server.storage, writeNdjson(dir, 'renamed.ndjson', [renamed]))).errors).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      await expect.poll(async () => (await get('/v1/music/songs/disc-a')).json().song.title.value).toBe('Disc A, remastered');
+      expect((await get('/v1/music/songs/disc-a')).json().song.hasLyrics).toBe(true);
+      expect((await post('/v1/music/songs:batchGet', { songIdList: [{ value: 'disc-a' }] })).json().results['disc-a'].song.hasLyrics).toBe(true);
+    });
   });
 });
