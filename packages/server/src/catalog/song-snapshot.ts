@@ -113,11 +113,6 @@ export class SongSnapshot {
     return new SongSnapshot(fd, seed, built, hashes, offsets, lengths);
   }
 
-  /** Bytes the index holds in memory. */
-  get indexBytes(): number {
-    return this.#hashes.byteLength + this.#offsets.byteLength + this.#lengths.byteLength;
-  }
-
   /**
    * The templates of the ids this snapshot holds, one after another, as
    * `CatalogRepo.songTemplates` answers them, in a block of `buffers` (give
