@@ -1,17 +1,24 @@
+import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
-import { ImportBatch, type ImportBatchData, type LineError } from './import.ts';
+import type { ImportRecord } from '@maqam/contract';
+import { ImportBatch, parseImportLine, type ImportBatchData, type LineError } from './import.ts';
 
 /**
- * An NDJSON file's import batches, read on a thread of its own
- * (import-reader-worker.ts): while the importing thread writes one batch, the
- * reader parses and checks the next one's lines and builds its rows and song
- * templates. That work was about a sixth of the importing thread's time (a
- * CPU profile of a 700,000-line import: parsing and checking 5%, building
- * rows 6%, templates 4%); receiving a built batch costs the writer a
- * structured clone instead.
+ * An NDJSON file's import batches: each line parsed and checked, each
+ * batch's rows and song templates built.
  *
- * The reader builds one batch ahead and sends it when asked, so at most two
- * batches are in memory: the one being written and the next.
+ * A large file is read on a thread of its own (import-reader-worker.ts):
+ * while the importing thread writes one batch, the reader builds the next.
+ * That work was about a sixth of the importing thread's time (a CPU profile
+ * of a 700,000-line import: parsing and checking 5%, building rows 6%,
+ * templates 4%); receiving a built batch costs the writer a structured clone
+ * instead. The reader builds one batch ahead and sends it when asked, so at
+ * most two batches are in memory: the one being written and the next.
+ *
+ * Starting the thread costs about 0.4 s (it loads the importer's modules and
+ * compiles the record schemas again), so a smaller file is read on the
+ * importing thread, as one of a few thousand lines always was.
  */
 export interface ReadBatch {
   /** The batch's rows; null when a line of it was bad (then nothing of it is written). */
@@ -23,6 +30,9 @@ export interface ReadBatch {
   readonly linesRead: number;
 }
 
+/** Files from this size up are read on a thread of their own: about 50,000 lines of the demo catalog. */
+export const READER_THREAD_BYTES = 16 * 1024 * 1024;
+
 /** What the reader thread is given. */
 export interface ReaderJob {
   readonly path: string;
@@ -31,11 +41,56 @@ export interface ReaderJob {
 
 /** What it sends, one message each time it is asked. */
 export type ReaderMessage =
-  | { readonly kind: 'batch'; readonly batch: ImportBatchData | null; readonly errors: LineError[]; readonly bytesRead: number; readonly linesRead: number }
+  | { readonly kind: 'batch'; readonly batch: ImportBatchData | null; readonly errors: readonly LineError[]; readonly bytesRead: number; readonly linesRead: number }
   | { readonly kind: 'end' }
   | { readonly kind: 'failed'; readonly message: string; readonly code?: string };
 
-export async function* readImportBatches(path: string, batchSize: number): AsyncGenerator<ReadBatch> {
+/** The file's batches, read on a thread of its own when `thread` says so (by default, from READER_THREAD_BYTES up). */
+export function readImportBatches(path: string, batchSize: number, thread = statSync(path).size >= READER_THREAD_BYTES): AsyncGenerator<ReadBatch> {
+  return thread ? readOnThread(path, batchSize) : readHere(path, batchSize);
+}
+
+/** Reads the file on this thread. */
+export async function* readHere(path: string, batchSize: number): AsyncGenerator<ReadBatch> {
+  let batch = new ImportBatch();
+  let batchErrors: LineError[] = [];
+  /** Records the batch has read, good or bad. */
+  let batchRecords = 0;
+  let lineNumber = 0;
+  // Opened before the loop with no await in between: readline drops the lines it reads before anyone iterates.
+  const stream = createReadStream(path);
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+
+  const complete = (): ReadBatch => {
+    // A batch with a bad line is not written: its rows are not passed on.
+    const good = batchErrors.length === 0 && batch.size > 0;
+    if (good) batch.buildTemplates();
+    const read = { batch: good ? batch : null, errors: batchErrors, bytesRead: stream.bytesRead, linesRead: lineNumber };
+    batch = new ImportBatch();
+    batchErrors = [];
+    batchRecords = 0;
+    return read;
+  };
+
+  for await (const text of lines) {
+    lineNumber++;
+    if (text.trim() === '') continue;
+    batchRecords++;
+    let record: ImportRecord | undefined;
+    try {
+      record = parseImportLine(text);
+    } catch (error) {
+      batchErrors.push({ line: lineNumber, message: (error as Error).message });
+    }
+    // A batch with a bad line is not written: the rows of its other lines need not be built.
+    if (record !== undefined && batchErrors.length === 0) batch.add(lineNumber, record);
+    if (batchRecords >= batchSize) yield complete();
+  }
+  yield complete();
+}
+
+/** Reads the file on a thread of its own, one batch ahead. */
+async function* readOnThread(path: string, batchSize: number): AsyncGenerator<ReadBatch> {
   const worker = new Worker(new URL('./import-reader-worker.ts', import.meta.url), { workerData: { path, batchSize } satisfies ReaderJob });
   const next = () =>
     new Promise<ReaderMessage>((resolve, reject) => {

@@ -658,6 +658,8 @@ export interface ImportFileOptions {
   /** Records a batch (default DEFAULT_BATCH_SIZE). */
   batchSize?: number;
   onProgress?: (progress: ImportProgress) => void;
+  /** Read the file on a thread of its own (import-reader.ts); by default, a file of READER_THREAD_BYTES or more. */
+  readerThread?: boolean;
 }
 
 /**
@@ -675,7 +677,7 @@ async function importLines(writeBatch: ImportBatchWriter, path: string, options:
   // The summary counts distinct records: one written in two batches (or twice in a file) is one.
   const written = noWrittenKeys();
   const errors: LineError[] = [];
-  for await (const read of readImportBatches(path, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
+  for await (const read of readImportBatches(path, options.batchSize ?? DEFAULT_BATCH_SIZE, options.readerThread)) {
     if (read.batch !== null) {
       try {
         const counts = await writeBatch(read.batch, { written });

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, writeFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,8 @@ describe.each(dialects.map((d) => [d.name, d] as const))('an import batch larger
   const dir = mkdtempSync(join(tmpdir(), 'maqam-large-batch-'));
 
   const importAll = async (records: readonly ImportRecord[], name: string) => {
-    const result = await importNdjsonFile(storage, writeNdjson(dir, name, records), { batchSize: records.length });
+    // On a thread of its own (catalog/import-reader.ts), as a large file is read: the rows cross between threads.
+    const result = await importNdjsonFile(storage, writeNdjson(dir, name, records), { batchSize: records.length, readerThread: true });
     expect(result.errors).toEqual([]);
   };
 
@@ -102,6 +103,35 @@ describe.each(dialects.map((d) => [d.name, d] as const))('an import batch larger
     expect(res.json().song.isrc).toBe('');
     const arabic = await app.inject({ method: 'GET', url: `/v1/music/songs/${SONG_IDS[7]}`, headers: { 'x-api-key': apiKey, 'accept-language': 'ar' } });
     expect(arabic.json().song.title.value).toBe('NULL');
+  });
+});
+
+describe('an import read on a thread of its own', () => {
+  it('reports a bad line by its line in the file, writes the other batches, and counts what it wrote', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'maqam-reader-thread-'));
+    const storage = openStorage(`sqlite:${join(dir, 'maqam.db')}`);
+    try {
+      await migrateToLatest(storage);
+      const records = [...generateDemoCatalog({ songs: 300, seed: 9 })];
+      const lines = records.map((record) => JSON.stringify(record));
+      // The last line: a bad one there keeps only the last batch out, and no later line references it.
+      const bad = lines.length;
+      lines[bad - 1] = '{"kind":"related","artistId":';
+      const file = join(dir, 'catalog.ndjson');
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      const batchSize = 50;
+      const outcome = await importNdjsonFile(storage, file, { batchSize, readerThread: true });
+      expect(outcome.errors).toHaveLength(1);
+      expect(outcome.errors[0]!.line).toBe(bad);
+      expect(outcome.errors[0]!.message).toMatch(/^not valid JSON/);
+      // Every batch but the last one (which holds the bad line) was written.
+      const lastBatch = records.slice(Math.floor((bad - 1) / batchSize) * batchSize);
+      const songsWritten = records.filter((record) => record.kind === 'song').length - lastBatch.filter((record) => record.kind === 'song').length;
+      expect(outcome.summary.songs).toBe(songsWritten);
+    } finally {
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

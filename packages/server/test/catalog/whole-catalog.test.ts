@@ -508,7 +508,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the rest of MusicCatal
       const dir = mkdtempSync(join(tmpdir(), 'maqam-lyrics-kept-'));
       try {
         const renamed = { ...discA, title: { en: 'Disc A, remastered' }, originalLanguage: 'en' } as ImportRecord;
-        expect((await importNdjsonFile(server.storage, writeNdjson(dir, 'renamed.ndjson', [renamed]))).errors).toEqual([]);
+        expect((await importNdjsonFile(server.storage, writeNdjson(dir, 'renamed.ndjson', [renamed]), { readerThread: true })).errors).toEqual([]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
