@@ -5,7 +5,7 @@
 // first version) goes back to the OS when it exits, instead of staying in the server's resident memory.
 import { DatabaseSync } from 'node:sqlite';
 import { writeSync } from 'node:fs';
-import { LONG_TEMPLATE, SNAPSHOT_ALIGN, SNAPSHOT_LOAD, snapshotHash, type SnapshotBuildJob, type SnapshotBuildResult } from './song-snapshot.ts';
+import { alignUp, LONG_TEMPLATE, SNAPSHOT_ALIGN, SNAPSHOT_LOAD, snapshotHash, type SnapshotBuildJob, type SnapshotBuildResult } from './song-snapshot.ts';
 
 /** The descriptor the server passes the snapshot's file as. */
 const FILE_FD = 3;
@@ -13,8 +13,12 @@ const FILE_FD = 3;
 /** Templates are written a block at a time. */
 const WRITE_BLOCK_BYTES = 4 * 1024 * 1024;
 
+/** Writes all of `bytes` to the file at `position` (a write may take fewer). */
+function writeAt(bytes: Uint8Array, position: number): void {
+  for (let written = 0; written < bytes.length; ) written += writeSync(FILE_FD, bytes, written, bytes.length - written, position + written);
+}
+
 function build({ databasePath, seed, minSongs }: SnapshotBuildJob): SnapshotBuildResult {
-  const fd = FILE_FD;
   const db = new DatabaseSync(databasePath, { timeout: 60_000 });
   try {
     // A small page cache: the scan reads each page once.
@@ -32,19 +36,19 @@ function build({ databasePath, seed, minSongs }: SnapshotBuildJob): SnapshotBuil
     let blockStart = 0; // the file offset of block[0]
     let used = 0;
     const flush = () => {
-      for (let written = 0; written < used; ) written += writeSync(fd, block, written, used - written, blockStart + written);
+      writeAt(block.subarray(0, used), blockStart);
       blockStart += used;
       used = 0;
     };
     let count = 0;
     for (const row of db.prepare('select id, template from song_templates').iterate() as Iterable<{ id: string; template: Uint8Array }>) {
       const { id, template } = row;
-      used = (used + SNAPSHOT_ALIGN - 1) & ~(SNAPSHOT_ALIGN - 1);
+      used = alignUp(used);
       if (used + template.length > block.length) flush();
       const offset = blockStart + used;
       if (offset / SNAPSHOT_ALIGN >= 2 ** 32) throw new Error('the templates pass 32 GB');
       if (template.length > block.length) {
-        for (let written = 0; written < template.length; ) written += writeSync(fd, template, written, template.length - written, offset + written);
+        writeAt(template, offset);
         blockStart = offset + template.length;
       } else {
         block.set(template, used);
@@ -66,12 +70,11 @@ function build({ databasePath, seed, minSongs }: SnapshotBuildJob): SnapshotBuil
     }
     flush();
     // The index after the templates, each array at a multiple of SNAPSHOT_ALIGN.
-    const indexOffset = Math.ceil(blockStart / SNAPSHOT_ALIGN) * SNAPSHOT_ALIGN;
+    const indexOffset = alignUp(blockStart);
     let at = indexOffset;
     for (const array of [hashes, offsets, lengths]) {
-      const bytes = Buffer.from(array.buffer, array.byteOffset, array.byteLength);
-      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written, at + written);
-      at += Math.ceil(bytes.length / SNAPSHOT_ALIGN) * SNAPSHOT_ALIGN;
+      writeAt(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
+      at = alignUp(at + array.byteLength);
     }
     return { kind: 'built', version, songs: count, capacity, indexOffset, overflow };
   } finally {

@@ -40,6 +40,11 @@ import { idHash, randomHashSeed } from './id-hash.ts';
 export const SNAPSHOT_LOAD = 0.7;
 /** Templates start at multiples of this, so a 32-bit offset (in these units) reaches 32 GB. */
 export const SNAPSHOT_ALIGN = 8;
+/** `n` rounded up to a multiple of SNAPSHOT_ALIGN: where a template, and each of the index's arrays, starts. */
+export function alignUp(n: number): number {
+  return Math.ceil(n / SNAPSHOT_ALIGN) * SNAPSHOT_ALIGN;
+}
+
 /** A length at or above this is kept aside (`overflow`): the length array is 16-bit. */
 export const LONG_TEMPLATE = 0xffff;
 
@@ -108,7 +113,7 @@ export class SongSnapshot {
         if (bytesRead === 0) throw new Error('song snapshot: its index ends early');
         done += bytesRead;
       }
-      at += Math.ceil(bytes.length / SNAPSHOT_ALIGN) * SNAPSHOT_ALIGN;
+      at = alignUp(at + bytes.length);
     }
     return new SongSnapshot(fd, seed, built, hashes, offsets, lengths);
   }
