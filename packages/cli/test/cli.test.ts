@@ -150,6 +150,27 @@ describe('maqam import', () => {
     expect(count(database, 'artists')).toBe(0);
   });
 
+  it('accepts references to what earlier batches wrote, and refuses those to what a refused batch held', () => {
+    const database = join(dir, 'refs-across.db');
+    const artist = (id: string) => ({ kind: 'artist', id, name: { en: id }, originalLanguage: 'en', genres: [], followerCount: 1, monthlyListeners: 1, isVerified: false, socialLinks: [], artwork: [], nationality: 'GB' });
+    const related = (artistId: string, relatedId: string) => ({ kind: 'related', artistId, relatedId, score: 0.5 });
+    const file = writeNdjson(dir, 'refs-across.ndjson', [
+      artist('x-1'), artist('x-2'), // written
+      related('x-1', 'x-2'), related('x-1', 'ghost'), // refused: ghost
+      artist('x-3'), '{oops', // refused: the bad line, so x-3 is not written
+      related('x-2', 'x-3'), artist('x-4'), // refused: x-3
+      related('x-2', 'x-1'), // written
+    ]);
+    const result = maqam(['import', file, '--batch-size', '2', '--json'], { DATABASE_URL: `sqlite:${database}` });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('refs-across.ndjson:4: references unknown artist "ghost"');
+    expect(result.stderr).toContain('refs-across.ndjson:6:');
+    expect(result.stderr).toContain('refs-across.ndjson:7: references unknown artist "x-3"');
+    expect(JSON.parse(result.stdout)).toMatchObject({ artists: 2, related: 1 });
+    expect(count(database, 'artists')).toBe(2);
+    expect(count(database, 'related_artists')).toBe(1);
+  });
+
   it('writes the good batches of a file and skips only the bad one', () => {
     const database = join(dir, 'batches.db');
     const artist = (id: string) => ({ kind: 'artist', id, name: { en: id }, originalLanguage: 'en', genres: [], followerCount: 1, monthlyListeners: 1, isVerified: false, socialLinks: [], artwork: [], nationality: 'GB' });
