@@ -61,26 +61,41 @@ export class ArtistNames {
 
   /**
    * The SongArtistRefs `{"id":...,"name":...}` of these artists in the
-   * request's locale chain, as a lookup: undefined for an artist not in the
-   * catalog.
+   * request's locale chain, one an id in order: undefined for an artist not
+   * in the catalog. Each id is looked up once (a rendered ref's, else its
+   * name's): a profile under uniform misses spent an eighth of rendering
+   * songs in looking up the same fresh id strings twice.
    */
-  async songArtistRefs(ids: readonly string[], negotiation: Negotiation): Promise<(id: string) => Buffer | undefined> {
+  async songArtistRefs(ids: readonly string[], negotiation: Negotiation): Promise<(Buffer | undefined)[]> {
     let memo = this.#refs.get(negotiation.chainKey);
     if (memo === undefined) {
       if (this.#refs.size >= MAX_CHAINS) this.#refs.clear();
       this.#refs.set(negotiation.chainKey, (memo = new RenderedRefs()));
     }
     const rendered = memo;
-    const unrendered = ids.filter((id) => !rendered.has(id));
-    const names = unrendered.length === 0 ? new Map<string, ArtistName>() : await this.load(unrendered);
-    return (id) => {
+    const refs: (Buffer | undefined)[] = new Array(ids.length);
+    let unrendered: string[] | undefined;
+    for (let i = 0; i < ids.length; i++) {
+      const ref = rendered.get(ids[i]!);
+      if (ref === undefined) (unrendered ??= []).push(ids[i]!);
+      refs[i] = ref;
+    }
+    if (unrendered === undefined) return refs;
+    const names = await this.load(unrendered);
+    for (let i = 0; i < ids.length; i++) {
+      if (refs[i] !== undefined) continue;
+      const id = ids[i]!;
+      // Rendered meanwhile: by another request, or for this id earlier in the list.
       const ref = rendered.get(id);
-      if (ref !== undefined) return ref;
-      const name = names.get(id);
-      if (name === undefined) return undefined;
+      const name = ref === undefined ? names.get(id) : undefined;
+      if (ref !== undefined || name === undefined) {
+        refs[i] = ref;
+        continue;
+      }
       const text = `{"id":{"value":${quote(id)}},"name":${localizedJson(name.texts, name.originalLanguage, negotiation.chain)}}`;
-      return rendered.size < MAX_ARTISTS ? rendered.add(id, text) : Buffer.from(text);
-    };
+      refs[i] = rendered.size < MAX_ARTISTS ? rendered.add(id, text) : Buffer.from(text);
+    }
+    return refs;
   }
 }
 
@@ -102,10 +117,6 @@ class RenderedRefs {
 
   get size(): number {
     return this.#spans.size;
-  }
-
-  has(id: string): boolean {
-    return this.#spans.has(id);
   }
 
   get(id: string): Buffer | undefined {

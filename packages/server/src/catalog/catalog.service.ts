@@ -63,8 +63,8 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
       if (bytes === null) return rendered;
       try {
         const templates = parseSongTemplates(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-        const artistRef = await artistNames.songArtistRefs(templates.flatMap((template) => template.artistIds), negotiation);
-        for (const template of templates) rendered.set(template.id, expandSongTemplate(template, negotiation.chain, artistRef, publicUrlInJson));
+        const artistRefs = await artistNames.songArtistRefs(templates.artistIds, negotiation);
+        for (let n = 0; n < templates.ids.length; n++) rendered.set(templates.ids[n]!, expandSongTemplate(templates, n, negotiation.chain, artistRefs, publicUrlInJson));
       } finally {
         // The rendered fragments are copies: the templates' block is free again.
         if (fromSnapshot) buffers.give(fromSnapshot);

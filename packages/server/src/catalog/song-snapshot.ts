@@ -76,6 +76,25 @@ const readAt = promisify(read);
 type BuiltSnapshot = Extract<SnapshotBuildResult, { kind: 'built' }>;
 const BUILD_SCRIPT = fileURLToPath(new URL('./song-snapshot-build.ts', import.meta.url));
 
+/**
+ * True when the `headLength` bytes at `at` start with the batch result key
+ * of `id`, `"<id>":`. An id of plain ASCII (every catalog id the demo and
+ * most catalogs have) is compared byte by byte, without building the key.
+ */
+function startsWithKey(bytes: Buffer, at: number, headLength: number, id: string): boolean {
+  let plain = headLength >= id.length + 3 && bytes[at] === 0x22;
+  for (let i = 0; plain && i < id.length; i++) {
+    const unit = id.charCodeAt(i);
+    // Beyond ASCII, a quote, a backslash or a control character: its key is not its code units.
+    if (unit < 0x20 || unit > 0x7e || unit === 0x22 || unit === 0x5c) plain = false;
+    else if (bytes[at + 1 + i] !== unit) return false;
+  }
+  if (plain) return bytes[at + 1 + id.length] === 0x22 && bytes[at + 2 + id.length] === 0x3a;
+  const key = `${quote(id)}:`;
+  const keyBytes = Buffer.byteLength(key);
+  return headLength >= keyBytes && bytes.toString('utf8', at, at + keyBytes) === key;
+}
+
 export class SongSnapshot {
   readonly version: string;
   readonly songs: number;
@@ -150,9 +169,7 @@ export class SongSnapshot {
       if (read !== length) throw new Error(`song snapshot: read ${read} of ${length} bytes`);
       // A template starts with its head's length, then `"<id>":`. Keep it only if that is this id's key: another
       // id's (of the same hash) would only cost its copy, since the caller renders each template under its own id.
-      const key = `${quote(owners[i]!)}:`;
-      const keyBytes = Buffer.byteLength(key);
-      if (bytes.readUInt32LE(at) >= keyBytes && bytes.toString('utf8', at + 4, at + 4 + keyBytes) === key) at += length;
+      if (startsWithKey(bytes, at + 4, bytes.readUInt32LE(at), owners[i]!)) at += length;
     }
     if (at === 0) {
       buffers.give(bytes);

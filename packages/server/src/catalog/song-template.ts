@@ -78,98 +78,167 @@ export function buildSongTemplate(row: SongRow): Buffer {
   return bytes;
 }
 
-/** A template read back: its song's id, and views into its bytes. */
-export interface SongTemplate {
-  readonly id: string;
-  readonly head: Buffer;
-  readonly titles: readonly { readonly tag: string; readonly bytes: Buffer }[];
+/**
+ * Templates read back, as offsets into the bytes that hold them: no object,
+ * view or string per part, only the song ids and credited artist ids, which
+ * are looked up by. (With a view per part and a string per title tag, a
+ * profile of the server under uniform misses spent about a fifth of its
+ * rendering in making them.) `layout` holds LAYOUT_FIELDS numbers a template.
+ */
+export interface SongTemplates {
+  readonly bytes: Buffer;
+  readonly ids: readonly string[];
+  /** Every template's credited artist ids, one template after another (`layout` says which are whose). */
   readonly artistIds: readonly string[];
-  readonly tail: Buffer;
+  readonly layout: Int32Array;
 }
+
+// A template's numbers in `layout`: where its head starts and ends, where its titles start (each a tag and
+// a LocalizedString, both behind their lengths) and how many there are, its first credited artist in
+// `artistIds` and how many, and where its tail starts and ends.
+const HEAD_START = 0;
+const HEAD_END = 1;
+const TITLES_START = 2;
+const TITLE_COUNT = 3;
+const FIRST_ARTIST = 4;
+const ARTIST_COUNT = 5;
+const TAIL_START = 6;
+const TAIL_END = 7;
+const LAYOUT_FIELDS = 8;
 
 /** The templates in `bytes`, which holds any number of them one after another (each says where it ends). */
-export function parseSongTemplates(bytes: Buffer): SongTemplate[] {
-  const templates: SongTemplate[] = [];
+export function parseSongTemplates(bytes: Buffer): SongTemplates {
+  const ids: string[] = [];
+  const artistIds: string[] = [];
+  let layout = new Int32Array(LAYOUT_FIELDS * 64);
   let at = 0;
-  const u32 = () => ((at += 4), bytes.readUInt32LE(at - 4));
-  const block = () => {
-    const length = u32();
-    if (at + length > bytes.length) throw new RangeError('a song template ends past its bytes');
-    return bytes.subarray(at, (at += length));
+  /** Skips a length and its bytes; answers where they end. */
+  const skip = () => {
+    const end = at + 4 + bytes.readUInt32LE(at);
+    if (end > bytes.length) throw new RangeError('a song template ends past its bytes');
+    return (at = end);
   };
-  while (at < bytes.length) {
-    const head = block();
-    const titles: { tag: string; bytes: Buffer }[] = [];
-    for (let count = u32(); count > 0; count--) titles.push({ tag: block().toString('latin1'), bytes: block() });
-    const artistIds: string[] = [];
-    for (let count = u32(); count > 0; count--) artistIds.push(block().toString('utf8'));
-    const tail = block();
-    templates.push({ id: keyOf(head), head, titles, artistIds, tail });
+  for (let n = 0; at < bytes.length; n++) {
+    if ((n + 1) * LAYOUT_FIELDS > layout.length) {
+      const grown = new Int32Array(layout.length * 2);
+      grown.set(layout);
+      layout = grown;
+    }
+    const fields = n * LAYOUT_FIELDS;
+    layout[fields + HEAD_START] = at + 4;
+    layout[fields + HEAD_END] = skip();
+    ids.push(keyOf(bytes, layout[fields + HEAD_START]!, at));
+    const titles = bytes.readUInt32LE(at);
+    at += 4;
+    layout[fields + TITLES_START] = at;
+    layout[fields + TITLE_COUNT] = titles;
+    for (let i = 0; i < titles; i++) {
+      skip();
+      skip();
+    }
+    const artists = bytes.readUInt32LE(at);
+    at += 4;
+    layout[fields + FIRST_ARTIST] = artistIds.length;
+    layout[fields + ARTIST_COUNT] = artists;
+    for (let i = 0; i < artists; i++) {
+      const start = at + 4;
+      artistIds.push(bytes.toString('utf8', start, skip()));
+    }
+    layout[fields + TAIL_START] = at + 4;
+    layout[fields + TAIL_END] = skip();
   }
-  return templates;
+  return { bytes, ids, artistIds, layout };
 }
 
-/** The id a head starts with, JSON-quoted: `"<id>":`. */
-function keyOf(head: Buffer): string {
+/** The id a head (bytes[start, end)) starts with, JSON-quoted: `"<id>":`. */
+function keyOf(bytes: Buffer, start: number, end: number): string {
   let escaped = false;
-  for (let end = 1; end < head.length; end++) {
-    if (head[end] === 0x5c) {
+  for (let at = start + 1; at < end; at++) {
+    if (bytes[at] === 0x5c) {
       escaped = true;
-      end++; // the escaped character, which may be a quote
-    } else if (head[end] === 0x22) {
-      return escaped ? (JSON.parse(head.toString('utf8', 0, end + 1)) as string) : head.toString('utf8', 1, end);
+      at++; // the escaped character, which may be a quote
+    } else if (bytes[at] === 0x22) {
+      return escaped ? (JSON.parse(bytes.toString('utf8', start, at + 1)) as string) : bytes.toString('utf8', start + 1, at);
     }
   }
   throw new RangeError('a song template head without its key');
 }
 
 /**
- * The keyed SongResult for a locale chain. `artistRef` gives an artist's
- * rendered SongArtistRef, or undefined for one not (or no longer) in the
- * catalog, which is left out as the row renderer did. `publicUrl` is the
- * JSON-escaped public URL, without quotes.
+ * The keyed SongResult of template `n` for a locale chain. `artistRefs`
+ * holds the rendered SongArtistRef of each of `templates.artistIds`, or
+ * undefined for an artist not (or no longer) in the catalog, which is left
+ * out as the row renderer did.
+ * `publicUrl` is the JSON-escaped public URL, without quotes.
  */
 export function expandSongTemplate(
-  template: SongTemplate,
+  templates: SongTemplates,
+  n: number,
   chain: readonly string[],
-  artistRef: (id: string) => Buffer | undefined,
+  artistRefs: readonly (Buffer | undefined)[],
   publicUrl: Buffer,
 ): Buffer {
-  const title = chosenTitle(template.titles, chain);
+  const { bytes, layout } = templates;
+  const fields = n * LAYOUT_FIELDS;
+  const headStart = layout[fields + HEAD_START]!;
+  const headEnd = layout[fields + HEAD_END]!;
+  const tailStart = layout[fields + TAIL_START]!;
+  const tailEnd = layout[fields + TAIL_END]!;
+  const title = chosenTitle(bytes, layout[fields + TITLES_START]!, layout[fields + TITLE_COUNT]!, chain);
+  const titleStart = title + 4;
+  const titleEnd = titleStart + bytes.readUInt32LE(title);
+  let size = headEnd - headStart + (titleEnd - titleStart) + ARTISTS_OPEN.length + (tailEnd - tailStart);
   const refs: Buffer[] = [];
-  let size = template.head.length + title.length + ARTISTS_OPEN.length + template.tail.length;
-  for (const id of template.artistIds) {
-    const ref = artistRef(id);
+  const firstArtist = layout[fields + FIRST_ARTIST]!;
+  for (let i = firstArtist; i < firstArtist + layout[fields + ARTIST_COUNT]!; i++) {
+    const ref = artistRefs[i];
     if (ref === undefined) continue;
     refs.push(ref);
     size += ref.length + (refs.length > 1 ? 1 : 0);
   }
-  const marks: number[] = [];
-  for (let mark = template.tail.indexOf(PUBLIC_URL_MARK); mark !== -1; mark = template.tail.indexOf(PUBLIC_URL_MARK, mark + 1)) marks.push(mark);
-  size += marks.length * (publicUrl.length - 1);
+  let marks = 0;
+  for (let mark = bytes.indexOf(PUBLIC_URL_MARK, tailStart); mark !== -1 && mark < tailEnd; mark = bytes.indexOf(PUBLIC_URL_MARK, mark + 1)) marks++;
+  size += marks * (publicUrl.length - 1);
 
   const out = Buffer.allocUnsafe(size);
-  let at = template.head.copy(out, 0);
-  at += title.copy(out, at);
+  let at = bytes.copy(out, 0, headStart, headEnd);
+  at += bytes.copy(out, at, titleStart, titleEnd);
   at += ARTISTS_OPEN.copy(out, at);
   for (let i = 0; i < refs.length; i++) {
     if (i > 0) out[at++] = 0x2c; // ','
     at += refs[i]!.copy(out, at);
   }
-  let from = 0;
-  for (const mark of marks) {
-    at += template.tail.copy(out, at, from, mark);
+  let from = tailStart;
+  for (let left = marks; left > 0; left--) {
+    const mark = bytes.indexOf(PUBLIC_URL_MARK, from);
+    at += bytes.copy(out, at, from, mark);
     at += publicUrl.copy(out, at);
     from = mark + 1;
   }
-  template.tail.copy(out, at, from);
+  bytes.copy(out, at, from, tailEnd);
   return out;
 }
 
-/** The title in the first language of the chain the song has, else the original (contract section 3). */
-function chosenTitle(titles: SongTemplate['titles'], chain: readonly string[]): Buffer {
+/**
+ * Where the title in the first language of the chain the song has starts
+ * (its length, then its bytes), else the original's (contract section 3).
+ * `titles` is where the first title's tag starts: the original's, empty.
+ */
+function chosenTitle(bytes: Buffer, titles: number, count: number, chain: readonly string[]): number {
   for (const tag of chain) {
-    for (let i = 1; i < titles.length; i++) if (titles[i]!.tag === tag) return titles[i]!.bytes;
+    let at = titles;
+    for (let i = 0; i < count; i++) {
+      const tagLength = bytes.readUInt32LE(at);
+      const json = at + 4 + tagLength;
+      if (i > 0 && tagLength === tag.length && sameLatin1(bytes, at + 4, tag)) return json;
+      at = json + 4 + bytes.readUInt32LE(json);
+    }
   }
-  return titles[0]!.bytes;
+  return titles + 4 + bytes.readUInt32LE(titles);
+}
+
+/** True when bytes[at, at + text.length) are `text`'s code units (a language tag: ASCII). */
+function sameLatin1(bytes: Buffer, at: number, text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
+  return true;
 }

@@ -42,8 +42,10 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
   let url: string;
   const records: ImportRecord[] = [...generateDemoCatalog({ songs: SONGS, seed: 3 })];
   const collisions = collidingIds();
+  /** Ids whose batch result key is not their characters: the snapshot's key check takes its slower path for them. */
+  const oddIds = ['song-"quoted"', 'song-back\\slash', 'أغنية-٧', 'song-é-ü'];
   const songIds = records.filter((r): r is SongRecord => r.kind === 'song').map((r) => r.id);
-  const allIds = [...songIds, ...collisions, 'song-missing-1', 'song-missing-2'];
+  const allIds = [...songIds, ...collisions, ...oddIds, 'song-missing-1', 'song-missing-2', 'song-"missing"', 'أغنية-٨'];
 
   const write = (batch: ImportRecord[]) => runImport(storage, (writeBatch) => writeBatch(batch.map((record, i) => ({ line: i + 1, record }))));
 
@@ -52,7 +54,11 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
     storage = openStorage(database.url);
     await migrateToLatest(storage);
     const template = records.find((r): r is SongRecord => r.kind === 'song')!;
-    await write([...records, ...collisions.map((id, i): SongRecord => ({ ...template, id, title: { en: `Collision ${i}` }, originalLanguage: 'en' }))]);
+    await write([
+      ...records,
+      ...collisions.map((id, i): SongRecord => ({ ...template, id, title: { en: `Collision ${i}` }, originalLanguage: 'en' })),
+      ...oddIds.map((id, i): SongRecord => ({ ...template, id, title: { en: `Odd ${i}` }, originalLanguage: 'en' })),
+    ]);
     credential = (await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'snapshot' })).key;
     const env = { DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0', MAQAM_SONG_CACHE_MB: '0' };
     reference = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_SNAPSHOT: 'off' }), storage, logger: false });
@@ -103,7 +109,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
   }
 
   it(name === 'sqlite' ? 'holds every song once the catalog is quiet' : 'has none: PostgreSQL nodes read the database', async () => {
-    if (name === 'sqlite') await snapshotOf(SONGS + collisions.length);
+    if (name === 'sqlite') await snapshotOf(SONGS + collisions.length + oddIds.length);
     else expect(await snapshotSongs()).toBe(0);
   });
 
@@ -151,7 +157,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
     const withdrawn: SongRecord = { ...songs[6]!, withdrawn: true };
     await write([renamed, withdrawn]);
     // PostgreSQL: read from the database, so at once.
-    if (name === 'sqlite') await snapshotOf(SONGS + collisions.length - 1);
+    if (name === 'sqlite') await snapshotOf(SONGS + collisions.length + oddIds.length - 1);
     const res = await batchGet(snapshotted, [renamed.id, withdrawn.id], 'en');
     const results = JSON.parse(res.body).results;
     expect(results[renamed.id].song.title.value).toBe('Renamed by a later import');
