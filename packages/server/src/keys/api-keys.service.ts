@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { hashSecret, secretDigest } from '../crypto/secret-hash.ts';
 import type { ApiKeySummary, CreatedApiKey } from '@maqam/contract';
 import type { ApiKeyRow, ApiKeysRepo } from './api-keys.repo.ts';
 
@@ -18,10 +19,6 @@ export interface ApiKeyPrincipal {
 
 /** What an unknown key id's secret is compared with (no secret hashes to it). */
 const DECOY_SECRET_HASH = Buffer.alloc(32);
-
-function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
 
 function newKeyId(): string {
   // 12 characters of a 36-letter alphabet; rejection sampling keeps them uniform.
@@ -130,7 +127,7 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
       if (!match) return null;
       const row = await repo.find(match[1]!);
       const expected = row ? Buffer.from(row.secret_hash, 'hex') : DECOY_SECRET_HASH;
-      const actual = Buffer.from(hashSecret(match[2]!), 'hex');
+      const actual = secretDigest(match[2]!);
       const matches = expected.length === actual.length && timingSafeEqual(expected, actual);
       const now = clock();
       if (!row || !matches || statusOf(row, now) !== 'active') return null;

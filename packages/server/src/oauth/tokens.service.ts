@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hashSecret } from '../crypto/secret-hash.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Database, Db } from '../storage/database.ts';
 import { precompiledLookup } from '../storage/storage.ts';
@@ -48,9 +49,6 @@ const REFRESH_ABSOLUTE_MS = 90 * DAY_MS;
 /** 256 random bits; only their SHA-256 is stored. The prefix tells secret scanners (and people) what it is. */
 function newSecret(prefix: string): string {
   return `${prefix}${randomBytes(32).toString('base64url')}`;
-}
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
 }
 
 export function createTokensService(
