@@ -146,8 +146,8 @@ export class FragmentCache {
    * Per entry, ENTRY_FIELDS numbers side by side (see OFFSET and the rest),
    * so a lookup and its copy touch one cache line of them. (With an array
    * per field, a hit touched six lines besides its slot and its bytes: a
-   * profile of the all-hit stream on a 2-core machine put a third of
-   * batchGet's own time on the two loads that begin a lookup.)
+   * line-level profile under the fresh Zipf stream of bench/batch-get put a
+   * third of batchGet's own time on the two loads that begin a lookup.)
    */
   #entryFields = new Int32Array(1024 * ENTRY_FIELDS);
   /** Entry numbers handed out so far; freed ones are linked from #free through #next. */
