@@ -21,7 +21,11 @@ async function send(message: ReaderMessage): Promise<void> {
 }
 
 async function read(): Promise<void> {
-  for await (const { batch, ...rest } of readHere(path, batchSize)) await send({ kind: 'batch', batch: batch === null ? null : batch.toData(), ...rest });
+  for await (const { batch, ...rest } of readHere(path, batchSize)) {
+    // Here, so the writing thread need not (ImportBatch.templates); on that thread they would only be built earlier.
+    batch?.buildTemplates();
+    await send({ kind: 'batch', batch: batch === null ? null : batch.toData(), ...rest });
+  }
   await send({ kind: 'end' });
 }
 

@@ -6,7 +6,7 @@ import { ImportBatch, parseImportLine, type ImportBatchData, type LineError } fr
 
 /**
  * An NDJSON file's import batches: each line parsed and checked, each
- * batch's rows and song templates built.
+ * batch's rows built (and, on the reader's thread, its song templates).
  *
  * A large file is read on a thread of its own (import-reader-worker.ts):
  * while the importing thread writes one batch, the reader builds the next.
@@ -64,7 +64,6 @@ export async function* readHere(path: string, batchSize: number): AsyncGenerator
   const complete = (): ReadBatch => {
     // A batch with a bad line is not written: its rows are not passed on.
     const good = batchErrors.length === 0 && batch.size > 0;
-    if (good) batch.buildTemplates();
     const read = { batch: good ? batch : null, errors: batchErrors, bytesRead: stream.bytesRead, linesRead: lineNumber };
     batch = new ImportBatch();
     batchErrors = [];

@@ -333,7 +333,7 @@ export class ImportBatch {
   /** The rows' updated_at. */
   readonly #now: number;
   /**
-   * The songs' templates, built where the batch was read (`buildTemplates`),
+   * The songs' templates, built by the reader thread that read the batch (`buildTemplates`),
    * one a song in `songs` order, each for the hasLyrics it assumed: whether
    * the batch has the song's lyrics. The write uses those whose assumption
    * held (it also finds lyrics already in the catalog) and builds the rest.
