@@ -43,7 +43,7 @@ import { createStreamUrlSigner } from './streaming/stream-urls.ts';
 import { createTokenSealer } from './crypto/sealed-token.ts';
 import { createStreamingService } from './streaming/streaming.service.ts';
 import { streamingRoutes } from './streaming/streaming.routes.ts';
-import type { Storage } from './storage/storage.ts';
+import { databaseName, type Storage } from './storage/storage.ts';
 import { demoRoutes, type DemoApp } from './demo/demo.routes.ts';
 
 /** Contract section 8: bodies over 1 MiB are a 413. */
@@ -133,7 +133,7 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot }: 
   };
 
   // One store counts calls per credential and failed sign-ins: shared through Redis when there is one.
-  const store = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
+  const store = config.redisUrl ? new RedisRateLimitStore(config.redisUrl, databaseName(config.databaseUrl)) : new MemoryRateLimitStore();
   app.addHook('onClose', async () => store.close());
   await store.ready();
   const limiting = config.rateLimitPerMinute > 0;

@@ -89,8 +89,15 @@ type RateCommands = {
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: Redis & RateCommands;
   readonly #coolingOff: ReturnType<typeof coolingOffAfterFailure>;
+  readonly #prefix: string;
 
-  constructor(url: string, clock: () => number = Date.now) {
+  /**
+   * `database` names the deployment (storage's databaseName): nodes of one
+   * deployment share their counts, and two deployments on one Redis do not
+   * spend each other's limits (an address's sign-ins above all).
+   */
+  constructor(url: string, database: string, clock: () => number = Date.now) {
+    this.#prefix = `maqam:rate:${database}:`;
     this.#coolingOff = coolingOffAfterFailure(clock, REDIS_COOL_OFF_MS);
     // Reconnects quickly, so limits are back within a second or so of Redis.
     this.#redis = createResilientRedis(url, REDIS_COMMAND_TIMEOUT_MS) as Redis & RateCommands;
@@ -118,12 +125,12 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async hit(key: string, windowMs: number, nowMs: number): Promise<WindowCount> {
-    const [count, ttl] = await this.#run(() => this.#redis.maqamRateHit(`maqam:rate:${key}`, windowMs));
+    const [count, ttl] = await this.#run(() => this.#redis.maqamRateHit(this.#prefix + key, windowMs));
     return { count, resetAtMs: nowMs + ttl };
   }
 
   async release(key: string): Promise<void> {
-    await this.#run(() => this.#redis.maqamRateRelease(`maqam:rate:${key}`));
+    await this.#run(() => this.#redis.maqamRateRelease(this.#prefix + key));
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import { Kysely, Migrator, sql, type Compilable, type LogEvent, type RawBuilder } from 'kysely';
+import { resolve } from 'node:path';
 import type { Database } from './database.ts';
 import { migrations } from './migrations/index.ts';
 import { createPostgresDialect } from './postgres.ts';
@@ -83,8 +84,13 @@ function queryLog(options: StorageOptions) {
   };
 }
 
-/** A PostgreSQL database as host:port/name, without credentials. */
-function databaseName(databaseUrl: string): string {
+/**
+ * The database a deployment writes to, without credentials: host:port/name for
+ * PostgreSQL, the resolved file for SQLite. One Redis may serve several
+ * deployments; what they keep there is namespaced by this.
+ */
+export function databaseName(databaseUrl: string): string {
+  if (databaseUrl.startsWith('sqlite:')) return `sqlite:${resolve(databaseUrl.slice('sqlite:'.length))}`;
   const url = new URL(databaseUrl);
   return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
 }

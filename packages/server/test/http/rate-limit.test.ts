@@ -127,6 +127,25 @@ describe.skipIf(!redisUp)('rate limits shared through Redis across nodes', () =>
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   });
 
+  it('keeps the counts of two deployments that share one Redis apart', async () => {
+    const other = await startTestServer(dialects[0]!, { MAQAM_RATE_LIMIT: '4', REDIS_URL });
+    try {
+      const revoke = (app: FastifyInstance) => app.inject({
+        method: 'POST', url: '/v1/auth/token/revoke', remoteAddress: '10.7.0.1',
+        headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ token: 'mat_x' }),
+      });
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await revoke(server.app)).statusCode);
+      expect(statuses.slice(4)).toEqual([429]);
+      // The same address on another deployment (another database) has its own budget.
+      const elsewhere = await revoke(other.app);
+      expect(elsewhere.statusCode).not.toBe(429);
+      expect(elsewhere.headers['x-ratelimit-remaining']).toBe('3');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('lets requests through, without limit headers, when Redis is unreachable', async () => {
     const isolated = await buildApp({
       config: loadConfig({ DATABASE_URL: server.databaseUrl, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '1', REDIS_URL: 'redis://127.0.0.1:1' }),
