@@ -298,6 +298,31 @@ describe.each(dialects.map((d) => [d.name, d] as const))('Search on %s', (_name,
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('raises an album in an import\'s later batch from the popularity another import gave it meanwhile', async () => {
+    // An import remembers the popularity it indexed albums at; a change by anyone else must not be missed.
+    const dir = mkdtempSync(join(tmpdir(), 'maqam-search-album-memo-'));
+    const album = (id: string): ImportRecord => ({ kind: 'album', id, title: { en: `Yaqut ${id}` }, originalLanguage: 'en', artistIds: ['adele'], releaseDate: '2001-01-01', artwork: [] });
+    const albums = () => found('Yaqut', 'album');
+    try {
+      const first = [album('yq-x'), album('yq-z'), song('yq-x1', { en: 'One' }, 'en', ['adele'], 10, 'yq-x'), song('yq-z1', { en: 'Two' }, 'en', ['adele'], 12, 'yq-z')];
+      expect((await importNdjsonFile(server.storage, writeNdjson(dir, 'first.ndjson', first))).errors).toEqual([]);
+      await expect.poll(albums).toEqual(['album:yq-z', 'album:yq-x']);
+      await runImport(server.storage, async (writeBatch) => {
+        await writeBatch([{ line: 1, record: song('yq-x2', { en: 'Three' }, 'en', ['adele'], 20, 'yq-x') }]); // yq-x at 20
+        expect(await albums()).toEqual(['album:yq-x', 'album:yq-z']);
+        // Another import makes yq-x2 less popular: yq-x is back to yq-x1's 10.
+        const lowered = song('yq-x2', { en: 'Three' }, 'en', ['adele'], 5, 'yq-x');
+        expect((await importNdjsonFile(server.storage, writeNdjson(dir, 'lowered.ndjson', [lowered]))).errors).toEqual([]);
+        expect(await albums()).toEqual(['album:yq-z', 'album:yq-x']);
+        // 15 raises yq-x from 10 (not from the 20 this import indexed it at), above yq-z's 12.
+        await writeBatch([{ line: 1, record: song('yq-x3', { en: 'Four' }, 'en', ['adele'], 15, 'yq-x') }]);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(await albums()).toEqual(['album:yq-x', 'album:yq-z']);
+  });
 });
 
 describe('Search answers the same on both dialects', () => {
