@@ -11,7 +11,9 @@
 // send fixed bytes). The headline is the server's CPU microseconds per
 // request (from /proc/PID/stat over the run): it holds when the machine is
 // noisy, where requests/s does not. Fresh Zipf and uniform run again on a
-// server whose misses read SQLite instead of the song snapshot
+// server whose snapshot holds templates only (MAQAM_SONG_SNAPSHOT=templates:
+// misses are rendered from them, as before the snapshot held rendered
+// answers), and on one whose misses read SQLite instead of the song snapshot
 // (MAQAM_SONG_SNAPSHOT=off, the 128 MB cache that went with it), the store
 // the snapshot replaced.
 //
@@ -144,16 +146,24 @@ for (const name of ['all hits', 'fresh zipf', 'fresh uniform'] as const) {
 }
 await stop(maqam);
 
-// The peer of the song snapshot, in the same run: misses read SQLite, with the cache size that went with that.
-const sqliteReads = startPinned([BIN, 'serve'], { ...processEnv, MAQAM_SONG_SNAPSHOT: 'off', MAQAM_SONG_CACHE_MB: '128' });
-await waitReady(sqliteReads, post);
-for (const name of ['fresh zipf', 'fresh uniform'] as const) {
-  measure(sqliteReads, streams[name].file, WARMUP_SECONDS);
-  const peer = `${name}, misses read SQLite (128 MB cache)`;
-  results[peer] = { ...measure(sqliteReads, streams[name].file, SECONDS), ...memoryOf(sqliteReads.pid!) };
-  console.log(peer, results[peer]);
+// The peers of the song snapshot, in the same run: a snapshot of templates only, whose misses are rendered from
+// them; and no snapshot, misses read SQLite, with the cache size that went with that.
+const peers = [
+  { label: 'misses expand templates', env: { MAQAM_SONG_SNAPSHOT: 'templates' } },
+  { label: 'misses read SQLite (128 MB cache)', env: { MAQAM_SONG_SNAPSHOT: 'off', MAQAM_SONG_CACHE_MB: '128' } },
+];
+for (const { label, env: peerEnv } of peers) {
+  const server = startPinned([BIN, 'serve'], { ...processEnv, ...peerEnv });
+  await waitReady(server, post);
+  if (peerEnv.MAQAM_SONG_SNAPSHOT !== 'off') await waitSongSnapshot(base);
+  for (const name of ['fresh zipf', 'fresh uniform'] as const) {
+    measure(server, streams[name].file, WARMUP_SECONDS);
+    const peer = `${name}, ${label}`;
+    results[peer] = { ...measure(server, streams[name].file, SECONDS), ...memoryOf(server.pid!) };
+    console.log(peer, results[peer]);
+  }
+  await stop(server);
 }
-await stop(sqliteReads);
 
 for (const [name, script] of [['ceiling', 'ceiling-server.ts'], ['fastify floor', 'fastify-floor.ts']] as const) {
   const server = startPinned([process.execPath, join(HERE, script)], { ...processEnv, BODY_FILE: sampleFile });

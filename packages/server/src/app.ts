@@ -62,7 +62,7 @@ export interface AppDeps {
   /** The demo web app to serve at /demo (`maqam serve --demo`). */
   demo?: DemoApp;
   /** The song snapshot's knobs (tests: a small catalog, no quiet polls, a chosen hash seed). */
-  songSnapshot?: Pick<SongSnapshotsOptions, 'minSongs' | 'quietPolls' | 'hashSeed'>;
+  songSnapshot?: Pick<SongSnapshotsOptions, 'minSongs' | 'quietPolls' | 'hashSeed' | 'renderedChains'>;
 }
 
 /** Derives a purpose-bound key from the server secret, so no two uses share one. */
@@ -104,8 +104,15 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot }: 
   const cursors = createPageCursorCodec(createTokenSealer(subkey(secret, 'page-token')), config.pageTokenTtlSeconds);
   // Idle blocks for about a hundred answers in flight: more than the connections a loaded node serves at once.
   const buffers = new BufferPool(8 * 1024 * 1024);
-  const snapshots = config.songSnapshot && storage.sqliteFile !== undefined
-    ? new SongSnapshots({ databasePath: storage.sqliteFile, songsAtMost: () => catalogRepo.songTemplatesAtMost(), ...songSnapshot, onError: (error) => app.log.warn({ err: error }, 'song snapshot not built; songs the cache lacks are read from the database') })
+  const snapshots = config.songSnapshot !== 'off' && storage.sqliteFile !== undefined
+    ? new SongSnapshots({
+      databasePath: storage.sqliteFile,
+      songsAtMost: () => catalogRepo.songTemplatesAtMost(),
+      renderedChains: () => (config.songSnapshot === 'rendered' ? negotiator.usualChains() : []),
+      publicUrl: config.publicUrl,
+      ...songSnapshot,
+      onError: (error) => app.log.warn({ err: error }, 'song snapshot not built; songs the cache lacks are read from the database'),
+    })
     : undefined;
   const catalog = createCatalogService({ repo: catalogRepo, cache, buffers, artistNames, cursors, publicUrl: config.publicUrl, snapshots });
   const search = createSearchService({ repo: createSearchRepo(storage), catalog, cursors });

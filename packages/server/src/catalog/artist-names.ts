@@ -1,5 +1,5 @@
 import type { Negotiation } from '../http/locale.ts';
-import { localizedJson } from './render.ts';
+import { renderSongArtistRef } from './render.ts';
 import type { CatalogRepo } from './catalog.repo.ts';
 
 export interface ArtistName {
@@ -11,8 +11,6 @@ export interface ArtistName {
 const MAX_ARTISTS = 200_000;
 /** Locale chains whose rendered artist refs are kept at once; real traffic asks for a handful. */
 const MAX_CHAINS = 16;
-
-const quote = JSON.stringify as (value: string) => string;
 
 /**
  * Artist names for the song artist refs, kept in memory: there are far fewer
@@ -92,7 +90,7 @@ export class ArtistNames {
         refs[i] = ref;
         continue;
       }
-      const text = `{"id":{"value":${quote(id)}},"name":${localizedJson(name.texts, name.originalLanguage, negotiation.chain)}}`;
+      const text = renderSongArtistRef(id, name, negotiation.chain);
       refs[i] = rendered.size < MAX_ARTISTS ? rendered.add(id, text) : Buffer.from(text);
     }
     return refs;

@@ -55,7 +55,10 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     notFound: 'songNotFound',
     async render(ids, negotiation) {
       const snapshot = snapshots?.current;
-      // From the snapshot, in a pooled block; or from the database as an aggregate: always one row, whose value is
+      // Rendered already, when the snapshot holds this chain's fragments.
+      const finished = snapshot?.readRendered(ids, negotiation.chainKey);
+      if (finished !== undefined) return finished;
+      // Else templates: from the snapshot, in a pooled block; or from the database as an aggregate: always one row, whose value is
       // null when no song was found.
       const fromSnapshot = snapshot?.read(ids, buffers);
       const bytes = snapshot !== undefined ? fromSnapshot ?? null : ((await repo.songTemplates(ids))[0]?.templates ?? null);

@@ -22,6 +22,11 @@ export function localizedJson(texts: Readonly<Texts>, originalLanguage: string, 
   return `{"value":${quote(value)},"originalValue":${quote(originalValue)}}`;
 }
 
+/** One SongArtistRef `{"id":{"value":...},"name":{...}}`: a song's credited artist, named in the chain's language. */
+export function renderSongArtistRef(artistId: string, name: ArtistName, chain: readonly string[]): string {
+  return `{"id":{"value":${quote(artistId)}},"name":${localizedJson(name.texts, name.originalLanguage, chain)}}`;
+}
+
 /** SongArtistRef list of credited artists, in credit order (songs render theirs from templates: song-template.ts). */
 function artistRefs(artistIds: readonly string[], names: ReadonlyMap<string, ArtistName>, chain: readonly string[]): string {
   let refs = '';
@@ -30,7 +35,7 @@ function artistRefs(artistIds: readonly string[], names: ReadonlyMap<string, Art
     // Foreign keys keep every credited artist in the catalog; a name can only be missing mid-import.
     if (name === undefined) continue;
     if (refs !== '') refs += ',';
-    refs += `{"id":{"value":${quote(artistId)}},"name":${localizedJson(name.texts, name.originalLanguage, chain)}}`;
+    refs += renderSongArtistRef(artistId, name, chain);
   }
   return `[${refs}]`;
 }

@@ -30,6 +30,14 @@ export function opsRoutes(app: FastifyInstance, storage: Storage, snapshots?: So
       this.set(snapshots?.current?.songs ?? 0);
     },
   });
+  new Gauge({
+    name: 'maqam_song_snapshot_rendered_chains',
+    help: 'Locale chains whose answers the song snapshot holds rendered (a song the cache lacks in another chain is rendered from its template).',
+    registers: [registry],
+    collect() {
+      this.set(snapshots?.current?.renderedChains.length ?? 0);
+    },
+  });
   app.addHook('onResponse', async (request, reply) => {
     // The route pattern, never the raw URL: ids in paths would explode the label set.
     const route = request.routeOptions.url ?? 'unmatched';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { ImportRecord, SongRecord } from '@maqam/contract';
+import type { ArtistRecord, ImportRecord, SongRecord } from '@maqam/contract';
 import {
   buildApp, createApiKeysRepo, createApiKeysService, generateDemoCatalog, loadConfig, migrateToLatest, openStorage, runImport, seededRandom, snapshotHash,
   type Storage,
@@ -14,10 +14,14 @@ import { dialects } from '../dialects.ts';
  * be byte for byte what a server reading the database answers: for ids
  * found and not, two ids whose hashes collide, many requests at once, and
  * after an import changed the catalog. PostgreSQL never builds one.
+ *
+ * The snapshot holds each song's answer rendered in the usual chains (no
+ * Accept-Language, and each catalog language: `ar`, `en` and `fr` here);
+ * `fr, en` is none of them, so its answers are expanded from the templates.
  */
 const SONGS = 2_000;
 const HASH_SEED = 20261125;
-const LOCALES = ['ar', 'en', 'fr'] as const;
+const LOCALES = ['ar', 'en', 'fr', 'fr, en'] as const;
 
 /** Two song ids of the same snapshot hash under HASH_SEED, found by trying ids until two meet. */
 function collidingIds(): [string, string] {
@@ -60,7 +64,10 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
       ...oddIds.map((id, i): SongRecord => ({ ...template, id, title: { en: `Odd ${i}` }, originalLanguage: 'en' })),
     ]);
     credential = (await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'snapshot' })).key;
-    const env = { DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0', MAQAM_SONG_CACHE_MB: '0' };
+    // A public URL of its own: rendered answers hold it (the demo's artwork URLs are relative).
+    const env = {
+      DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0', MAQAM_SONG_CACHE_MB: '0', MAQAM_PUBLIC_URL: 'https://cdn.maqam.example/v2',
+    };
     reference = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_SNAPSHOT: 'off' }), storage, logger: false });
     snapshotted = await buildApp({ config: loadConfig(env), storage, logger: false, songSnapshot: { minSongs: 0, quietPolls: 0, hashSeed: HASH_SEED } });
     url = await snapshotted.listen({ port: 0, host: '127.0.0.1' });
@@ -81,11 +88,14 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
       payload: { songIdList: ids.map((value) => ({ value })) },
     });
 
-  /** Songs in the snapshot, from /metrics (0 while there is none). */
-  async function snapshotSongs(): Promise<number> {
+  /** A gauge of the snapshot, from /metrics. */
+  async function gauge(metric: 'maqam_song_snapshot_songs' | 'maqam_song_snapshot_rendered_chains'): Promise<number> {
     const metrics = (await snapshotted.inject({ method: 'GET', url: '/metrics' })).body;
-    return Number(/^maqam_song_snapshot_songs (\S+)$/m.exec(metrics)![1]);
+    return Number(new RegExp(`^${metric} (\\S+)$`, 'm').exec(metrics)![1]);
   }
+
+  /** Songs in the snapshot (0 while there is none). */
+  const snapshotSongs = () => gauge('maqam_song_snapshot_songs');
 
   /** Polls until the snapshot holds `songs` songs (the watch polls every second; a build takes well under one here). */
   async function snapshotOf(songs: number): Promise<void> {
@@ -111,6 +121,8 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
   it(name === 'sqlite' ? 'holds every song once the catalog is quiet' : 'has none: PostgreSQL nodes read the database', async () => {
     if (name === 'sqlite') await snapshotOf(SONGS + collisions.length + oddIds.length);
     else expect(await snapshotSongs()).toBe(0);
+    // `ar` (also no Accept-Language), `en, ar` and `fr, ar`.
+    expect(await gauge('maqam_song_snapshot_rendered_chains')).toBe(name === 'sqlite' ? 3 : 0);
   });
 
   it('answers every song, found or not, exactly as the database does', async () => {
@@ -155,13 +167,22 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
     const songs = records.filter((r): r is SongRecord => r.kind === 'song');
     const renamed: SongRecord = { ...songs[5]!, title: { ...songs[5]!.title, en: 'Renamed by a later import' } };
     const withdrawn: SongRecord = { ...songs[6]!, withdrawn: true };
-    await write([renamed, withdrawn]);
+    // An artist renamed: every answer that credits them changes, though their songs were not imported again.
+    const artist = records.find((r): r is ArtistRecord => r.kind === 'artist' && r.id === songs[7]!.artistIds[0])!;
+    const renamedArtist: ArtistRecord = { ...artist, name: { ...artist.name, en: 'Renamed Artist', fr: 'Artiste renommé' } };
+    await write([renamed, withdrawn, renamedArtist]);
     // PostgreSQL: read from the database, so at once.
     if (name === 'sqlite') await snapshotOf(SONGS + collisions.length + oddIds.length - 1);
     const res = await batchGet(snapshotted, [renamed.id, withdrawn.id], 'en');
     const results = JSON.parse(res.body).results;
     expect(results[renamed.id].song.title.value).toBe('Renamed by a later import');
     expect(results[withdrawn.id].error.code).toBe('ERROR_CODE_NOT_FOUND');
+    // Artist names are kept in memory until the catalog watch sees the import (it polls every second).
+    const creditedName = async () => JSON.parse((await batchGet(snapshotted, [songs[7]!.id], 'fr')).body).results[songs[7]!.id].song.artists[0].name.value;
+    for (const deadline = Date.now() + 10_000; (await creditedName()) !== 'Artiste renommé' && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await creditedName()).toBe('Artiste renommé');
     await expectSameAnswers(allIds);
     if (name === 'postgres') expect(await snapshotSongs()).toBe(0);
   });
