@@ -11,6 +11,7 @@ import { buildSongTemplate } from './song-template.ts';
 import { forgetNormalizedTexts, IndexMemo, lastSegmentId, mergeSegmentsAfter, updateSearchIndex, type IndexedSongRow } from '../search/search-index.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
+import { buildReadOnlyCatalogIndexes, catalogIsEmpty, dropReadOnlyCatalogIndexes } from '../storage/catalog-indexes.ts';
 import { analyzeTables, type Storage } from '../storage/storage.ts';
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Checkpointer } from '../storage/sqlite.ts';
@@ -181,6 +182,9 @@ const IMPORTED_TABLES = [
  */
 export async function runImport<T>(storage: Storage, write: (writeBatch: ImportBatchWriter) => Promise<T>): Promise<T> {
   const lastSegment = await lastSegmentId(storage.db);
+  // A load into an empty catalog builds the read-only indexes once, at its end (storage/catalog-indexes.ts).
+  const indexesDeferred = await catalogIsEmpty(storage.db);
+  if (indexesDeferred) await dropReadOnlyCatalogIndexes(storage.db);
   const checkpoints = new BackgroundCheckpoints(storage);
   try {
     const memo = new IndexMemo();
@@ -188,6 +192,7 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
       writeBatch(storage, batch instanceof ImportBatch ? batch : ImportBatch.of(batch), { ...options, largestMerge: LARGEST_MERGE_IN_IMPORT, memo, checkpoints }));
     const upsert = upsertFor(storage);
     await checkpoints.settled();
+    if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage.db);
     await storage.db.transaction().execute((trx) => mergeSegmentsAfter(trx, upsert, lastSegment));
     await analyzeTables(storage, IMPORTED_TABLES);
     checkpoints.afterCommit();
@@ -195,7 +200,8 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
     await checkpoints.end();
     return result;
   } catch (error) {
-    // The import's own failure is the one to report.
+    // The import's own failure is the one to report. Indexes that cannot be built now are built at the next open.
+    if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage.db).catch(() => {});
     await checkpoints.end().catch(() => {});
     throw error;
   } finally {

@@ -6,6 +6,7 @@ import { createPostgresDialect } from './postgres.ts';
 import { Checkpointer, createSqliteDialect } from './sqlite.ts';
 import type { ChangeStamp } from './stamped-cache.ts';
 import { atMostOncePer } from './unavailable.ts';
+import { buildReadOnlyCatalogIndexes } from './catalog-indexes.ts';
 import { createRedisWriteEpoch } from './write-epoch.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -149,6 +150,8 @@ export async function migrateToLatest(storage: Storage): Promise<string[]> {
   const migrator = new Migrator({ db: storage.db, provider: migrations });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
+  // A load into an empty catalog that was cut off before its end left these missing.
+  await buildReadOnlyCatalogIndexes(storage.db);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
