@@ -5,6 +5,7 @@
 //   16 MB: 421 to 515 us, p99 28.6 to 39.1 ms, RSS 385 to 391 MB;
 //   24 and 32 MB: 463 to 548 us, p99 58 to 71 ms (a dozen full collections a run), RSS 397 to 400 MB.
 // Uniform ids: 1,068 us at 8 MB against 1,105 at 16. Flags in NODE_OPTIONS do not override these.
+// `import` and `seed-demo` run again without the cap (src/young-generation.ts): it made the 1M import 20% slower.
 // The CLI is TypeScript run by Node's built-in type stripping, which needs Node 24.
 // `npx maqam` and npm scripts put the repository's pinned Node 24 first on PATH.
 const major = Number(process.versions.node.split('.')[0]);

@@ -7,6 +7,7 @@ import { keys } from './commands/keys.ts';
 import { ledger } from './commands/ledger.ts';
 import { media } from './commands/media.ts';
 import { serve } from './commands/serve.ts';
+import { runUncapped, youngGenerationCapped } from './young-generation.ts';
 import { configFrom } from './context.ts';
 import { createOutput, UsageError } from './output.ts';
 
@@ -149,6 +150,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return command === undefined && !values.help ? 2 : 0;
   }
+  // A load wants V8's young generation, not the server's (young-generation.ts).
+  if ((command === 'import' || command === 'seed-demo') && youngGenerationCapped()) return runUncapped(argv);
   const config = configFrom(values);
   switch (command) {
     case 'serve':

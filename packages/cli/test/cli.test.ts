@@ -88,6 +88,20 @@ describe('maqam import', () => {
     expect(count(database, 'artists')).toBe(0);
   });
 
+  // bin/maqam.js's shebang caps the young generation for the server; a load runs again in a child Node without it.
+  it('answers the same when started as the shebang starts it: counts, bad lines and exit code pass through the child', () => {
+    const capped = (args: string[], database: string) => spawnSync(process.execPath, ['--max-semi-space-size=8', BIN, ...args], {
+      env: { ...process.env, ...env, DATABASE_URL: `sqlite:${join(dir, database)}` }, encoding: 'utf8', timeout: 120_000,
+    });
+    const good = capped(['import', writeNdjson(dir, 'capped.ndjson', fixtureRecords()), '--json'], 'capped.db');
+    expect(good.status, good.stderr).toBe(0);
+    expect(JSON.parse(good.stdout)).toEqual({ artists: 29, albums: 1, songs: 4, related: 25, lyrics: 1 });
+    const bad = capped(['import', writeNdjson(dir, 'capped-bad.ndjson', ['{"kind":"mystery"}']), '--json'], 'capped-bad.db');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/capped-bad\.ndjson:1: "kind" must be one of/);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ badLineCount: 1 });
+  });
+
   it('prints the first 20 bad lines and counts the rest; --json lists at most 100', () => {
     const database = join(dir, 'many-bad.db');
     const file = writeNdjson(dir, 'many-bad.ndjson', Array.from({ length: 150 }, () => '{"kind":"mystery"}'));
