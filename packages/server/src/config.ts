@@ -184,7 +184,7 @@ export const SETTINGS = [
     env: 'MAQAM_SONG_SNAPSHOT',
     shownDefault: 'on',
     description:
-      'SQLite, catalogs of 10,000 songs or more: copy the songs\' pre-rendered templates into a file beside the database (unlinked at once, rebuilt after the catalog changes), each with the song\'s answer rendered in the usual locale chains (no Accept-Language, and each catalog language), and read a song the cache lacks from there: one read instead of two B-tree walks, and no rendering in those chains. About 650 MB of disk for 1M songs\' templates and 800 MB a chain; `templates` keeps only the templates; `off` reads SQLite.',
+      'SQLite, catalogs of 10,000 songs or more: copy the songs\' pre-rendered templates into a file beside the database (unlinked at once, rebuilt after the catalog changes), each with the song\'s answer rendered in the usual locale chains (no Accept-Language, and each catalog language), and read a song the cache lacks from there: one read instead of two B-tree walks, and no rendering in those chains. About 650 MB of disk for 1M songs\' templates and about 640 MB a rendered chain (2.57 GB in all for the demo\'s three); `templates` keeps only the templates; `off` reads SQLite.',
     parse: (raw) => {
       if (raw === undefined || raw === '' || raw === 'on') return 'rendered';
       if (raw === 'templates' || raw === 'off') return raw;
