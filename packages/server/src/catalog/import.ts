@@ -11,7 +11,7 @@ import { buildSongTemplate } from './song-template.ts';
 import { forgetNormalizedTexts, IndexMemo, lastSegmentId, mergeSegmentsAfter, updateSearchIndex, type IndexedSongRow } from '../search/search-index.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
-import { buildReadOnlyCatalogIndexes, catalogIsEmpty, dropReadOnlyCatalogIndexes } from '../storage/catalog-indexes.ts';
+import { buildReadOnlyCatalogIndexes, catalogIsEmpty, dropReadOnlyCatalogIndexes, withSearchItemIndexesRebuilt } from '../storage/catalog-indexes.ts';
 import { analyzeTables, type Storage } from '../storage/storage.ts';
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Checkpointer } from '../storage/sqlite.ts';
@@ -193,7 +193,8 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
     const upsert = upsertFor(storage);
     await checkpoints.settled();
     if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage.db);
-    await storage.db.transaction().execute((trx) => mergeSegmentsAfter(trx, upsert, lastSegment));
+    await storage.db.transaction().execute((trx) =>
+      indexesDeferred ? withSearchItemIndexesRebuilt(trx, () => mergeSegmentsAfter(trx, upsert, lastSegment)) : mergeSegmentsAfter(trx, upsert, lastSegment));
     await analyzeTables(storage, IMPORTED_TABLES);
     checkpoints.afterCommit();
     await checkpoints.settled();

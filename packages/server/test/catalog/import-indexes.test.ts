@@ -13,6 +13,8 @@ import { dialects } from '../dialects.ts';
  * next open of the database, which builds them.
  */
 const READ_ONLY_INDEXES = ['songs_by_album', 'song_artists_top', 'related_artists_page', 'album_artists_by_date', 'album_artists_by_type'];
+/** Rebuilt inside a first load's final merge on SQLite: never missing, and the same afterwards. */
+const SEARCH_ITEM_INDEXES = ['search_items_item', 'search_items_walk'];
 
 describe.each(dialects.map((d) => [d.name, d] as const))('the read-only catalog indexes around an import on %s', (name, dialect) => {
   const databases: { url: string; drop(): Promise<void> }[] = [];
@@ -32,19 +34,20 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the read-only catalog 
   }
 
   /** Each read-only index's definition as the database describes it; an index that is missing is absent. */
-  async function definitions(storage: Storage): Promise<Record<string, string>> {
+  async function definitions(storage: Storage, indexes: readonly string[] = READ_ONLY_INDEXES): Promise<Record<string, string>> {
     const found: Record<string, string> = {};
     if (name === 'postgres') {
       const { rows } = await sql<{ name: string; definition: string }>`
         select indexname as name, indexdef as definition from pg_indexes where schemaname = current_schema()`.execute(storage.db);
-      for (const row of rows) if (READ_ONLY_INDEXES.includes(row.name)) found[row.name] = row.definition;
+      for (const row of rows) if (indexes.includes(row.name)) found[row.name] = row.definition;
     } else {
       const { rows } = await sql<{ name: string; table: string }>`select name, tbl_name as "table" from sqlite_master where type = 'index'`.execute(storage.db);
       for (const row of rows) {
-        if (!READ_ONLY_INDEXES.includes(row.name)) continue;
-        // The columns, their order and direction, and the table: what a query plan can use.
+        if (!indexes.includes(row.name)) continue;
+        // The columns, their order and direction, uniqueness and the table: what a query plan can use.
         const columns = await sql`select seqno, name, "desc", coll, key from pragma_index_xinfo(${row.name})`.execute(storage.db);
-        found[row.name] = JSON.stringify({ table: row.table, columns: columns.rows });
+        const unique = await sql`select "unique" from pragma_index_list(${row.table}) where name = ${row.name}`.execute(storage.db);
+        found[row.name] = JSON.stringify({ table: row.table, columns: columns.rows, unique: unique.rows });
       }
     }
     return found;
@@ -52,8 +55,13 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the read-only catalog 
 
   const lines = (batch: readonly ImportRecord[]) => batch.map((record, i) => ({ line: i + 1, record }));
 
+  /** search_items' indexes as the migrations made them. */
+  let migratedSearchItems: Record<string, string>;
+
   beforeAll(async () => {
-    migrated = await definitions(await freshStorage());
+    const storage = await freshStorage();
+    migrated = await definitions(storage);
+    migratedSearchItems = await definitions(storage, SEARCH_ITEM_INDEXES);
   }, 120_000);
 
   afterAll(async () => {
@@ -76,6 +84,8 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the read-only catalog 
     });
     expect(during).toEqual([{}, {}]);
     expect(await definitions(storage)).toEqual(migrated);
+    expect(Object.keys(migratedSearchItems).sort()).toEqual([...SEARCH_ITEM_INDEXES].sort());
+    expect(await definitions(storage, SEARCH_ITEM_INDEXES)).toEqual(migratedSearchItems);
   });
 
   it('an import into a catalog that has songs keeps them throughout', async () => {
