@@ -31,7 +31,8 @@ class ChainRenderer {
   readonly #chain: readonly string[];
   readonly #names: ReadonlyMap<string, ArtistName>;
   readonly #publicUrl: Buffer;
-  readonly #refs = new Map<string, Buffer | undefined>();
+  /** Each artist's rendered ref, or null for an artist not in the catalog. */
+  readonly #refs = new Map<string, Buffer | null>();
 
   constructor(chain: readonly string[], names: ReadonlyMap<string, ArtistName>, publicUrl: Buffer) {
     this.#chain = chain;
@@ -41,11 +42,12 @@ class ChainRenderer {
 
   render(templates: ReturnType<typeof parseSongTemplates>): Buffer {
     const refs = templates.artistIds.map((id) => {
-      if (!this.#refs.has(id)) {
+      let ref = this.#refs.get(id);
+      if (ref === undefined) {
         const name = this.#names.get(id);
-        this.#refs.set(id, name === undefined ? undefined : Buffer.from(renderSongArtistRef(id, name, this.#chain)));
+        this.#refs.set(id, (ref = name === undefined ? null : Buffer.from(renderSongArtistRef(id, name, this.#chain))));
       }
-      return this.#refs.get(id);
+      return ref ?? undefined;
     });
     return expandSongTemplate(templates, 0, this.#chain, refs, this.#publicUrl);
   }

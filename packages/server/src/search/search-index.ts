@@ -237,20 +237,34 @@ export class IndexMemo {
   }
 
   /** The texts of these ids: remembered, or read (and remembered). */
-  async texts(
+  texts(
     known: Map<string, readonly string[]>,
     ids: ReadonlySet<string>,
     read: (chunk: string[]) => Promise<{ id: string; texts: string }[]>,
   ): Promise<ReadonlyMap<string, readonly string[]>> {
-    let missing = [...ids].filter((id) => !known.has(id));
-    // Bounded: with a catalog of millions of albums it starts again rather than keep them all.
-    if (known.size + missing.length > MEMO_ENTRIES) {
-      known.clear();
-      missing = [...ids];
-    }
-    for (const row of await inChunks(missing, read)) known.set(row.id, textsOf(row.texts));
-    return known;
+    return recall(known, ids, read, (row) => [row.id, textsOf(row.texts)]);
   }
+}
+
+/**
+ * `known` with these ids added: those it lacks are read, a chunk at a time,
+ * and each row becomes an entry. An id no row answers stays absent. Bounded:
+ * with a catalog of millions of albums it starts again rather than keep
+ * them all.
+ */
+async function recall<V, Row>(
+  known: Map<string, V>,
+  ids: Iterable<string>,
+  read: (chunk: string[]) => Promise<Row[]>,
+  entry: (row: Row) => [string, V],
+): Promise<Map<string, V>> {
+  let missing = [...ids].filter((id) => !known.has(id));
+  if (known.size + missing.length > MEMO_ENTRIES) {
+    known.clear();
+    missing = [...ids];
+  }
+  for (const row of await inChunks(missing, read)) known.set(...entry(row));
+  return known;
 }
 
 /**
@@ -375,16 +389,9 @@ async function albumsWithNewPopularity(
     const popularity = popularityOf(song.popularity);
     if (popularity > (raisedTo.get(song.album_id) ?? -1)) raisedTo.set(song.album_id, popularity);
   }
-  const indexed = memo.albumPopularity;
-  let unknown = [...recount, ...raisedTo.keys()].filter((id) => !indexed.has(id));
-  if (indexed.size + unknown.length > MEMO_ENTRIES) {
-    indexed.clear();
-    unknown = [...recount, ...raisedTo.keys()];
-  }
-  for (const row of await inChunks(unknown, (chunk) =>
-    trx.selectFrom('search_items').select(['item_id', 'popularity']).where('kind', '=', 'album').where('item_id', 'in', chunk).execute())) {
-    indexed.set(row.item_id, popularityOf(row.popularity));
-  }
+  const indexed = await recall(memo.albumPopularity, [...recount, ...raisedTo.keys()], (chunk) =>
+    trx.selectFrom('search_items').select(['item_id', 'popularity']).where('kind', '=', 'album').where('item_id', 'in', chunk).execute(),
+  (row) => [row.item_id, popularityOf(row.popularity)]);
   const now = await albumPopularityOf(trx, recount);
   const changed = new Map<string, number>();
   // An album not in the index is withdrawn (or has no indexable title): nothing to change.

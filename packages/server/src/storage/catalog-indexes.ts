@@ -27,9 +27,6 @@ const READ_ONLY_INDEXES = [
   { name: 'album_artists_by_type', table: 'album_artists', columns: ['artist_id', 'album_type', 'release_date desc', 'album_id'] },
 ] as const;
 
-/** The names of the catalog's read-only indexes (tests compare their definitions with the migrations'). */
-export const readOnlyCatalogIndexes: readonly string[] = READ_ONLY_INDEXES.map((index) => index.name);
-
 /** True when the catalog holds no artist, album or song (the other catalog tables reference them). */
 export async function catalogIsEmpty(db: Kysely<Database>): Promise<boolean> {
   for (const table of ['artists', 'albums', 'songs'] as const) {
