@@ -60,6 +60,59 @@ export function compareWalk(a: { popularity: number; id: string; kind: string },
 }
 
 /**
+ * The posting words an import has met, each numbered the first time, and
+ * each search term (a word with its phonetic keys). A text's words are kept
+ * as numbers (TextWords), so a batch's postings are built by index: a
+ * million items name about ten words each, and looking those strings up
+ * again in every batch was most of the index's time on the importing thread.
+ */
+class WordNumbers {
+  readonly words: string[] = [];
+  readonly #numbers = new Map<string, number>();
+  /** Per term: its word's number, and its vocabulary row's keys. */
+  readonly termWord: number[] = [];
+  readonly termKeys: string[] = [];
+  readonly #terms = new Map<string, number>();
+  /** The kind words, numbered first. */
+  readonly kinds: Readonly<Record<SearchKind, number>> = {
+    song: this.word(kindWord('song')), album: this.word(kindWord('album')), artist: this.word(kindWord('artist')),
+  };
+
+  word(word: string): number {
+    let number = this.#numbers.get(word);
+    if (number === undefined) {
+      number = this.words.length;
+      this.#numbers.set(word, number);
+      this.words.push(word);
+    }
+    return number;
+  }
+
+  term(term: SearchTerm): number {
+    const keys = term.keys.join(' ');
+    // A word is never empty and has no '\n'; its keys are its own.
+    const text = `${term.word}\n${keys}`;
+    let number = this.#terms.get(text);
+    if (number === undefined) {
+      number = this.termWord.length;
+      this.#terms.set(text, number);
+      this.termWord.push(this.word(term.word));
+      this.termKeys.push(keys);
+    }
+    return number;
+  }
+}
+
+/** A normalized text: its terms and their words, by number, and its whole-name word (-1 for a text without words). */
+interface TextWords {
+  readonly terms: readonly number[];
+  readonly words: readonly number[];
+  readonly whole: number;
+  /** The last call of searchWords that took its terms' vocabulary rows. */
+  visited: number;
+}
+
+/**
  * A load repeats the same names and titles many times, within a batch and
  * across batches (a song carries its artists' names and album title; an
  * album is indexed again whenever a new song raises its popularity): each
@@ -70,83 +123,111 @@ export function compareWalk(a: { popularity: number; id: string; kind: string },
  * catalog has about 150,000 distinct texts). The normalizer is a pure
  * function, so a remembered result is always right; an import's end
  * forgets them all (forgetNormalizedTexts), so a server does not keep them.
+ * The word numbers last as long as the texts that use them: once they pass
+ * NUMBERED_WORDS (mostly whole names, about one a distinct text), the next
+ * call of searchWords starts both again.
  */
 const MEMO_SIZE = 100_000;
-let recentTexts = new Map<string, readonly SearchTerm[]>();
-let olderTexts = new Map<string, readonly SearchTerm[]>();
+const NUMBERED_WORDS = 1_000_000;
+let numbers = new WordNumbers();
+let recentTexts = new Map<string, TextWords>();
+let olderTexts = new Map<string, TextWords>();
+let calls = 0;
 
-function normalized(text: string): readonly SearchTerm[] {
-  let terms = recentTexts.get(text);
-  if (terms !== undefined) return terms;
-  terms = olderTexts.get(text) ?? searchTerms(text);
+function normalized(text: string): TextWords {
+  let known = recentTexts.get(text);
+  if (known !== undefined) return known;
+  known = olderTexts.get(text);
+  if (known === undefined) {
+    const terms = searchTerms(text);
+    const words = terms.map((term) => numbers.word(term.word));
+    known = {
+      terms: terms.map((term) => numbers.term(term)),
+      words,
+      whole: terms.length === 0 ? -1 : numbers.word(wholeNameWord(terms.map((term) => term.word))),
+      visited: 0,
+    };
+  }
   if (recentTexts.size >= MEMO_SIZE) {
     olderTexts = recentTexts;
     recentTexts = new Map();
   }
-  recentTexts.set(text, terms);
-  return terms;
+  recentTexts.set(text, known);
+  return known;
 }
 
 export function forgetNormalizedTexts(): void {
+  numbers = new WordNumbers();
   recentTexts = new Map();
   olderTexts = new Map();
 }
 
-/** The posting word every item of each kind has. */
-const KIND_WORDS: Readonly<Record<SearchKind, string>> = { song: kindWord('song'), album: kindWord('album'), artist: kindWord('artist') };
-
-/** A text's search words, and its whole-name word (undefined for a text without words). */
-interface TextWords {
-  readonly words: readonly string[];
-  readonly whole: string | undefined;
-}
-
 /**
- * Each item's posting words, and the vocabulary rows of the words. An
- * item's list may name a word more than once (a song's title word that is
- * also its album's): writeSegment keeps one posting an item, by its last
- * number, instead of a set per item here. (The loop that built the sets was
- * 6.2 s of a 219 s profile of the 1M import; the import's time did not
- * measurably change without them on a noisy machine, bench/README.md.)
+ * Each item's posting words (by number), the numbered words, and the
+ * vocabulary rows of the items' search words (a word's keys as its first
+ * appearance here has them). An item's list may name a word more than once
+ * (a song's title word that is also its album's): writeSegment keeps one
+ * posting an item, by its last number, instead of a set per item here.
+ * (The loop that built the sets was 6.2 s of a 219 s profile of the 1M
+ * import; the import's time did not measurably change without them on a
+ * noisy machine, bench/README.md.)
  */
 export function searchWords(items: readonly IndexedItem[]): {
-  wordsOf: string[][];
+  wordsOf: ItemWords;
+  words: readonly string[];
   vocabulary: { word: string; keys: string }[];
 } {
-  const vocabulary = new Map<string, string>();
-  const seen = new Map<string, TextWords>();
-  const wordsOfText = (text: string): TextWords => {
-    let known = seen.get(text);
-    if (known === undefined) {
-      const terms = normalized(text);
-      for (const term of terms) if (!vocabulary.has(term.word)) vocabulary.set(term.word, term.keys.join(' '));
-      const words = terms.map((term) => term.word);
-      known = { words, whole: words.length === 0 ? undefined : wholeNameWord(words) };
-      seen.set(text, known);
+  if (numbers.words.length > NUMBERED_WORDS) forgetNormalizedTexts();
+  const call = ++calls;
+  const { termWord, termKeys, kinds } = numbers;
+  /** Each search word's first term here. */
+  const firstTerms = new Map<number, number>();
+  const visit = (text: string): TextWords => {
+    const known = normalized(text);
+    if (known.visited !== call) {
+      known.visited = call;
+      for (const term of known.terms) if (!firstTerms.has(termWord[term]!)) firstTerms.set(termWord[term]!, term);
     }
     return known;
   };
   // A group's words, by the group's identity: a song names its artists and album, which many songs of the
   // batch name too. Looking each of their texts up by content was 4 s of the 1M import's main thread.
-  const groups = new Map<readonly string[], readonly string[]>();
-  const wordsOfGroup = (group: readonly string[]): readonly string[] => {
-    let words = groups.get(group);
-    if (words === undefined) {
-      words = group.length === 1 ? wordsOfText(group[0]!).words : group.flatMap((text) => wordsOfText(text).words);
-      groups.set(group, words);
+  const groups = new Map<readonly string[], readonly number[]>();
+  const wordsOfGroup = (group: readonly string[]): readonly number[] => {
+    let known = groups.get(group);
+    if (known === undefined) {
+      known = group.length === 1 ? visit(group[0]!).words : group.flatMap((text) => visit(text).words);
+      groups.set(group, known);
     }
-    return words;
+    return known;
   };
-  const wordsOf = items.map((item) => {
-    const words = [KIND_WORDS[item.kind]];
+  const all: number[] = [];
+  const starts = new Uint32Array(items.length + 1);
+  items.forEach((item, i) => {
+    all.push(kinds[item.kind]);
     for (const text of item.texts) {
-      const { words: own, whole } = wordsOfText(text);
-      if (whole !== undefined) words.push(whole, ...own);
+      const { words, whole } = visit(text);
+      if (whole >= 0) {
+        all.push(whole);
+        for (const word of words) all.push(word);
+      }
     }
-    for (const group of item.related) words.push(...wordsOfGroup(group));
-    return words;
+    for (const group of item.related) for (const word of wordsOfGroup(group)) all.push(word);
+    starts[i + 1] = all.length;
   });
-  return { wordsOf, vocabulary: [...vocabulary].map(([word, keys]) => ({ word, keys })).sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0)) };
+  const { words } = numbers;
+  const vocabulary = [...firstTerms].map(([word, term]) => ({ word: words[word]!, keys: termKeys[term]! }));
+  return {
+    wordsOf: { numbers: Int32Array.from(all), starts },
+    words,
+    vocabulary: vocabulary.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0)),
+  };
+}
+
+/** Every item's word numbers, one run after another: item i's are numbers[starts[i]] up to numbers[starts[i + 1]]. */
+export interface ItemWords {
+  readonly numbers: Int32Array;
+  readonly starts: Uint32Array;
 }
 
 const CHUNK = 5000;
@@ -353,8 +434,8 @@ export async function updateSearchIndex(
   ];
 
   await deleteEarlierCopies(trx, upsert, [['artist', artistIds], ['album', list(albumIds)], ['song', list(songIds).filter((id) => !written.newSongs?.has(id))]]);
-  const { wordsOf, vocabulary } = searchWords(items);
-  await writeSegment(trx, upsert, items, wordsOf);
+  const { wordsOf, words, vocabulary } = searchWords(items);
+  await writeSegment(trx, upsert, items, wordsOf, words);
   for (const id of albumIds) memo.albumPopularity.delete(id); // withdrawn ones left the index
   for (const item of items) if (item.kind === 'album') memo.albumPopularity.set(item.id, item.popularity);
   await upsert(trx, 'search_vocabulary', ['word'], vocabulary);
@@ -454,18 +535,46 @@ async function nextSegmentId(trx: Kysely<Database>, upsert: BulkUpsert): Promise
   return id;
 }
 
-/** Writes items as a new segment, numbered in walk order, with each word's postings (`wordsOf`, parallel to `items`, may repeat a word). */
-async function writeSegment(trx: Kysely<Database>, upsert: BulkUpsert, items: readonly IndexedItem[], wordsOf: readonly (readonly string[])[]): Promise<void> {
+/**
+ * Writes items as a new segment, numbered in walk order, with each word's
+ * postings (`wordsOf`, parallel to `items`, may repeat a word; `words` are
+ * the words by number). Postings are counted first and then filled, one
+ * array for all words.
+ */
+async function writeSegment(
+  trx: Kysely<Database>,
+  upsert: BulkUpsert,
+  items: readonly IndexedItem[],
+  wordsOf: ItemWords,
+  words: readonly string[],
+): Promise<void> {
   if (items.length === 0) return;
   const order = items.map((_, i) => i).sort((a, b) => compareWalk(items[a]!, items[b]!));
-  const postings = new Map<string, number[]>();
-  order.forEach((index, number) => {
-    for (const word of wordsOf[index]!) {
-      const list = postings.get(word);
-      if (list === undefined) postings.set(word, [number]);
-      // A word the item's list names again: its posting is there already (numbers ascend, so it is the last).
-      else if (list[list.length - 1] !== number) list.push(number);
+  const { numbers, starts } = wordsOf;
+  // The last item each word was counted for: a word the item's list names again has its posting already.
+  const last = new Int32Array(words.length).fill(-1);
+  const ends = new Uint32Array(words.length + 1);
+  const eachPosting = (add: (word: number, number: number) => void) => {
+    last.fill(-1);
+    for (let number = 0; number < order.length; number++) {
+      const index = order[number]!;
+      for (let at = starts[index]!; at < starts[index + 1]!; at++) {
+        const word = numbers[at]!;
+        if (last[word] !== number) {
+          last[word] = number;
+          add(word, number);
+        }
+      }
     }
+  };
+  eachPosting((word) => ends[word + 1]!++);
+  for (let word = 0; word < words.length; word++) ends[word + 1]! += ends[word]!;
+  const all = new Int32Array(ends[words.length]!);
+  const filled = ends.slice(0, words.length);
+  eachPosting((word, number) => (all[filled[word]!++] = number));
+  const postings = new Map<string, Int32Array>();
+  words.forEach((word, number) => {
+    if (ends[number + 1]! > ends[number]!) postings.set(word, all.subarray(ends[number]!, ends[number + 1]!));
   });
   await insertSegment(trx, upsert, order.map((index) => items[index]!), postings);
 }
