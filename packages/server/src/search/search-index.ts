@@ -134,6 +134,20 @@ let recentTexts = new Map<string, TextWords>();
 let olderTexts = new Map<string, TextWords>();
 let calls = 0;
 
+/**
+ * A group's words, by the group's identity: a song names its artists and
+ * album, which many songs of every batch name too. Looking each of their
+ * texts up by content in every batch was 5 s of the 1M import's main
+ * thread. A group is the array an IndexMemo keeps the names in, so the
+ * entry lives as long as the memo keeps the names.
+ */
+interface GroupWords {
+  readonly words: readonly number[];
+  readonly terms: readonly number[];
+  visited: number;
+}
+let groupWords = new WeakMap<readonly string[], GroupWords>();
+
 function normalized(text: string): TextWords {
   let known = recentTexts.get(text);
   if (known !== undefined) return known;
@@ -158,6 +172,7 @@ function normalized(text: string): TextWords {
 
 export function forgetNormalizedTexts(): void {
   numbers = new WordNumbers();
+  groupWords = new WeakMap();
   recentTexts = new Map();
   olderTexts = new Map();
 }
@@ -182,31 +197,29 @@ export function searchWords(items: readonly IndexedItem[]): {
   const { termWord, termKeys, kinds } = numbers;
   /** Each search word's first term here. */
   const firstTerms = new Map<number, number>();
-  const visit = (text: string): TextWords => {
-    const known = normalized(text);
+  /** Takes the vocabulary rows of a text's or group's terms, once a call. */
+  const visit = <Known extends { readonly terms: readonly number[]; visited: number }>(known: Known): Known => {
     if (known.visited !== call) {
       known.visited = call;
       for (const term of known.terms) if (!firstTerms.has(termWord[term]!)) firstTerms.set(termWord[term]!, term);
     }
     return known;
   };
-  // A group's words, by the group's identity: a song names its artists and album, which many songs of the
-  // batch name too. Looking each of their texts up by content was 4 s of the 1M import's main thread.
-  const groups = new Map<readonly string[], readonly number[]>();
   const wordsOfGroup = (group: readonly string[]): readonly number[] => {
-    let known = groups.get(group);
+    let known = groupWords.get(group);
     if (known === undefined) {
-      known = group.length === 1 ? visit(group[0]!).words : group.flatMap((text) => visit(text).words);
-      groups.set(group, known);
+      const texts = group.map(normalized);
+      known = { words: texts.flatMap((text) => text.words), terms: texts.flatMap((text) => text.terms), visited: 0 };
+      groupWords.set(group, known);
     }
-    return known;
+    return visit(known).words;
   };
   const all: number[] = [];
   const starts = new Uint32Array(items.length + 1);
   items.forEach((item, i) => {
     all.push(kinds[item.kind]);
     for (const text of item.texts) {
-      const { words, whole } = visit(text);
+      const { words, whole } = visit(normalized(text));
       if (whole >= 0) {
         all.push(whole);
         for (const word of words) all.push(word);
