@@ -162,6 +162,30 @@ describe.each(dialects.map((d) => [d.name, d] as const))('search segments on %s'
     }
   });
 
+  it('indexes two catalogs imported at once as if each were imported alone', async () => {
+    // The importing process keeps what it normalized (each text's words, by number) for every import it runs:
+    // here one import ends, and forgets them, while the other is half done, three times over.
+    const other = [...generateDemoCatalog({ songs: 1200, seed: 9 })];
+    const otherAlone = await openCatalog(dialect, (storage) => importRecords(storage, other, 100_000));
+    let both: Catalog[] = [];
+    try {
+      both = await Promise.all([
+        openCatalog(dialect, async (storage) => {
+          await importRecords(storage, RECORDS, 150);
+          await importRecords(storage, CHANGES, 40);
+        }),
+        openCatalog(dialect, (storage) => importRecords(storage, other, 60, 3)),
+      ]);
+      const [mine, theirs] = both as [Catalog, Catalog];
+      for (const q of QUERIES) {
+        expect(await allPages(mine, q, 50), q).toEqual(await allPages(oneBatch, q, 50));
+        expect(await allPages(theirs, q, 50), q).toEqual(await allPages(otherAlone, q, 50));
+      }
+    } finally {
+      for (const catalog of [otherAlone, ...both]) await catalog.drop();
+    }
+  }, 180_000);
+
   it('leaves out withdrawn songs', async () => {
     const withdrawn = new Set(CHANGES.filter((record) => record.withdrawn === true).map((record) => record.id));
     expect(withdrawn.size).toBeGreaterThan(10);
