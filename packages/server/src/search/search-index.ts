@@ -565,8 +565,7 @@ async function writeSegment(
   const order = items.map((_, i) => i).sort((a, b) => compareWalk(items[a]!, items[b]!));
   const { numbers, starts } = wordsOf;
   // The last item each word was counted for: a word the item's list names again has its posting already.
-  const last = new Int32Array(words.length).fill(-1);
-  const ends = new Uint32Array(words.length + 1);
+  const last = new Int32Array(words.length);
   const eachPosting = (add: (word: number, number: number) => void) => {
     last.fill(-1);
     for (let number = 0; number < order.length; number++) {
@@ -580,15 +579,24 @@ async function writeSegment(
       }
     }
   };
-  eachPosting((word) => ends[word + 1]!++);
-  for (let word = 0; word < words.length; word++) ends[word + 1]! += ends[word]!;
-  const all = new Int32Array(ends[words.length]!);
-  const filled = ends.slice(0, words.length);
+  // Only the words this batch's items name: the import's numbers may run to a million.
+  const named: number[] = [];
+  const counts = new Uint32Array(words.length);
+  eachPosting((word) => {
+    if (counts[word] === 0) named.push(word);
+    counts[word]!++;
+  });
+  const firsts = new Uint32Array(words.length);
+  let total = 0;
+  for (const word of named) {
+    firsts[word] = total;
+    total += counts[word]!;
+  }
+  const all = new Int32Array(total);
+  const filled = firsts.slice();
   eachPosting((word, number) => (all[filled[word]!++] = number));
   const postings = new Map<string, Int32Array>();
-  words.forEach((word, number) => {
-    if (ends[number + 1]! > ends[number]!) postings.set(word, all.subarray(ends[number]!, ends[number + 1]!));
-  });
+  for (const word of named) postings.set(words[word]!, all.subarray(firsts[word]!, firsts[word]! + counts[word]!));
   await insertSegment(trx, upsert, order.map((index) => items[index]!), postings);
 }
 
