@@ -64,7 +64,7 @@ export interface StorageOptions {
   redisUrl?: string | undefined;
   /** Told when a write's epoch change did not reach Redis (the write itself stands); at most once a second. */
   onWriteEpochError?: (error: Error) => void;
-  /** The clock that ages stamps (tests move it). */
+  /** The clock that ages stamps (tests move it); Redis's cool-off after a failure keeps real time. */
   clock?: () => number;
   /** SQLite: the page cache of the connection, in MB (16 unless given). */
   sqliteCacheMb?: number;
@@ -100,7 +100,9 @@ export function databaseName(databaseUrl: string): string {
 export function openStorage(databaseUrl: string, options: StorageOptions = {}): Storage {
   if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
     const clock = options.clock ?? Date.now;
-    const epoch = options.redisUrl ? createRedisWriteEpoch(options.redisUrl, databaseName(databaseUrl), clock) : undefined;
+    // Redis's cool-off after a failure keeps real time: with a test's frozen `clock`, one slow reply (a loaded CI
+    // machine) would leave the node reading the database for the rest of the test.
+    const epoch = options.redisUrl ? createRedisWriteEpoch(options.redisUrl, databaseName(databaseUrl)) : undefined;
     const db = new Kysely<Database>({
       dialect: createPostgresDialect(databaseUrl, {
         ...options,
