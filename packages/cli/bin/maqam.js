@@ -6,7 +6,7 @@
 //   24 and 32 MB: 463 to 548 us, p99 58 to 71 ms (a dozen full collections a run), RSS 397 to 400 MB.
 // Uniform ids: 1,068 us at 8 MB against 1,105 at 16. Flags in NODE_OPTIONS do not override these.
 // --initial-old-space-size=64 lets the old generation grow to 64 MB before V8 collects it. With V8's own
-// limit, a search server of about 31 MB live ran a full collection every second (6 to 14 ms pauses, and
+// limit, a search server of about 31 MB live ran a full collection every second (3 to 14 ms pauses, and
 // marking threads taking the pinned core): bench/search's p99 was 19.7 to 21.5 ms, and 8.9 to 10.1 ms
 // with this flag; BatchGetSongs' RSS under fresh Zipf went from 251 to 265 MB (2026-11-26, bench/README.md).
 // `import` and `seed-demo` run again without the cap (src/young-generation.ts): it made the 1M import 20% slower.

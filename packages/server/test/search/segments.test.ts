@@ -163,8 +163,8 @@ describe.each(dialects.map((d) => [d.name, d] as const))('search segments on %s'
   });
 
   it('indexes two catalogs imported at once as if each were imported alone', async () => {
-    // The importing process keeps what it normalized (each text's words, by number) for every import it runs:
-    // here one import ends, and forgets them, while the other is half done, three times over.
+    // The importing process keeps what it normalized (each text's words, by number) for every import it runs.
+    // The other catalog comes in three imports, each forgetting them at its end, while the first one's runs on.
     const other = [...generateDemoCatalog({ songs: 1200, seed: 9 })];
     const otherAlone = await openCatalog(dialect, (storage) => importRecords(storage, other, 100_000));
     let both: Catalog[] = [];
