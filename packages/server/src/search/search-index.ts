@@ -129,7 +129,7 @@ interface TextWords {
  */
 const MEMO_SIZE = 100_000;
 const NUMBERED_WORDS = 1_000_000;
-let numbers = new WordNumbers();
+let wordNumbers = new WordNumbers();
 let recentTexts = new Map<string, TextWords>();
 let olderTexts = new Map<string, TextWords>();
 let calls = 0;
@@ -154,11 +154,11 @@ function normalized(text: string): TextWords {
   known = olderTexts.get(text);
   if (known === undefined) {
     const terms = searchTerms(text);
-    const words = terms.map((term) => numbers.word(term.word));
+    const termNumbers = terms.map((term) => wordNumbers.term(term));
     known = {
-      terms: terms.map((term) => numbers.term(term)),
-      words,
-      whole: terms.length === 0 ? -1 : numbers.word(wholeNameWord(terms.map((term) => term.word))),
+      terms: termNumbers,
+      words: termNumbers.map((term) => wordNumbers.termWord[term]!),
+      whole: terms.length === 0 ? -1 : wordNumbers.word(wholeNameWord(terms.map((term) => term.word))),
       visited: 0,
     };
   }
@@ -171,7 +171,7 @@ function normalized(text: string): TextWords {
 }
 
 export function forgetNormalizedTexts(): void {
-  numbers = new WordNumbers();
+  wordNumbers = new WordNumbers();
   groupWords = new WeakMap();
   recentTexts = new Map();
   olderTexts = new Map();
@@ -192,9 +192,9 @@ export function searchWords(items: readonly IndexedItem[]): {
   words: readonly string[];
   vocabulary: { word: string; keys: string }[];
 } {
-  if (numbers.words.length > NUMBERED_WORDS) forgetNormalizedTexts();
+  if (wordNumbers.words.length > NUMBERED_WORDS) forgetNormalizedTexts();
   const call = ++calls;
-  const { termWord, termKeys, kinds } = numbers;
+  const { termWord, termKeys, kinds } = wordNumbers;
   /** Each search word's first term here. */
   const firstTerms = new Map<number, number>();
   /** Takes the vocabulary rows of a text's or group's terms, once a call. */
@@ -228,7 +228,7 @@ export function searchWords(items: readonly IndexedItem[]): {
     for (const group of item.related) for (const word of wordsOfGroup(group)) all.push(word);
     starts[i + 1] = all.length;
   });
-  const { words } = numbers;
+  const { words } = wordNumbers;
   const vocabulary = [...firstTerms].map(([word, term]) => ({ word: words[word]!, keys: termKeys[term]! }));
   return {
     wordsOf: { numbers: Int32Array.from(all), starts },
