@@ -7,7 +7,7 @@ import type { FragmentCache } from './fragment-cache.ts';
 import type { KeysetPosition, PageCursorCodec } from './page-cursor.ts';
 import { renderAlbumResult, renderArtistResult, renderLyrics } from './render.ts';
 import { expandSongTemplate, parseSongTemplates } from './song-template.ts';
-import type { SongSnapshot } from './song-snapshot.ts';
+import type { RenderedPlacement, SongSnapshot } from './song-snapshot.ts';
 
 const CLOSE = Buffer.from('}}');
 const quote = JSON.stringify as (value: string) => string;
@@ -43,6 +43,12 @@ interface FragmentKind {
   readonly notFound: ErrorReason;
   /** The fragments of the ids found, each behind its key (`keyed`). */
   render(ids: string[], negotiation: Negotiation): Promise<Map<string, Buffer>>;
+  /**
+   * Where these ids' finished fragments can be read at once, without
+   * awaiting (the song snapshot's rendered chains); undefined when `render`
+   * must do it.
+   */
+  place?(ids: readonly string[], negotiation: Negotiation): RenderedPlacement | undefined;
 }
 
 export function createCatalogService({ repo, cache, buffers, artistNames, cursors, publicUrl, snapshots }: CatalogServiceDeps) {
@@ -74,6 +80,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
       }
       return rendered;
     },
+    place: (ids, negotiation) => snapshots?.current?.placeRendered(ids, negotiation.chainKey),
   };
 
   const album: FragmentKind = {
@@ -159,6 +166,10 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
       return body;
     }
 
+    const placement = kind.place?.(missing, negotiation);
+    const direct = placement && answerWithPlacedMisses(kind, chain, ids, entries, hitBytes + frame, missing, placement, negotiation.messageLocale);
+    if (direct) return direct;
+
     // The database read below yields to other requests, whose inserts can
     // evict and reuse the entries found above (and the catalog watcher can
     // clear them): copy the hits out first, into one buffer.
@@ -192,6 +203,61 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
       // Every hit was copied into the body (or the request failed): nothing reads the scratch copy any more.
       buffers.give(hits);
     }
+  }
+
+  /**
+   * A batch answer whose misses are read straight into it from where
+   * `placement` found them, beside the hits, with no await in between: the
+   * entries found are still valid, and no scratch copy of the hits or of the
+   * misses is made. Misses read are then offered to the cache. Undefined (and
+   * nothing kept) when a slot turned out to be another id's of the same hash.
+   */
+  function answerWithPlacedMisses(
+    kind: FragmentKind,
+    chain: string,
+    ids: readonly string[],
+    entries: Int32Array,
+    hitsAndFrame: number,
+    missing: readonly string[],
+    placement: RenderedPlacement,
+    locale: MessageLocale,
+  ): Buffer | undefined {
+    let size = hitsAndFrame;
+    let absent: Map<number, Buffer> | undefined;
+    for (let m = 0; m < missing.length; m++) {
+      const length = placement.lengthOf(m);
+      if (length !== -1) size += length;
+      else {
+        const fragment = notFoundResult(kind, missing[m]!, locale);
+        (absent ??= new Map()).set(m, fragment);
+        size += fragment.length;
+      }
+    }
+    const body = buffers.take(size);
+    const read = new Int32Array(missing.length).fill(-1);
+    let offset = OPEN_RESULTS.copy(body, 0);
+    for (let i = 0, m = 0; i < ids.length; i++) {
+      if (i > 0) body[offset++] = 0x2c; // ','
+      if (entries[i] !== -1) {
+        offset += cache.copyTo(entries[i]!, body, offset);
+        continue;
+      }
+      const notFound = absent?.get(m);
+      if (notFound !== undefined) offset += notFound.copy(body, offset);
+      else if (placement.readInto(m, body, offset)) {
+        read[m] = offset;
+        offset += placement.lengthOf(m);
+      } else {
+        buffers.give(body);
+        return undefined;
+      }
+      m++;
+    }
+    CLOSE.copy(body, offset);
+    for (let m = 0; m < missing.length; m++) {
+      if (read[m] !== -1) cache.set(chain, missing[m]!, body.subarray(read[m], read[m]! + placement.lengthOf(m)));
+    }
+    return body;
   }
 
   /** The fragments of these ids, in order (without their keys); undefined for an id not in the catalog (or withdrawn). */

@@ -220,6 +220,40 @@ export class SongSnapshot {
   }
 
   /**
+   * Where this snapshot holds the finished fragments of these ids in the
+   * locale chain `chainKey`, for a batch that reads them straight into its
+   * answer: undefined when it holds no fragments in that chain, or when an
+   * id's hash names more than one slot (then `readRendered` tells them apart).
+   */
+  placeRendered(ids: readonly string[], chainKey: string): RenderedPlacement | undefined {
+    const part = this.#parts.get(chainKey);
+    if (part === undefined) return undefined;
+    const hashes = this.#hashes;
+    const capacity = hashes.length;
+    const slots = new Int32Array(ids.length).fill(-1);
+    for (let i = 0; i < ids.length; i++) {
+      const hash = snapshotHash(this.#seed, ids[i]!);
+      for (let slot = hash % capacity; hashes[slot] !== 0; slot = slot + 1 === capacity ? 0 : slot + 1) {
+        if (hashes[slot] !== hash) continue;
+        if (slots[i] !== -1) return undefined;
+        slots[i] = slot;
+      }
+    }
+    return new RenderedPlacement(this, part, ids, slots);
+  }
+
+  /** Reads part `part` of slot `slot` into `target` at `at` when it is `id`'s; false when it is another id's of the same hash. */
+  readOwnPart(slot: number, part: number, id: string, target: Buffer, at: number): boolean {
+    const length = this.#readPart(slot, part, target, at);
+    return startsWithKey(target, at, length, id);
+  }
+
+  /** The length of part `part` of slot `slot`. */
+  partLength(slot: number, part: number): number {
+    return this.#lengthOf(slot, part);
+  }
+
+  /**
    * Every slot whose hash is an id's, with that id, and the length of their
    * `part`s in all: almost always one slot an id found, and none an id not
    * found. Two ids of the same hash each get both slots; the caller's key
@@ -264,6 +298,40 @@ export class SongSnapshot {
     if (this.#closed) return;
     this.#closed = true;
     closeSync(this.#fd);
+  }
+}
+
+/**
+ * Ids of one batch placed in a snapshot (`placeRendered`): each id's slot,
+ * or none for an id not in the catalog at the snapshot's version. Valid
+ * until the snapshot is closed: the caller reads without awaiting.
+ */
+export class RenderedPlacement {
+  readonly #snapshot: SongSnapshot;
+  readonly #part: number;
+  readonly #ids: readonly string[];
+  readonly #slots: Int32Array;
+
+  constructor(snapshot: SongSnapshot, part: number, ids: readonly string[], slots: Int32Array) {
+    this.#snapshot = snapshot;
+    this.#part = part;
+    this.#ids = ids;
+    this.#slots = slots;
+  }
+
+  /** The byte length of the `i`th id's fragment (behind its key), or -1 when the snapshot lacks the id. */
+  lengthOf(i: number): number {
+    const slot = this.#slots[i]!;
+    return slot === -1 ? -1 : this.#snapshot.partLength(slot, this.#part);
+  }
+
+  /**
+   * Reads the `i`th id's fragment into `target` at `at` (`lengthOf(i)`
+   * bytes); false when the slot turned out to be another id's of the same
+   * hash, which means the `i`th id is not in the catalog.
+   */
+  readInto(i: number, target: Buffer, at: number): boolean {
+    return this.#snapshot.readOwnPart(this.#slots[i]!, this.#part, this.#ids[i]!, target, at);
   }
 }
 

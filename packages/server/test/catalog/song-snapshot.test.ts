@@ -24,10 +24,10 @@ const HASH_SEED = 20261125;
 const LOCALES = ['ar', 'en', 'fr', 'fr, en'] as const;
 
 /** Two song ids of the same snapshot hash under HASH_SEED, found by trying ids until two meet. */
-function collidingIds(): [string, string] {
+function collidingIds(prefix: string): [string, string] {
   const seen = new Map<number, string>();
   for (let n = 0; ; n++) {
-    const id = `song-collides-${n}`;
+    const id = `${prefix}${n}`;
     const hash = snapshotHash(HASH_SEED, id);
     const other = seen.get(hash);
     if (other !== undefined) return [other, id];
@@ -42,14 +42,19 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
   let reference: FastifyInstance;
   /** No cache and a snapshot of any catalog, built as soon as the catalog is quiet for one poll. */
   let snapshotted: FastifyInstance;
+  /** The same with a cache of 1 MB: answers mix hits with misses read straight into them, and misses evict hits. */
+  let cached: FastifyInstance;
   let credential: string;
   let url: string;
+  let cachedUrl: string;
   const records: ImportRecord[] = [...generateDemoCatalog({ songs: SONGS, seed: 3 })];
-  const collisions = collidingIds();
+  const collisions = collidingIds('song-collides-');
+  /** Of a second such pair only the first is a song: the other's one slot of its hash is its twin's. */
+  const [twin, absentTwin] = collidingIds('song-twin-');
   /** Ids whose batch result key is not their characters: the snapshot's key check takes its slower path for them. */
   const oddIds = ['song-"quoted"', 'song-back\\slash', 'أغنية-٧', 'song-é-ü'];
   const songIds = records.filter((r): r is SongRecord => r.kind === 'song').map((r) => r.id);
-  const allIds = [...songIds, ...collisions, ...oddIds, 'song-missing-1', 'song-missing-2', 'song-"missing"', 'أغنية-٨'];
+  const allIds = [...songIds, ...collisions, twin, ...oddIds, 'song-missing-1', 'song-missing-2', 'song-"missing"', 'أغنية-٨', absentTwin];
 
   const write = (batch: ImportRecord[]) => runImport(storage, (writeBatch) => writeBatch(batch.map((record, i) => ({ line: i + 1, record }))));
 
@@ -60,7 +65,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
     const template = records.find((r): r is SongRecord => r.kind === 'song')!;
     await write([
       ...records,
-      ...collisions.map((id, i): SongRecord => ({ ...template, id, title: { en: `Collision ${i}` }, originalLanguage: 'en' })),
+      ...[...collisions, twin].map((id, i): SongRecord => ({ ...template, id, title: { en: `Collision ${i}` }, originalLanguage: 'en' })),
       ...oddIds.map((id, i): SongRecord => ({ ...template, id, title: { en: `Odd ${i}` }, originalLanguage: 'en' })),
     ]);
     credential = (await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'snapshot' })).key;
@@ -71,10 +76,13 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
     reference = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_SNAPSHOT: 'off' }), storage, logger: false });
     snapshotted = await buildApp({ config: loadConfig(env), storage, logger: false, songSnapshot: { minSongs: 0, quietPolls: 0, hashSeed: HASH_SEED } });
     url = await snapshotted.listen({ port: 0, host: '127.0.0.1' });
+    cached = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_CACHE_MB: '1' }), storage, logger: false, songSnapshot: { minSongs: 0, quietPolls: 0, hashSeed: HASH_SEED } });
+    cachedUrl = await cached.listen({ port: 0, host: '127.0.0.1' });
   }, 120_000);
 
   afterAll(async () => {
     await snapshotted?.close();
+    await cached?.close();
     await reference?.close();
     await storage?.close();
     await database?.drop();
@@ -89,19 +97,19 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
     });
 
   /** A gauge of the snapshot, from /metrics. */
-  async function gauge(metric: 'maqam_song_snapshot_songs' | 'maqam_song_snapshot_rendered_chains'): Promise<number> {
-    const metrics = (await snapshotted.inject({ method: 'GET', url: '/metrics' })).body;
+  async function gauge(metric: 'maqam_song_snapshot_songs' | 'maqam_song_snapshot_rendered_chains', app = snapshotted): Promise<number> {
+    const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
     return Number(new RegExp(`^${metric} (\\S+)$`, 'm').exec(metrics)![1]);
   }
 
   /** Songs in the snapshot (0 while there is none). */
-  const snapshotSongs = () => gauge('maqam_song_snapshot_songs');
+  const snapshotSongs = (app = snapshotted) => gauge('maqam_song_snapshot_songs', app);
 
   /** Polls until the snapshot holds `songs` songs (the watch polls every second; a build takes well under one here). */
-  async function snapshotOf(songs: number): Promise<void> {
+  async function snapshotOf(songs: number, app = snapshotted): Promise<void> {
     const deadline = Date.now() + 30_000;
-    while ((await snapshotSongs()) !== songs) {
-      if (Date.now() > deadline) throw new Error(`the snapshot holds ${await snapshotSongs()} songs, not ${songs}`);
+    while ((await snapshotSongs(app)) !== songs) {
+      if (Date.now() > deadline) throw new Error(`the snapshot holds ${await snapshotSongs(app)} songs, not ${songs}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -119,7 +127,10 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
   }
 
   it(name === 'sqlite' ? 'holds every song once the catalog is quiet' : 'has none: PostgreSQL nodes read the database', async () => {
-    if (name === 'sqlite') await snapshotOf(SONGS + collisions.length + oddIds.length);
+    if (name === 'sqlite') {
+      await snapshotOf(SONGS + collisions.length + 1 + oddIds.length);
+      await snapshotOf(SONGS + collisions.length + 1 + oddIds.length, cached);
+    }
     else expect(await snapshotSongs()).toBe(0);
     // `ar` (also no Accept-Language), `en, ar` and `fr, ar`.
     expect(await gauge('maqam_song_snapshot_rendered_chains')).toBe(name === 'sqlite' ? 3 : 0);
@@ -137,14 +148,24 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
       expect(results[collisions[1]].song.title.value).toBe('Collision 1');
       expect(results['song-missing-1'].error.code).toBe('ERROR_CODE_NOT_FOUND');
       expect(res.body).toBe((await batchGet(reference, [collisions[1], 'song-missing-1', collisions[0]], locale)).body);
+      // An id not in the catalog whose hash is a song's: that song's slot is not its own, with or without the song beside it.
+      for (const ids of [[absentTwin, songIds[0]!], [twin, absentTwin]]) {
+        for (const app of [snapshotted, cached]) {
+          const answer = await batchGet(app, ids, locale);
+          expect(JSON.parse(answer.body).results[absentTwin].error.code).toBe('ERROR_CODE_NOT_FOUND');
+          expect(answer.body).toBe((await batchGet(reference, ids, locale)).body);
+        }
+      }
     }
   });
 
-  it('answers many requests at once, each with its own bytes', async () => {
+  it.each([['without a cache', () => url], ['with a small cache', () => cachedUrl]] as const)('answers many requests at once, each with its own bytes, %s', async (_label, urlOf) => {
     const random = seededRandom(11).next;
+    // Ids drawn from a few hundred often and from the rest seldom, so a cache holds some and misses others.
+    const often = allIds.slice(0, 300);
     const bodies = Array.from({ length: 400 }, () => {
       const ids = new Set<string>();
-      while (ids.size < 100) ids.add(allIds[Math.floor(random() * allIds.length)]!);
+      while (ids.size < 100) ids.add(random() < 0.6 ? often[Math.floor(random() * often.length)]! : allIds[Math.floor(random() * allIds.length)]!);
       return { ids: [...ids], locale: LOCALES[Math.floor(random() * LOCALES.length)]! };
     });
     const answers = new Array<string>(bodies.length);
@@ -152,7 +173,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
     await Promise.all(Array.from({ length: 32 }, async () => {
       while (next < bodies.length) {
         const n = next++;
-        const res = await fetch(`${url}/v1/music/songs:batchGet`, {
+        const res = await fetch(`${urlOf()}/v1/music/songs:batchGet`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'accept-language': bodies[n]!.locale, 'x-api-key': credential },
           body: JSON.stringify({ songIdList: bodies[n]!.ids.map((value) => ({ value })) }),
@@ -172,7 +193,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
     const renamedArtist: ArtistRecord = { ...artist, name: { ...artist.name, en: 'Renamed Artist', fr: 'Artiste renommé' } };
     await write([renamed, withdrawn, renamedArtist]);
     // PostgreSQL: read from the database, so at once.
-    if (name === 'sqlite') await snapshotOf(SONGS + collisions.length + oddIds.length - 1);
+    if (name === 'sqlite') await snapshotOf(SONGS + collisions.length + 1 + oddIds.length - 1);
     const res = await batchGet(snapshotted, [renamed.id, withdrawn.id], 'en');
     const results = JSON.parse(res.body).results;
     expect(results[renamed.id].song.title.value).toBe('Renamed by a later import');
