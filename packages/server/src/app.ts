@@ -96,6 +96,14 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot }: 
   app.setValidatorCompiler(validatorCompiler);
   // The API takes JSON bodies only; any other type is a 400 naming Content-Type.
   app.removeContentTypeParser('text/plain');
+  // Fastify's own JSON parsing, except that a Batch* route first tries to read its ids straight from the text (http/batch-body.ts).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const ids = request.routeOptions.config.readBatchIds?.(body as string);
+    if (ids !== undefined) done(null, ids);
+    else parseJson(request, body as string, done);
+  });
 
   const secret = await ensureServerSecret(storage.db, config.secret);
   const cache = new FragmentCache(config.songCacheMegabytes * 1024 * 1024);

@@ -9,9 +9,8 @@ import {
   PageQuery,
 } from '@maqam/contract';
 import { negotiateLocale } from '../http/locale.hook.ts';
-import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import { pageRequest } from './paging.ts';
-import { CATALOG_SECURITY, ERROR_RESPONSES, sendBatchAnswer, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
+import { batchBody, batchIdsOf, CATALOG_SECURITY, ERROR_RESPONSES, sendBatchAnswer, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
 
 const TAGS = ['MusicCatalogService'];
 
@@ -36,6 +35,7 @@ export function albumsRoutes(app: FastifyInstance, { catalog, guard, negotiator 
     async (request, reply) => sendJson(reply, await catalog.getAlbum(request.params.album_id, request.negotiation)),
   );
 
+  const batch = batchBody(BatchGetAlbumsRequest);
   routes.post(
     // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
     '/v1/music/albums::batchGet',
@@ -50,13 +50,11 @@ export function albumsRoutes(app: FastifyInstance, { catalog, guard, negotiator 
         body: BatchGetAlbumsRequest,
         response: { 200: BatchGetAlbumsResponse, ...ERROR_RESPONSES },
       },
+      config: batch.config,
       onRequest: guard('catalog'),
-      preValidation: [negotiateLocale(negotiator), async (request) => normalizeProtoJsonNames(request.body)],
+      preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
     },
-    async (request, reply) => {
-      const ids = (request.body as BatchGetAlbumsRequest).albumIdList.map((id) => id.value);
-      return sendBatchAnswer(reply, await catalog.batchGetAlbums(ids, request.negotiation), catalog);
-    },
+    async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetAlbums(batchIdsOf(request.body, 'albumIdList'), request.negotiation), catalog),
   );
 
   routes.get(

@@ -15,9 +15,8 @@ import {
   GetRelatedArtistsResponse,
 } from '@maqam/contract';
 import { negotiateLocale } from '../http/locale.hook.ts';
-import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import { pageRequest, pickAlias } from './paging.ts';
-import { CATALOG_SECURITY, ERROR_RESPONSES, sendBatchAnswer, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
+import { batchBody, batchIdsOf, CATALOG_SECURITY, ERROR_RESPONSES, sendBatchAnswer, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
 
 const TAGS = ['MusicCatalogService'];
 
@@ -42,6 +41,7 @@ export function artistsRoutes(app: FastifyInstance, { catalog, guard, negotiator
     async (request, reply) => sendJson(reply, await catalog.getArtist(request.params.artist_id, request.negotiation)),
   );
 
+  const batch = batchBody(BatchGetArtistsRequest);
   routes.post(
     // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
     '/v1/music/artists::batchGet',
@@ -56,13 +56,11 @@ export function artistsRoutes(app: FastifyInstance, { catalog, guard, negotiator
         body: BatchGetArtistsRequest,
         response: { 200: BatchGetArtistsResponse, ...ERROR_RESPONSES },
       },
+      config: batch.config,
       onRequest: guard('catalog'),
-      preValidation: [negotiateLocale(negotiator), async (request) => normalizeProtoJsonNames(request.body)],
+      preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
     },
-    async (request, reply) => {
-      const ids = (request.body as BatchGetArtistsRequest).artistIdList.map((id) => id.value);
-      return sendBatchAnswer(reply, await catalog.batchGetArtists(ids, request.negotiation), catalog);
-    },
+    async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetArtists(batchIdsOf(request.body, 'artistIdList'), request.negotiation), catalog),
   );
 
   routes.get(

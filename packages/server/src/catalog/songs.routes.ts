@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   BatchGetSongsRequest, BatchGetSongsResponse, ErrorBody, GetLyricsResponse, GetSongParams, GetSongResponse, ValidationErrorBody,
 } from '@maqam/contract';
+import { BatchIds, batchBodyReader, type BatchBodyReader } from '../http/batch-body.ts';
 import type { Guard } from '../http/credentials.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
 import type { LocaleNegotiator } from '../http/locale.ts';
@@ -34,6 +35,29 @@ export function sendJson(reply: FastifyReply, body: Buffer): FastifyReply {
 export function sendBatchAnswer(reply: FastifyReply, body: Buffer, catalog: CatalogService): FastifyReply {
   reply.raw.once('close', () => catalog.releaseAnswer(body));
   return sendJson(reply, body);
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A Batch* route's reader of its body's plain form (http/batch-body.ts), tried before JSON.parse. */
+    readBatchIds?: BatchBodyReader;
+  }
+}
+
+/** The options a Batch* route adds: its body read from the bytes when it can be, renamed for proto3 JSON when it was parsed. */
+export function batchBody(schema: object) {
+  return { config: { readBatchIds: batchBodyReader(schema) }, renameProtoJson };
+}
+
+/** A preValidation hook: snake_case members of a parsed body become lowerCamelCase (the reader took either already). */
+function renameProtoJson(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  if (!(request.body instanceof BatchIds)) normalizeProtoJsonNames(request.body);
+  done();
+}
+
+/** The ids of a validated Batch* body, whichever way it was read. */
+export function batchIdsOf(body: unknown, member: string): string[] {
+  return body instanceof BatchIds ? body.ids : (body as Record<string, { value: string }[]>)[member]!.map((id) => id.value);
 }
 
 export function songsRoutes(app: FastifyInstance, { catalog, guard, negotiator }: CatalogRouteDeps): void {
@@ -76,6 +100,7 @@ export function songsRoutes(app: FastifyInstance, { catalog, guard, negotiator }
     async (request, reply) => sendJson(reply, await catalog.lyrics(request.params.song_id)),
   );
 
+  const batch = batchBody(BatchGetSongsRequest);
   routes.post(
     // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
     '/v1/music/songs::batchGet',
@@ -90,15 +115,10 @@ export function songsRoutes(app: FastifyInstance, { catalog, guard, negotiator }
         body: BatchGetSongsRequest,
         response: { 200: BatchGetSongsResponse, ...ERROR_RESPONSES },
       },
+      config: batch.config,
       onRequest: guard('catalog'),
-      preValidation: [
-        negotiateLocale(negotiator),
-        async (request) => normalizeProtoJsonNames(request.body),
-      ],
+      preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
     },
-    async (request, reply) => {
-      const ids = request.body.songIdList.map((songId) => songId.value);
-      return sendBatchAnswer(reply, await catalog.batchGetSongs(ids, request.negotiation), catalog);
-    },
+    async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetSongs(batchIdsOf(request.body, 'songIdList'), request.negotiation), catalog),
   );
 }

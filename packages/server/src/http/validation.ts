@@ -1,7 +1,8 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { invalidRequest, type Violation } from '../errors.ts';
+import { BatchIds } from './batch-body.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -28,7 +29,27 @@ const textAjv = createAjv(true);
  * and path parameters are text and are coerced to the schema's types.
  */
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+  (httpPart === 'body' ? acceptingReadBatchIds(bodyAjv.compile(schema)) : textAjv.compile(schema)) as ReturnType<FastifySchemaCompiler<object>>;
+
+/**
+ * A body validator that passes the ids a Batch* route's reader took from
+ * the bytes (batch-body.ts): the reader accepts only bodies its route's
+ * schema accepts, so ajv would only walk them again.
+ */
+function acceptingReadBatchIds(validate: ValidateFunction): ValidateFunction {
+  const check = ((data: unknown, context?: Parameters<ValidateFunction>[1]) => {
+    if (data instanceof BatchIds) {
+      check.errors = null;
+      return true;
+    }
+    const valid = validate(data, context);
+    check.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  // Fastify passes the request as the parent of a validator that has one (ajv's), as it does to the one wrapped.
+  check.schemaEnv = validate.schemaEnv;
+  return check;
+}
 
 /** `/songIdList/3/value` → `songIdList[3].value` (contract section 1). */
 export function pointerToFieldPath(pointer: string): string {
