@@ -3,7 +3,7 @@ import type { Negotiation } from '../http/locale.ts';
 import type { ArtistNames } from './artist-names.ts';
 import type { BufferPool } from './buffer-pool.ts';
 import type { CatalogRepo, KeysetRow } from './catalog.repo.ts';
-import type { FragmentCache } from './fragment-cache.ts';
+import { NOT_CACHED, REPEATED, type FragmentCache } from './fragment-cache.ts';
 import type { KeysetPosition, PageCursorCodec } from './page-cursor.ts';
 import { renderAlbumResult, renderArtistResult, renderLyrics } from './render.ts';
 import { expandSongTemplate, parseSongTemplates } from './song-template.ts';
@@ -138,20 +138,30 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
    * once, in first-seen order.
    */
   async function batchGet(kind: FragmentKind, requested: readonly string[], negotiation: Negotiation): Promise<Buffer> {
-    const ids = [...new Set(requested)];
     const chain = kind.chainPrefix + negotiation.chainKey;
-    const entries = new Int32Array(ids.length).fill(-1);
-    const index = cache.index(chain);
+    let entries = new Int32Array(requested.length);
+    const hitBytes = cache.findAll(chain, requested, entries);
+    // Repeated ids: the cache told the hits apart by their entries; the misses are told apart here.
     let missing: string[] | undefined;
-    let hitBytes = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const entry = index?.get(ids[i]!);
-      if (entry === undefined) {
-        (missing ??= []).push(ids[i]!);
-      } else {
-        entries[i] = entry;
-        hitBytes += cache.lengthOf(entry);
+    let missingSeen: Set<string> | undefined;
+    let repeated = false;
+    for (let i = 0; i < requested.length; i++) {
+      if (entries[i] === REPEATED) repeated = true;
+      else if (entries[i] === NOT_CACHED) {
+        const id = requested[i]!;
+        if ((missingSeen ??= new Set()).has(id)) {
+          entries[i] = REPEATED;
+          repeated = true;
+        } else {
+          missingSeen.add(id);
+          (missing ??= []).push(id);
+        }
       }
+    }
+    let ids = requested;
+    if (repeated) {
+      ids = requested.filter((_, i) => entries[i] !== REPEATED);
+      entries = entries.filter((entry) => entry !== REPEATED);
     }
     const frame = OPEN_RESULTS.length + CLOSE.length + ids.length - 1;
     if (missing === undefined) {
@@ -178,7 +188,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     try {
       let at = 0;
       for (let i = 0; i < ids.length; i++) {
-        if (entries[i] === -1) continue;
+        if (entries[i] === NOT_CACHED) continue;
         const length = cache.copyTo(entries[i]!, hits, at);
         fragments[i] = hits.subarray(at, at + length);
         at += length;
@@ -238,7 +248,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     let offset = OPEN_RESULTS.copy(body, 0);
     for (let i = 0, m = 0; i < ids.length; i++) {
       if (i > 0) body[offset++] = 0x2c; // ','
-      if (entries[i] !== -1) {
+      if (entries[i] !== NOT_CACHED) {
         offset += cache.copyTo(entries[i]!, body, offset);
         continue;
       }

@@ -55,6 +55,11 @@ const MAX_USES = 3;
 /** Offsets are 32-bit. */
 export const MAX_FRAGMENT_CACHE_BYTES = 2 ** 32 - 2;
 const NONE = -1;
+/** In `findAll`'s answer: a key the cache lacks, and a key found at an earlier position of the same call. */
+export const NOT_CACHED = -1;
+export const REPEATED = -2;
+/** In `findAll`, between its phases: a key whose home slot holds another key of its hash's neighbourhood. */
+const PROBE_ON = -3;
 
 // An entry's fields in FragmentCache's #entryFields. Its bytes in the arena are its key then its fragment;
 // OFFSET is where the key starts (a u32 kept in an i32: read it with >>> 0). A key takes a byte a code
@@ -71,11 +76,6 @@ const KEY_UNIT_BYTES = 7;
 /** Eight i32s: 32 bytes, so an entry never straddles two 64-byte cache lines. */
 const ENTRY_FIELDS = 8;
 
-/** A key's hash (id-hash.ts), salted with its chain number so chains never share probe runs. */
-const HASH_SEED = randomHashSeed();
-function hashOf(chain: number, key: string): number {
-  return idHash(HASH_SEED, chain, key);
-}
 
 /**
  * Keys seen once, recently: a bitset of key hashes, emptied after `window`
@@ -159,9 +159,20 @@ export class FragmentCache {
   #bytes = 0;
   #generation = 0;
   readonly #doorkeeper: Doorkeeper | undefined;
+  /** findAll's scratch: the keys' hashes, and a table of the entries found (a power of two, at least twice the keys). */
+  #hashes = new Int32Array(128);
+  #seen = new Int32Array(256);
 
-  /** `admitFirstSight` turns the doorkeeper off: every `set` is cached (tests of the eviction policy). */
-  constructor(maxBytes: number, options: { admitFirstSight?: boolean } = {}) {
+  /** Seeds the keys' hashes (id-hash.ts); drawn at random per cache. */
+  readonly #seed: number;
+
+  /**
+   * `admitFirstSight` turns the doorkeeper off: every `set` is cached (tests
+   * of the eviction policy). `hashSeed` replaces the random seed (tests
+   * that make two keys' hashes collide).
+   */
+  constructor(maxBytes: number, options: { admitFirstSight?: boolean; hashSeed?: number } = {}) {
+    this.#seed = options.hashSeed ?? randomHashSeed();
     if (maxBytes > MAX_FRAGMENT_CACHE_BYTES) throw new RangeError(`a fragment cache holds at most ${MAX_FRAGMENT_CACHE_BYTES} bytes`);
     const segments = Math.max(2, Math.floor(maxBytes / MAX_SEGMENT_BYTES));
     // Even, so every entry (and the key at its start) is aligned to a code unit.
@@ -202,6 +213,70 @@ export class FragmentCache {
     return view;
   }
 
+  /**
+   * Looks up many keys of one chain at once: fills `entries` with each key's
+   * entry number, NOT_CACHED for a key the cache lacks, or REPEATED for a
+   * key found at an earlier position too; answers the fragments' bytes of the
+   * entries found (each once). Valid until the next `set` or `clear`.
+   *
+   * The lookups go in phases over all the keys (their home slots, then those
+   * slots' entries, then the keys' bytes) rather than one after another: a
+   * batch's keys are scattered over the slots, the entries and the arena, so
+   * each step of a lookup is a cache miss. Within a phase the loads do not
+   * depend on one another and the processor overlaps their misses; one
+   * lookup after another waited for each miss in turn.
+   */
+  findAll(chain: string, keys: readonly string[], entries: Int32Array): number {
+    const count = keys.length;
+    const number = this.#chains.get(chain);
+    if (number === undefined) {
+      entries.fill(NOT_CACHED, 0, count);
+      return 0;
+    }
+    const slots = this.#slots;
+    const fields = this.#entryFields;
+    const mask = slots.length - 1;
+    if (this.#hashes.length < count) this.#hashes = new Int32Array(count);
+    if (this.#seen.length < 2 * count) this.#seen = new Int32Array(2 ** Math.ceil(Math.log2(2 * count)));
+    const hashes = this.#hashes;
+    // 1. Each key's hash, and what its home slot holds (entry number + 1, or 0).
+    for (let i = 0; i < count; i++) {
+      const hash = this.#hashOf(number, keys[i]!);
+      hashes[i] = hash;
+      entries[i] = slots[hash & mask]!;
+    }
+    // 2. Whether that entry has the key's hash, chain and length: then it is almost surely the key's.
+    for (let i = 0; i < count; i++) {
+      const held = entries[i]!;
+      const base = (held - 1) * ENTRY_FIELDS;
+      entries[i] = held !== 0 && fields[base + HASH] === hashes[i] && fields[base + CHAIN] === number && fields[base + KEY_LENGTH] === keys[i]!.length
+        ? held - 1
+        : held === 0 ? NOT_CACHED : PROBE_ON;
+    }
+    // 3. The keys' bytes (the arena line a copy of the fragment reads next), and the rare key that probes past its home slot.
+    const seen = this.#seen.fill(0);
+    const seenMask = seen.length - 1;
+    // Fibonacci hashing into the table: the top bits of the entry number times the golden ratio.
+    const seenShift = Math.clz32(seen.length) + 1;
+    let bytes = 0;
+    for (let i = 0; i < count; i++) {
+      let entry = entries[i]!;
+      if (entry === NOT_CACHED) continue;
+      if (entry === PROBE_ON || !this.#holdsKey(entry, keys[i]!)) entry = this.#lookup(number, keys[i]!, hashes[i]!) ?? NOT_CACHED;
+      if (entry !== NOT_CACHED) {
+        // Each entry once: a small table of the entries found so far (entry number + 1 per slot).
+        let slot = Math.imul(entry, 0x9e3779b1) >>> seenShift;
+        while (seen[slot] !== 0 && seen[slot] !== entry + 1) slot = (slot + 1) & seenMask;
+        if (seen[slot] === 0) {
+          seen[slot] = entry + 1;
+          bytes += fields[entry * ENTRY_FIELDS + LENGTH]!;
+        } else entry = REPEATED;
+      }
+      entries[i] = entry;
+    }
+    return bytes;
+  }
+
   /** The byte length of an entry's fragment, found through `index`. */
   lengthOf(entry: number): number {
     return this.#entryFields[entry * ENTRY_FIELDS + LENGTH]!;
@@ -232,7 +307,7 @@ export class FragmentCache {
     if (size > this.#segmentBytes || generation !== this.#generation) return;
     let number = this.#chains.get(chain);
     if (number === undefined) this.#chains.set(chain, (number = this.#chains.size));
-    const hash = hashOf(number, key);
+    const hash = this.#hashOf(number, key);
     if (this.#lookup(number, key, hash) !== undefined) return;
     // The doorkeeper notes every key, also while the cache fills, so a full cache starts with what came back.
     if (this.#doorkeeper !== undefined && !this.#doorkeeper.seenBefore(hash) && !this.#hasRoomFor(size)) return;
@@ -281,7 +356,12 @@ export class FragmentCache {
   }
 
   #find(chain: number, key: string): number | undefined {
-    return this.#lookup(chain, key, hashOf(chain, key));
+    return this.#lookup(chain, key, this.#hashOf(chain, key));
+  }
+
+  /** A key's hash, salted with its chain's number so chains never share probe runs. */
+  #hashOf(chain: number, key: string): number {
+    return idHash(this.#seed, chain, key);
   }
 
   #lookup(chain: number, key: string, hash: number): number | undefined {

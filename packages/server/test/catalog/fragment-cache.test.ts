@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FragmentCache } from '../../src/catalog/fragment-cache.ts';
+import { FragmentCache, NOT_CACHED, REPEATED } from '../../src/catalog/fragment-cache.ts';
+import { idHash } from '../../src/catalog/id-hash.ts';
 import { seededRandom } from '../../src/catalog/demo-catalog.ts';
 
 const fragment = (key: string, size: number) => Buffer.from(`{"k":"${key}","pad":"${'x'.repeat(Math.max(0, size - key.length - 17))}"}`);
@@ -150,6 +151,68 @@ describe('FragmentCache index', () => {
     }
     expect(cache.get('en', 'song-1x')).toBeUndefined();
     expect(cache.get('fr', 'song-1')).toBeUndefined();
+  });
+
+  it('finds many keys at once as it finds one at a time: each key found once, repeats marked, absent keys not', () => {
+    const cache = new FragmentCache(4 * 1024 * 1024, { admitFirstSight: true });
+    const pool = keys(12_000);
+    for (const key of pool.slice(0, 8_000)) cache.set('en', key, fragment(`en/${key}`, 30 + (key.length % 50)));
+    const { next: random } = seededRandom(5);
+    for (let round = 0; round < 300; round++) {
+      // Some keys cached, some not (the last 4,000 never were), some asked twice.
+      const batch = Array.from({ length: 1 + Math.floor(random() * 100) }, () => pool[Math.floor(random() * pool.length)]!);
+      const entries = new Int32Array(batch.length);
+      const bytes = cache.findAll(round % 7 === 0 ? 'fr' : 'en', batch, entries);
+      const chain = round % 7 === 0 ? 'fr' : 'en';
+      const seen = new Set<string>();
+      let want = 0;
+      batch.forEach((key, i) => {
+        const one = cache.get(chain, key);
+        if (one === undefined) expect(entries[i]).toBe(NOT_CACHED);
+        else if (seen.has(key)) expect(entries[i]).toBe(REPEATED);
+        else {
+          const copy = Buffer.alloc(cache.lengthOf(entries[i]!));
+          cache.copyTo(entries[i]!, copy, 0);
+          expect(copy.equals(one)).toBe(true);
+          want += one.length;
+        }
+        seen.add(key);
+      });
+      expect(bytes).toBe(want);
+    }
+  });
+
+  it('tells apart two keys of the same hash and length, one at a time and many at once', () => {
+    const seed = 20261126;
+    // The first chain a cache meets is number 0: find two keys of one length whose hashes under it meet.
+    const byHash = new Map<number, string>();
+    let pair: [string, string] | undefined;
+    for (let n = 0; pair === undefined; n++) {
+      const key = `song-${String(n).padStart(8, '0')}`;
+      const hash = idHash(seed, 0, key);
+      const other = byHash.get(hash);
+      if (other !== undefined) pair = [other, key];
+      else byHash.set(hash, key);
+    }
+    const [held, twin] = pair;
+    const cache = new FragmentCache(1024 * 1024, { admitFirstSight: true, hashSeed: seed });
+    cache.set('en', held, fragment(`en/${held}`, 40));
+    const entries = new Int32Array(3);
+    cache.findAll('en', [twin, held, twin], entries);
+    expect([entries[0], entries[2]]).toEqual([NOT_CACHED, NOT_CACHED]);
+    expect(entries[1]).toBeGreaterThanOrEqual(0);
+    expect(cache.get('en', twin)).toBeUndefined();
+
+    cache.set('en', twin, fragment(`en/${twin}`, 50));
+    const bytes = cache.findAll('en', [twin, held, twin], entries);
+    expect(entries[2]).toBe(REPEATED);
+    expect(bytes).toBe(fragment(`en/${held}`, 40).length + fragment(`en/${twin}`, 50).length);
+    for (const [i, key, length] of [[0, twin, 50], [1, held, 40]] as const) {
+      const copy = Buffer.alloc(cache.lengthOf(entries[i]!));
+      cache.copyTo(entries[i]!, copy, 0);
+      expect(copy.equals(fragment(`en/${key}`, length))).toBe(true);
+      expect(cache.get('en', key)?.equals(copy)).toBe(true);
+    }
   });
 
   it('keeps every entry it counts findable while evictions take others out', () => {
