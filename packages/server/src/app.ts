@@ -167,12 +167,14 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot }: 
   });
 
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that never wait take a callback rather than return a promise: they run on every request. A throw is a refusal.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400.
     if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1 && request.headers.host === undefined) {
       throw invalidRequest({ field: 'Host', reason: 'required' });
     }
+    done();
   });
   // Before the credential and rate-limit hooks: a preflight is answered here, and a refusal below still carries the CORS headers.
   app.addHook('onRequest', createCors({
@@ -182,12 +184,13 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot }: 
       (await storage.db.selectFrom('oauth_clients').select('redirect_uris').execute()).flatMap((row) => JSON.parse(row.redirect_uris) as string[]),
     methodsOf: (url) => (methodsByPath.has(url) ? [...methodsByPath.get(url)!] : undefined),
   }));
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     // The reference at /docs is a page of ours: no one may frame it (clickjacking).
     if (request.url.startsWith('/docs')) {
       const policy = reply.getHeader('content-security-policy');
       reply.header('x-frame-options', 'DENY').header('content-security-policy', policy ? `${String(policy)}; frame-ancestors 'none'` : "frame-ancestors 'none'");
     }
+    done(null, payload);
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(async (request) => {

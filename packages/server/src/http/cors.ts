@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { addVary } from './vary.ts';
 
 /**
@@ -70,10 +70,8 @@ export function createCors(options: CorsOptions) {
     return everyone || configured.has(origin) || (await clientOrigins()).has(origin);
   }
 
-  /** The onRequest hook: answers preflights and marks the answers of trusted origins. */
-  return async function cors(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const origin = request.headers.origin;
-    if (origin === undefined || origin === options.ownOrigin) return;
+  /** What the hook does for a request from another origin; true when it answered a preflight itself. */
+  async function crossOrigin(request: FastifyRequest, reply: FastifyReply, origin: string): Promise<boolean> {
     const path = request.url.split('?')[0]!;
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
 
@@ -81,11 +79,12 @@ export function createCors(options: CorsOptions) {
       reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'content-range, accept-ranges, content-length, etag, x-request-id');
       if (preflight) {
         reply.header('access-control-allow-methods', 'GET, HEAD').header('access-control-allow-headers', 'range').header('access-control-max-age', MAX_AGE);
-        return reply.code(204).send();
+        reply.code(204).send();
+        return true;
       }
-      return;
+      return false;
     }
-    if (path === '/v1/auth/authorize' || !(path.startsWith('/v1/') || path.startsWith('/.well-known/'))) return;
+    if (path === '/v1/auth/authorize' || !(path.startsWith('/v1/') || path.startsWith('/.well-known/'))) return false;
 
     addVary(reply, 'Origin');
     const isTrusted = await trusted(origin);
@@ -98,8 +97,25 @@ export function createCors(options: CorsOptions) {
           .header('access-control-allow-headers', ALLOW_HEADERS)
           .header('access-control-max-age', MAX_AGE);
       }
-      return reply.code(204).send();
+      reply.code(204).send();
+      return true;
     }
     if (isTrusted) reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', EXPOSE_HEADERS);
+    return false;
+  }
+
+  /**
+   * The onRequest hook: answers preflights and marks the answers of trusted
+   * origins. A request without Origin (or from our own) goes on at once, with
+   * no promise: most API traffic is server to server.
+   */
+  return function cors(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    const origin = request.headers.origin;
+    if (origin === undefined || origin === options.ownOrigin) {
+      done();
+      return;
+    }
+    // A preflight answered here ends the request: done is not called.
+    crossOrigin(request, reply, origin).then((answered) => answered || done(), done);
   };
 }

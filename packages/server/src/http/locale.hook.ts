@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { invalidRequest } from '../errors.ts';
 import type { LocaleNegotiator, Negotiation } from './locale.ts';
 import { addVary } from './vary.ts';
@@ -11,10 +11,12 @@ declare module 'fastify' {
 
 /** Negotiates Accept-Language for a localized operation and sets Content-Language and Vary. */
 export function negotiateLocale(negotiator: LocaleNegotiator) {
-  return async function negotiate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  // A hook with a callback, not a promise: it never waits, and it runs on every catalog read. A throw is a refusal.
+  return function negotiate(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     const negotiation = negotiator.negotiate(request.headers['accept-language']);
     if (negotiation === null) throw invalidRequest({ field: 'Accept-Language', reason: 'acceptLanguage' });
     request.negotiation = negotiation;
     addVary(reply.header('content-language', negotiation.contentLanguage), 'Accept-Language');
+    done();
   };
 }
