@@ -125,10 +125,19 @@ export class SongSnapshot {
   readonly #fd: number;
   readonly #seed: number;
   readonly #hashes: Uint32Array;
-  readonly #offsets: Uint32Array;
-  /** Per part (the template, then each rendered chain), `capacity` lengths: part * capacity + slot. */
-  readonly #lengths: Uint16Array;
-  /** Lengths of LONG_TEMPLATE bytes or more, by their place in #lengths. */
+  /**
+   * Per slot, side by side: the record's offset (in SNAPSHOT_ALIGN units),
+   * then its parts' lengths two to a word (the low half first). The file
+   * keeps the offsets and each part's lengths in arrays of their own; here
+   * they share a line of the processor's cache, so reading a song the cache
+   * lacks waits for one miss there, not one per array (a profile under
+   * uniform misses had a fifth of the time on those loads).
+   */
+  readonly #records: Uint32Array;
+  /** Words a slot takes in #records. */
+  readonly #stride: number;
+  readonly #partCount: number;
+  /** Lengths of LONG_TEMPLATE bytes or more, by slot * #partCount + part. */
   readonly #overflow: Map<number, number>;
   /** The part each rendered chain's fragments are, by chain key. */
   readonly #parts: ReadonlyMap<string, number>;
@@ -140,10 +149,24 @@ export class SongSnapshot {
     this.#fd = fd;
     this.#seed = seed;
     this.#hashes = hashes;
-    this.#offsets = offsets;
-    this.#lengths = lengths;
+    const capacity = hashes.length;
+    const parts = 1 + built.chainKeys.length;
+    const stride = 1 + Math.ceil(parts / 2);
+    const records = new Uint32Array(capacity * stride);
+    for (let slot = 0; slot < capacity; slot++) {
+      const at = slot * stride;
+      records[at] = offsets[slot]!;
+      for (let part = 0; part < parts; part++) records[at + 1 + (part >> 1)]! |= lengths[part * capacity + slot]! << ((part & 1) * 16);
+    }
+    this.#records = records;
+    this.#stride = stride;
+    this.#partCount = parts;
     this.#overflow = new Map();
-    for (let i = 0; i < built.overflow.length; i += 2) this.#overflow.set(built.overflow[i]!, built.overflow[i + 1]!);
+    // The file places a length at part * capacity + slot.
+    for (let i = 0; i < built.overflow.length; i += 2) {
+      const place = built.overflow[i]!;
+      this.#overflow.set((place % capacity) * parts + Math.floor(place / capacity), built.overflow[i + 1]!);
+    }
     this.#parts = new Map(built.chainKeys.map((key, i) => [key, 1 + i]));
   }
 
@@ -279,7 +302,7 @@ export class SongSnapshot {
 
   /** Reads part `part` of the record in `slot` into `target` at `at`; answers its length. */
   #readPart(slot: number, part: number, target: Buffer, at: number): number {
-    let position = this.#offsets[slot]! * SNAPSHOT_ALIGN;
+    let position = this.#records[slot * this.#stride]! * SNAPSHOT_ALIGN;
     // A record is its parts one after another.
     for (let before = 0; before < part; before++) position += this.#lengthOf(slot, before);
     const length = this.#lengthOf(slot, part);
@@ -289,9 +312,8 @@ export class SongSnapshot {
   }
 
   #lengthOf(slot: number, part: number): number {
-    const place = part * this.#hashes.length + slot;
-    const length = this.#lengths[place]!;
-    return length === LONG_TEMPLATE ? this.#overflow.get(place)! : length;
+    const length = (this.#records[slot * this.#stride + 1 + (part >> 1)]! >>> ((part & 1) * 16)) & 0xffff;
+    return length === LONG_TEMPLATE ? this.#overflow.get(slot * this.#partCount + part)! : length;
   }
 
   close(): void {
