@@ -30,11 +30,20 @@ describe('operations endpoints and the error model', () => {
     expect((await server.app.inject('/readyz')).json()).toEqual({ status: 'ready' });
   });
 
-  it('exposes Prometheus metrics labelled by route pattern', async () => {
-    await server.call({ method: 'GET', url: '/v1/music/artists/artist-ar/related' });
+  it('exposes Prometheus metrics labelled by route pattern, counting every answer in its own series', async () => {
+    const related = (id: string) => server.call({ method: 'GET', url: `/v1/music/artists/${id}/related` });
+    await related('artist-ar');
+    await related('artist-en');
+    await related('artist-nobody');
+    await server.call({ method: 'GET', url: '/v1/music/artists/artist-ar/related', headers: { 'x-api-key': 'mk_wrong_key' } });
     const res = await server.app.inject('/metrics');
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
-    expect(res.body).toContain('maqam_http_requests_total{method="GET",route="/v1/music/artists/:artist_id/related",status="200"}');
+    const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}()[\].*+?^$|\\]/g, '\\$&')} (\\S+)$`, 'm').exec(res.body)?.[1]);
+    const route = '/v1/music/artists/:artist_id/related';
+    expect(value(`maqam_http_requests_total{method="GET",route="${route}",status="200"}`)).toBe(2);
+    expect(value(`maqam_http_requests_total{method="GET",route="${route}",status="404"}`)).toBe(1);
+    expect(value(`maqam_http_requests_total{method="GET",route="${route}",status="401"}`)).toBe(1);
+    expect(value(`maqam_http_request_duration_seconds_count{route="${route}"}`)).toBe(4);
     expect(res.body).toContain('process_cpu_user_seconds_total');
   });
 
