@@ -58,7 +58,7 @@ const NONE = -1;
 /** In `findAll`'s answer: a key the cache lacks, and a key found at an earlier position of the same call. */
 export const NOT_CACHED = -1;
 export const REPEATED = -2;
-/** In `findAll`, between its phases: a key whose home slot holds another key of its hash's neighbourhood. */
+/** In `findAll`, between its phases: a key whose home slot holds some other entry, so its lookup probes on. */
 const PROBE_ON = -3;
 
 // An entry's fields in FragmentCache's #entryFields. Its bytes in the arena are its key then its fragment;
@@ -75,7 +75,6 @@ const USES = 6;
 const KEY_UNIT_BYTES = 7;
 /** Eight i32s: 32 bytes, so an entry never straddles two 64-byte cache lines. */
 const ENTRY_FIELDS = 8;
-
 
 /**
  * Keys seen once, recently: a bitset of key hashes, emptied after `window`
@@ -262,7 +261,7 @@ export class FragmentCache {
       if (entry >= 0) touched += this.#arena[fields[entry * ENTRY_FIELDS + OFFSET]! >>> 0]!;
     }
     this.#touched = touched;
-    // 4. The keys' bytes, and the rare key that probes past its home slot.
+    // 4. The keys' bytes, and the lookups that probe past their home slot.
     const seen = this.#seen.fill(0);
     const seenMask = seen.length - 1;
     // Fibonacci hashing into the table: the top bits of the entry number times the golden ratio.

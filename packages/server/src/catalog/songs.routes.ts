@@ -44,7 +44,7 @@ declare module 'fastify' {
   }
 }
 
-/** The options a Batch* route adds: its body read from the bytes when it can be, renamed for proto3 JSON when it was parsed. */
+/** The options a Batch* route adds: its body read from its text when it can be, renamed for proto3 JSON when it was parsed. */
 export function batchBody(schema: object) {
   return { config: { readBatchIds: batchBodyReader(schema) }, renameProtoJson };
 }

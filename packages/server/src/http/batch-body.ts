@@ -1,7 +1,7 @@
 import { WITHOUT_NUL } from '@maqam/contract';
 
 /**
- * Batch* bodies read straight from their bytes.
+ * Batch* bodies read straight from their text.
  *
  * A BatchGetSongs request is a hundred `{"value":"<id>"}` items. Parsed as
  * JSON, validated by the schema and renamed for proto3 JSON, it cost about a
@@ -97,6 +97,10 @@ export function batchBodyReader(schema: object): BatchBodyReader {
   if (list.type !== 'array' || item === undefined) throw new Error('batch body reader: the member is not a list');
   only('item', item);
   if (item.type !== 'object' || Object.keys(item.properties ?? {}).join() !== 'value') throw new Error('batch body reader: an item is not {value}');
+  // A required member the reader does not require would let it accept what the schema refuses.
+  if (!(body.required ?? []).every((name) => name === member) || !(item.required ?? []).every((name) => name === 'value')) {
+    throw new Error('batch body reader: the schema requires members the reader does not');
+  }
   const id = item.properties!.value!;
   only('id', id);
   // Printable ASCII holds no NUL: the only pattern the reader can vouch for.
