@@ -233,13 +233,22 @@ async function play(song: Song) {
     player = hls;
   }
   renderPlayer();
-  await audio.play().catch(() => undefined); // autoplay may be refused; the play button is there
-  if (song.hasLyrics) {
-    state.lyrics = await maqam.songs.lyrics(song.id!.value).catch((error: unknown) => {
-      if (error instanceof NotFoundError) return null;
-      throw error;
-    });
-  }
+  // The lyrics load while the audio starts, and show as soon as they come: a slow start must not hold them back.
+  await Promise.all([
+    audio.play().catch(() => undefined), // autoplay may be refused; the play button is there
+    song.hasLyrics ? loadLyrics(song) : undefined,
+  ]);
+}
+
+async function loadLyrics(song: Song) {
+  const lyrics = await maqam.songs.lyrics(song.id!.value).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  });
+  // Another song may have started meanwhile: its lyrics are its own.
+  if (state.nowPlaying !== song) return;
+  state.lyrics = lyrics;
+  renderLyrics();
 }
 
 function playAction(song: Song) {
