@@ -25,10 +25,15 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 8);
 const other = process.argv[2];
-if (!other) throw new Error('usage: node bench/batch-get/compare.ts <commit>');
-for (const stream of STREAMS) {
-  if (!existsSync(join(DATA, `${stream}-${SONGS}.txt`)) || !existsSync(DB_FILE)) throw new Error('run npm run bench:batch-get once first: it seeds the catalog and writes the streams');
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
 }
+if (!other) fail('usage: npm run bench:batch-get:compare -- <commit>');
+for (const stream of STREAMS) {
+  if (!existsSync(join(DATA, `${stream}-${SONGS}.txt`)) || !existsSync(DB_FILE)) fail('run npm run bench:batch-get once first: it seeds the catalog and writes the streams');
+}
+if (spawnSync('git', ['-C', ROOT, 'rev-parse', '--verify', '--quiet', `${other}^{commit}`]).status !== 0) fail(`no commit ${other} in this repository`);
 
 // The other commit, with node_modules linked entry by entry but its own @maqam workspace links.
 const otherRoot = mkdtempSync(join(tmpdir(), 'maqam-compare-'));
