@@ -6,7 +6,9 @@
 // first version) goes back to the OS when it exits, instead of staying in the server's resident memory.
 import { DatabaseSync } from 'node:sqlite';
 import { writeSync } from 'node:fs';
-import { alignUp, LONG_TEMPLATE, SNAPSHOT_ALIGN, SNAPSHOT_LOAD, snapshotHash, type SnapshotBuildJob, type SnapshotBuildResult } from './song-snapshot.ts';
+import {
+  alignUp, lengthShift, lengthWord, LONG_TEMPLATE, SNAPSHOT_ALIGN, SNAPSHOT_LOAD, slotRecordWords, snapshotHash, type SnapshotBuildJob, type SnapshotBuildResult,
+} from './song-snapshot.ts';
 import { expandSongTemplate, parseSongTemplates } from './song-template.ts';
 import { renderSongArtistRef } from './render.ts';
 import type { ArtistName } from './artist-names.ts';
@@ -74,8 +76,8 @@ function build({ databasePath, seed, minSongs, chains, publicUrlInJson }: Snapsh
 
     const capacity = Math.max(8, Math.ceil(songs / SNAPSHOT_LOAD));
     const hashes = new Uint32Array(capacity);
-    const offsets = new Uint32Array(capacity);
-    const lengths = new Uint16Array(capacity * parts);
+    const stride = slotRecordWords(parts);
+    const records = new Uint32Array(capacity * stride);
     const overflow: number[] = [];
     const block = Buffer.alloc(WRITE_BLOCK_BYTES);
     let blockStart = 0; // the file offset of block[0]
@@ -118,16 +120,11 @@ function build({ databasePath, seed, minSongs, chains, publicUrlInJson }: Snapsh
       let slot = hash % capacity;
       while (hashes[slot] !== 0) slot = slot + 1 === capacity ? 0 : slot + 1;
       hashes[slot] = hash;
-      offsets[slot] = offset / SNAPSHOT_ALIGN;
+      records[slot * stride] = offset / SNAPSHOT_ALIGN;
       for (let part = 0; part < parts; part++) {
-        const place = part * capacity + slot;
         const length = record[part]!.length;
-        if (length >= LONG_TEMPLATE) {
-          lengths[place] = LONG_TEMPLATE;
-          overflow.push(place, length);
-        } else {
-          lengths[place] = length;
-        }
+        if (length >= LONG_TEMPLATE) overflow.push(slot * parts + part, length);
+        records[slot * stride + lengthWord(part)]! |= Math.min(length, LONG_TEMPLATE) << lengthShift(part);
       }
       // The count read above is of the same transaction: more rows would overfill the table.
       if (++count > songs) throw new Error('more templates than counted');
@@ -136,7 +133,7 @@ function build({ databasePath, seed, minSongs, chains, publicUrlInJson }: Snapsh
     // The index after the records, each array at a multiple of SNAPSHOT_ALIGN.
     const indexOffset = alignUp(blockStart);
     let at = indexOffset;
-    for (const array of [hashes, offsets, lengths]) {
+    for (const array of [hashes, records]) {
       writeAt(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
       at = alignUp(at + array.byteLength);
     }

@@ -68,12 +68,33 @@ export function snapshotHash(seed: number, id: string): number {
 export const MAX_RENDERED_CHAINS = 4;
 
 /**
+ * Words a slot takes in the index's slot records: the record's offset (in
+ * SNAPSHOT_ALIGN units), then its parts' lengths two to a word (the low half
+ * first). Side by side, they share a line of the processor's cache, so
+ * reading a song the cache lacks waits for one miss there, not one per part:
+ * under uniform misses (bench/batch-get) the reads of a part's place took 7%
+ * of the server's time in separate arrays, and fresh uniform went from 290
+ * to 268 us a request with them side by side.
+ */
+export function slotRecordWords(parts: number): number {
+  return 1 + Math.ceil(parts / 2);
+}
+
+/** Where part `part`'s length is in a slot record, as a word (after the offset) and a shift. */
+export function lengthWord(part: number): number {
+  return 1 + (part >> 1);
+}
+export function lengthShift(part: number): number {
+  return (part & 1) * 16;
+}
+
+/**
  * What the building process answers. Its file holds the songs' records (the
  * template, then the fragment in each of `chainKeys`), then the index's
  * arrays from `indexOffset`, each starting at a multiple of SNAPSHOT_ALIGN:
- * hashes and record offsets as u32, `capacity` each, then the lengths as u16,
- * `capacity` for the templates and as many for each rendered chain.
- * `overflow` pairs a length's place in that array with a length too long for it.
+ * the hashes as u32, `capacity` of them, then `capacity` slot records of
+ * slotRecordWords(1 + chainKeys.length) u32s each. `overflow` pairs
+ * `slot * parts + part` with a length too long for a record's 16 bits.
  */
 export type SnapshotBuildResult =
   | {
@@ -125,15 +146,7 @@ export class SongSnapshot {
   readonly #fd: number;
   readonly #seed: number;
   readonly #hashes: Uint32Array;
-  /**
-   * Per slot, side by side: the record's offset (in SNAPSHOT_ALIGN units),
-   * then its parts' lengths two to a word (the low half first). The file
-   * keeps the offsets and each part's lengths in arrays of their own; here
-   * they share a line of the processor's cache, so reading a song the cache
-   * lacks waits for one miss there, not one per array: under uniform misses
-   * (bench/batch-get) the reads of a part's place took 7% of the server's
-   * time, and fresh uniform went from 290 to 268 us a request with this.
-   */
+  /** Each slot's record offset and part lengths (slotRecordWords). */
   readonly #records: Uint32Array;
   /** Words a slot takes in #records. */
   readonly #stride: number;
@@ -144,40 +157,26 @@ export class SongSnapshot {
   readonly #parts: ReadonlyMap<string, number>;
   #closed = false;
 
-  private constructor(fd: number, seed: number, built: BuiltSnapshot, hashes: Uint32Array, offsets: Uint32Array, lengths: Uint16Array) {
+  private constructor(fd: number, seed: number, built: BuiltSnapshot, hashes: Uint32Array, records: Uint32Array) {
     this.version = built.version;
     this.songs = built.songs;
     this.#fd = fd;
     this.#seed = seed;
     this.#hashes = hashes;
-    const capacity = hashes.length;
-    const parts = 1 + built.chainKeys.length;
-    const stride = 1 + Math.ceil(parts / 2);
-    const records = new Uint32Array(capacity * stride);
-    for (let slot = 0; slot < capacity; slot++) {
-      const at = slot * stride;
-      records[at] = offsets[slot]!;
-      for (let part = 0; part < parts; part++) records[at + 1 + (part >> 1)]! |= lengths[part * capacity + slot]! << ((part & 1) * 16);
-    }
     this.#records = records;
-    this.#stride = stride;
-    this.#partCount = parts;
+    this.#partCount = 1 + built.chainKeys.length;
+    this.#stride = slotRecordWords(this.#partCount);
     this.#overflow = new Map();
-    // The file places a length at part * capacity + slot.
-    for (let i = 0; i < built.overflow.length; i += 2) {
-      const place = built.overflow[i]!;
-      this.#overflow.set((place % capacity) * parts + Math.floor(place / capacity), built.overflow[i + 1]!);
-    }
+    for (let i = 0; i < built.overflow.length; i += 2) this.#overflow.set(built.overflow[i]!, built.overflow[i + 1]!);
     this.#parts = new Map(built.chainKeys.map((key, i) => [key, 1 + i]));
   }
 
   /** Reads the index the building process wrote after the records: the snapshot is the file's from then on. */
   static async open(fd: number, seed: number, built: BuiltSnapshot): Promise<SongSnapshot> {
     const hashes = new Uint32Array(built.capacity);
-    const offsets = new Uint32Array(built.capacity);
-    const lengths = new Uint16Array(built.capacity * (1 + built.chainKeys.length));
+    const records = new Uint32Array(built.capacity * slotRecordWords(1 + built.chainKeys.length));
     let at = built.indexOffset;
-    for (const array of [hashes, offsets, lengths]) {
+    for (const array of [hashes, records]) {
       const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
       for (let done = 0; done < bytes.length; ) {
         const { bytesRead } = await readAt(fd, bytes, done, bytes.length - done, at + done);
@@ -186,7 +185,7 @@ export class SongSnapshot {
       }
       at = alignUp(at + bytes.length);
     }
-    return new SongSnapshot(fd, seed, built, hashes, offsets, lengths);
+    return new SongSnapshot(fd, seed, built, hashes, records);
   }
 
   /** The locale chains (by key) this snapshot holds rendered fragments in. */
@@ -313,7 +312,7 @@ export class SongSnapshot {
   }
 
   #lengthOf(slot: number, part: number): number {
-    const length = (this.#records[slot * this.#stride + 1 + (part >> 1)]! >>> ((part & 1) * 16)) & 0xffff;
+    const length = (this.#records[slot * this.#stride + lengthWord(part)]! >>> lengthShift(part)) & 0xffff;
     return length === LONG_TEMPLATE ? this.#overflow.get(slot * this.#partCount + part)! : length;
   }
 
