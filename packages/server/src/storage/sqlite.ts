@@ -4,6 +4,7 @@ import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlit
 import { Worker } from 'node:worker_threads';
 import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { databaseUnavailable, isSqliteUnavailable } from './unavailable.ts';
+import { WalIndexWatch } from './wal-index.ts';
 
 /** Prepared statements kept per connection; the hot paths use a handful, imports a few more. */
 const STATEMENT_CACHE_SIZE = 256;
@@ -24,11 +25,16 @@ class NodeSqliteDatabase implements SqliteDatabase {
     this.#localWrites++;
   };
 
-  constructor(db: DatabaseSync) {
+  /** Commits by other connections, told without a read transaction; none for a database not in WAL mode. */
+  readonly #walIndex: WalIndexWatch | undefined;
+
+  constructor(db: DatabaseSync, walIndex: WalIndexWatch | undefined) {
     this.#db = db;
+    this.#walIndex = walIndex;
   }
 
   close(): void {
+    this.#walIndex?.close();
     this.#statements.clear();
     if (this.#db.isOpen) this.#db.close();
   }
@@ -45,10 +51,13 @@ class NodeSqliteDatabase implements SqliteDatabase {
 
   /**
    * Changes whenever the database may have changed: a commit by any other
-   * connection, in any process (SQLite's data_version, read from the WAL
-   * index in shared memory: no I/O), or a writing statement on this one.
+   * connection, in any process (the WAL index's header, or SQLite's
+   * data_version when that cannot tell), or a writing statement on this one.
    */
   changeStamp(): string {
+    const walVersion = this.#walIndex?.version();
+    // Its own prefix: a stamp of one source never equals one of the other.
+    if (walVersion !== undefined) return `w${walVersion}:${this.#localWrites}`;
     this.#dataVersion ??= this.#db.prepare('PRAGMA data_version');
     const { data_version: version } = unavailableOr(() => this.#dataVersion!.get()) as { data_version: number };
     return `${version}:${this.#localWrites}`;
@@ -113,7 +122,8 @@ export function createSqliteDialect(path: string, busyTimeoutMs = 5000, cacheMb 
     PRAGMA cache_size = -${Math.round(cacheMb * 1024)};
     PRAGMA temp_store = MEMORY;
   `);
-  const database = new NodeSqliteDatabase(db);
+  const { journal_mode: journalMode } = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
+  const database = new NodeSqliteDatabase(db, journalMode === 'wal' ? new WalIndexWatch(path) : undefined);
   return { dialect: new SqliteDialect({ database }), changeStamp: () => database.changeStamp() };
 }
 
