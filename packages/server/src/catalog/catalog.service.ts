@@ -140,21 +140,31 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
   async function batchGet(kind: FragmentKind, requested: readonly string[], negotiation: Negotiation): Promise<Buffer> {
     const chain = kind.chainPrefix + negotiation.chainKey;
     let entries = new Int32Array(requested.length);
-    const hitBytes = cache.findAll(chain, requested, entries);
-    // Repeated ids: the cache told the hits apart by their entries; the misses are told apart here.
+    const hashes = new Int32Array(requested.length);
+    const hitBytes = cache.findAll(chain, requested, entries, hashes);
+    // Repeated ids: the cache told the hits apart by their entries; the misses are told apart here, by their hashes
+    // in a small table (ids compared only when two hashes are equal): a Set hashed every missed id again.
     let missing: string[] | undefined;
-    let missingSeen: Set<string> | undefined;
+    let missingHashes: number[] | undefined;
+    let missingSeen: Int32Array | undefined;
     let repeated = false;
     for (let i = 0; i < requested.length; i++) {
       if (entries[i] === REPEATED) repeated = true;
       else if (entries[i] === NOT_CACHED) {
         const id = requested[i]!;
-        if ((missingSeen ??= new Set()).has(id)) {
+        const hash = hashes[i]!;
+        missingSeen ??= new Int32Array(2 ** Math.ceil(Math.log2(2 * requested.length)));
+        const mask = missingSeen.length - 1;
+        let slot = hash & mask;
+        // Each slot holds the position + 1 of a missed id.
+        while (missingSeen[slot] !== 0 && !(hashes[missingSeen[slot]! - 1] === hash && requested[missingSeen[slot]! - 1] === id)) slot = (slot + 1) & mask;
+        if (missingSeen[slot] !== 0) {
           entries[i] = REPEATED;
           repeated = true;
         } else {
-          missingSeen.add(id);
+          missingSeen[slot] = i + 1;
           (missing ??= []).push(id);
+          (missingHashes ??= []).push(hash);
         }
       }
     }
@@ -177,7 +187,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     }
 
     const placement = kind.place?.(missing, negotiation);
-    const direct = placement && answerWithPlacedMisses(kind, chain, ids, entries, hitBytes + frame, missing, placement, negotiation.messageLocale);
+    const direct = placement && answerWithPlacedMisses(kind, chain, ids, entries, hitBytes + frame, missing, missingHashes!, placement, negotiation.messageLocale);
     if (direct) return direct;
 
     // The database read below yields to other requests, whose inserts can
@@ -229,6 +239,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     entries: Int32Array,
     hitsAndFrame: number,
     missing: readonly string[],
+    missingHashes: readonly number[],
     placement: RenderedPlacement,
     locale: MessageLocale,
   ): Buffer | undefined {
@@ -265,7 +276,8 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     }
     CLOSE.copy(body, offset);
     for (let m = 0; m < missing.length; m++) {
-      if (read[m] !== -1) cache.set(chain, missing[m]!, body.subarray(read[m], read[m]! + placement.lengthOf(m)));
+      // Nothing was awaited since findAll, and each id is here once: the cache still lacks them.
+      if (read[m] !== -1) cache.setMissed(chain, missing[m]!, body.subarray(read[m], read[m]! + placement.lengthOf(m)), missingHashes[m]!);
     }
     return body;
   }

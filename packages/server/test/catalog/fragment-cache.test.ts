@@ -162,7 +162,8 @@ describe('FragmentCache index', () => {
       // Some keys cached, some not (the last 4,000 never were), some asked twice.
       const batch = Array.from({ length: 1 + Math.floor(random() * 100) }, () => pool[Math.floor(random() * pool.length)]!);
       const entries = new Int32Array(batch.length);
-      const bytes = cache.findAll(round % 7 === 0 ? 'fr' : 'en', batch, entries);
+      const hashes = new Int32Array(batch.length);
+      const bytes = cache.findAll(round % 7 === 0 ? 'fr' : 'en', batch, entries, hashes);
       const chain = round % 7 === 0 ? 'fr' : 'en';
       const seen = new Set<string>();
       let want = 0;
@@ -179,6 +180,18 @@ describe('FragmentCache index', () => {
         seen.add(key);
       });
       expect(bytes).toBe(want);
+      // The misses cached with the hashes findAll gave (each once) are found as set ones are, and the rest still are.
+      if (round % 10 === 0) {
+        const missed = new Map<string, number>();
+        batch.forEach((key, i) => {
+          if (entries[i] === NOT_CACHED && !missed.has(key)) missed.set(key, hashes[i]!);
+        });
+        for (const [key, hash] of missed) cache.setMissed(chain, key, fragment(`${chain}/${key}`, 30 + (key.length % 50)), hash);
+        const again = new Int32Array(batch.length);
+        cache.findAll(chain, batch, again, new Int32Array(batch.length));
+        expect([...again].filter((entry) => entry === NOT_CACHED)).toEqual([]);
+        for (const key of missed.keys()) expect(cache.get(chain, key)?.equals(fragment(`${chain}/${key}`, 30 + (key.length % 50)))).toBe(true);
+      }
     }
   });
 
@@ -198,13 +211,16 @@ describe('FragmentCache index', () => {
     const cache = new FragmentCache(1024 * 1024, { admitFirstSight: true, hashSeed: seed });
     cache.set('en', held, fragment(`en/${held}`, 40));
     const entries = new Int32Array(3);
-    cache.findAll('en', [twin, held, twin], entries);
+    const hashes = new Int32Array(3);
+    cache.findAll('en', [twin, held, twin], entries, hashes);
     expect([entries[0], entries[2]]).toEqual([NOT_CACHED, NOT_CACHED]);
     expect(entries[1]).toBeGreaterThanOrEqual(0);
+    expect([...hashes]).toEqual([idHash(seed, 0, twin), idHash(seed, 0, held), idHash(seed, 0, twin)]);
     expect(cache.get('en', twin)).toBeUndefined();
 
-    cache.set('en', twin, fragment(`en/${twin}`, 50));
-    const bytes = cache.findAll('en', [twin, held, twin], entries);
+    // Cached as findAll missed it, beside the key of its hash.
+    cache.setMissed('en', twin, fragment(`en/${twin}`, 50), hashes[0]!);
+    const bytes = cache.findAll('en', [twin, held, twin], entries, hashes);
     expect(entries[2]).toBe(REPEATED);
     expect(bytes).toBe(fragment(`en/${held}`, 40).length + fragment(`en/${twin}`, 50).length);
     for (const [i, key, length] of [[0, twin, 50], [1, held, 40]] as const) {
