@@ -247,12 +247,21 @@ export class FragmentCache {
         ? held - 1
         : held === 0 ? NOT_CACHED : PROBE_ON;
     }
-    // 3. The first byte of each candidate's key: its arena line, read now beside the others' (kept in #touched so the
-    // reads are not optimized away), is in the processor's cache for the comparison below and the copy after it.
+    // 3. A byte of every 64 of each candidate (its key, then its fragment), and its last: its arena lines, read now
+    // beside the others' (kept in #touched so the reads are not optimized away), are in the processor's cache for
+    // the comparison below and the copy after it. Read line by line inside the copy, each fragment's misses waited
+    // on one another: copying a hundred 620-byte fragments from a 64 MB arena took 25 us with only the first line
+    // read ahead, 17.5 us with every line (bench/batch-get/arena-copy.ts).
+    const arena = this.#arena;
     let touched = 0;
     for (let i = 0; i < count; i++) {
       const entry = entries[i]!;
-      if (entry >= 0) touched += this.#arena[fields[entry * ENTRY_FIELDS + OFFSET]! >>> 0]!;
+      if (entry < 0) continue;
+      const base = entry * ENTRY_FIELDS;
+      const start = fields[base + OFFSET]! >>> 0;
+      const end = start + fields[base + KEY_UNIT_BYTES]! * fields[base + KEY_LENGTH]! + fields[base + LENGTH]!;
+      for (let at = start; at < end; at += 64) touched += arena[at]!;
+      touched += arena[end - 1]!;
     }
     this.#touched = touched;
     // 4. The keys' bytes, and the lookups that probe past their home slot.
