@@ -63,6 +63,8 @@ export interface AppDeps {
   demo?: DemoApp;
   /** The song snapshot's knobs (tests: a small catalog, no quiet polls, a chosen hash seed). */
   songSnapshot?: Pick<SongSnapshotsOptions, 'minSongs' | 'quietPolls' | 'hashSeed' | 'renderedChains'>;
+  /** The fragment cache's hash seed (tests that make two ids' hashes collide); random by default. */
+  fragmentCacheHashSeed?: number;
 }
 
 /** Derives a purpose-bound key from the server secret, so no two uses share one. */
@@ -74,7 +76,7 @@ function subkey(secret: string, purpose: string): Buffer {
  * Builds the whole API on a migrated database. It never listens: main.ts does,
  * and tests call `inject` or listen on a port of their own.
  */
-export async function buildApp({ config, storage, logger, demo, songSnapshot }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, storage, logger, demo, songSnapshot, fragmentCacheHashSeed }: AppDeps): Promise<FastifyInstance> {
   const negotiator = new LocaleNegotiator(config.defaultLocale);
   const handleError = createErrorHandler(negotiator, BODY_LIMIT);
   const app: FastifyInstance = Fastify({
@@ -106,7 +108,7 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot }: 
   });
 
   const secret = await ensureServerSecret(storage.db, config.secret);
-  const cache = new FragmentCache(config.songCacheMegabytes * 1024 * 1024);
+  const cache = new FragmentCache(config.songCacheMegabytes * 1024 * 1024, { hashSeed: fragmentCacheHashSeed });
   const catalogRepo = createCatalogRepo(storage);
   const artistNames = new ArtistNames(catalogRepo);
   const cursors = createPageCursorCodec(createTokenSealer(subkey(secret, 'page-token')), config.pageTokenTtlSeconds);

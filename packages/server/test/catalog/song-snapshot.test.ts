@@ -45,6 +45,8 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
   /** The same with a cache of 1 MB: answers mix hits with misses read straight into them, and misses evict hits. */
   let cached: FastifyInstance;
   let credential: string;
+  /** The servers' settings. */
+  let env: Record<string, string>;
   let url: string;
   let cachedUrl: string;
   const records: ImportRecord[] = [...generateDemoCatalog({ songs: SONGS, seed: 3 })];
@@ -77,7 +79,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
     ]);
     credential = (await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'snapshot' })).key;
     // A public URL of its own: rendered answers hold it (the demo's artwork URLs are relative).
-    const env = {
+    env = {
       DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0', MAQAM_SONG_CACHE_MB: '0', MAQAM_PUBLIC_URL: 'https://cdn.maqam.example/v2',
     };
     reference = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_SNAPSHOT: 'off' }), storage, logger: false });
@@ -102,6 +104,24 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs through 
       headers: { 'content-type': 'application/json', 'accept-language': locale, 'x-api-key': credential },
       payload: { songIdList: ids.map((value) => ({ value })) },
     });
+
+  it('answers two missed ids of the same cache hash each with its own answer', async () => {
+    // A new cache, whose first locale chain (number 0) hashes as the snapshot does: twin and absentTwin collide in it
+    // too. Both missed, they are told apart by their ids, not taken for one id asked twice.
+    const fresh = await buildApp({
+      config: loadConfig({ ...env, MAQAM_SONG_CACHE_MB: '1', MAQAM_SONG_SNAPSHOT: 'off' }), storage, logger: false, fragmentCacheHashSeed: HASH_SEED,
+    });
+    try {
+      const ids = [twin, absentTwin, twin, absentTwin];
+      const [want, got] = await Promise.all([batchGet(reference, ids, 'ar'), batchGet(fresh, ids, 'ar')]);
+      expect(got.statusCode).toBe(200);
+      expect(got.body).toBe(want.body);
+      expect(Object.keys(JSON.parse(got.body).results)).toEqual([twin, absentTwin]);
+      expect(JSON.parse(got.body).results[absentTwin].error.code).toBe('ERROR_CODE_NOT_FOUND');
+    } finally {
+      await fresh.close();
+    }
+  });
 
   /** A gauge of the snapshot, from /metrics. */
   async function gauge(metric: 'maqam_song_snapshot_songs' | 'maqam_song_snapshot_rendered_chains', app = snapshotted): Promise<number> {
