@@ -244,9 +244,11 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     locale: MessageLocale,
   ): Buffer | undefined {
     let size = hitsAndFrame;
+    // Each miss's length, read from the snapshot's index once (-1 for an id it lacks).
+    const lengths = new Int32Array(missing.length);
     let absent: Map<number, Buffer> | undefined;
     for (let m = 0; m < missing.length; m++) {
-      const length = placement.lengthOf(m);
+      const length = (lengths[m] = placement.lengthOf(m));
       if (length !== -1) size += length;
       else {
         const fragment = notFoundResult(kind, missing[m]!, locale);
@@ -267,7 +269,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
       if (notFound !== undefined) offset += notFound.copy(body, offset);
       else if (placement.readInto(m, body, offset)) {
         read[m] = offset;
-        offset += placement.lengthOf(m);
+        offset += lengths[m]!;
       } else {
         buffers.give(body);
         return undefined;
@@ -277,7 +279,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     CLOSE.copy(body, offset);
     for (let m = 0; m < missing.length; m++) {
       // Nothing was awaited since findAll, and each id is here once: the cache still lacks them.
-      if (read[m] !== -1) cache.setMissed(chain, missing[m]!, body.subarray(read[m], read[m]! + placement.lengthOf(m)), missingHashes[m]!);
+      if (read[m] !== -1) cache.setMissed(chain, missing[m]!, body.subarray(read[m], read[m]! + lengths[m]!), missingHashes[m]!);
     }
     return body;
   }
