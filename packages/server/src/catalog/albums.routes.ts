@@ -14,7 +14,8 @@ import { batchBody, batchIdsOf, CATALOG_SECURITY, ERROR_RESPONSES, sendBatchAnsw
 
 const TAGS = ['MusicCatalogService'];
 
-export function albumsRoutes(app: FastifyInstance, { catalog, guard, negotiator }: CatalogRouteDeps): void {
+export function albumsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void {
+  const { catalog, guard, negotiator } = deps;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const common = { onRequest: guard('catalog'), preValidation: negotiateLocale(negotiator) };
 
@@ -35,7 +36,7 @@ export function albumsRoutes(app: FastifyInstance, { catalog, guard, negotiator 
     async (request, reply) => sendJson(reply, await catalog.getAlbum(request.params.album_id, request.negotiation)),
   );
 
-  const batch = batchBody(BatchGetAlbumsRequest);
+  const batch = batchBody(BatchGetAlbumsRequest, deps);
   routes.post(
     // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
     '/v1/music/albums::batchGet',
@@ -52,10 +53,12 @@ export function albumsRoutes(app: FastifyInstance, { catalog, guard, negotiator 
       },
       config: batch.config,
       onRequest: guard('catalog'),
+      preParsing: batch.preParsing,
       preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
     },
     async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetAlbums(batchIdsOf(request.body, 'albumIdList'), request.negotiation), catalog),
   );
+  batch.answerDirectly('/v1/music/albums::batchGet', (ids, negotiation) => catalog.batchGetAlbums(ids, negotiation));
 
   routes.get(
     '/v1/music/albums/:album_id/tracks',

@@ -20,7 +20,8 @@ import { batchBody, batchIdsOf, CATALOG_SECURITY, ERROR_RESPONSES, sendBatchAnsw
 
 const TAGS = ['MusicCatalogService'];
 
-export function artistsRoutes(app: FastifyInstance, { catalog, guard, negotiator }: CatalogRouteDeps): void {
+export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void {
+  const { catalog, guard, negotiator } = deps;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const common = { onRequest: guard('catalog'), preValidation: negotiateLocale(negotiator) };
 
@@ -41,7 +42,7 @@ export function artistsRoutes(app: FastifyInstance, { catalog, guard, negotiator
     async (request, reply) => sendJson(reply, await catalog.getArtist(request.params.artist_id, request.negotiation)),
   );
 
-  const batch = batchBody(BatchGetArtistsRequest);
+  const batch = batchBody(BatchGetArtistsRequest, deps);
   routes.post(
     // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
     '/v1/music/artists::batchGet',
@@ -58,10 +59,12 @@ export function artistsRoutes(app: FastifyInstance, { catalog, guard, negotiator
       },
       config: batch.config,
       onRequest: guard('catalog'),
+      preParsing: batch.preParsing,
       preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
     },
     async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetArtists(batchIdsOf(request.body, 'artistIdList'), request.negotiation), catalog),
   );
+  batch.answerDirectly('/v1/music/artists::batchGet', (ids, negotiation) => catalog.batchGetArtists(ids, negotiation));
 
   routes.get(
     '/v1/music/artists/:artist_id/albums',

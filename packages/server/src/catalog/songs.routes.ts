@@ -5,8 +5,9 @@ import {
 } from '@maqam/contract';
 import { BatchIds, batchBodyReader, type BatchBodyReader } from '../http/batch-body.ts';
 import type { Guard } from '../http/credentials.ts';
+import { replayHandedOverBody, type DirectPath } from '../http/direct-path.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
-import type { LocaleNegotiator } from '../http/locale.ts';
+import type { LocaleNegotiator, Negotiation } from '../http/locale.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import type { CatalogService } from './catalog.service.ts';
 
@@ -14,6 +15,8 @@ export interface CatalogRouteDeps {
   catalog: CatalogService;
   guard: Guard;
   negotiator: LocaleNegotiator;
+  /** Where the Batch* routes are also answered straight from node:http (http/direct-path.ts). */
+  direct: DirectPath;
 }
 
 export const CATALOG_SECURITY: Record<string, string[]>[] = [{ oauth2: ['read'] }, { apiKeyAuth: [] }];
@@ -24,8 +27,10 @@ export const ERROR_RESPONSES = { 400: ValidationErrorBody, '4xx': ErrorBody, '5x
  * schema (rendered fragments, see render.ts): Fastify sends a Buffer as is.
  */
 export function sendJson(reply: FastifyReply, body: Buffer): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(body);
+  return reply.type(JSON_TYPE).send(body);
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Sends a Batch* answer, whose memory the catalog lends: it is given back
@@ -44,9 +49,36 @@ declare module 'fastify' {
   }
 }
 
-/** The options a Batch* route adds: its body read from its text when it can be, renamed for proto3 JSON when it was parsed. */
-export function batchBody(schema: object) {
-  return { config: { readBatchIds: batchBodyReader(schema) }, renameProtoJson };
+/**
+ * What a Batch* route adds: its body read from its text when it can be,
+ * renamed for proto3 JSON when it was parsed, and the same answer given on
+ * the direct path (`answerDirectly`), where a request the route's Fastify
+ * hooks would admit is answered with the same bytes and headers.
+ */
+export function batchBody(schema: object, { catalog, guard, negotiator, direct }: CatalogRouteDeps) {
+  const readBatchIds = batchBodyReader(schema);
+  return {
+    config: { readBatchIds },
+    preParsing: replayHandedOverBody,
+    renameProtoJson,
+    answerDirectly(pattern: string, answer: (ids: readonly string[], negotiation: Negotiation) => Promise<Buffer>): void {
+      // The route's hooks in their order: guard (credentials, rate limit), body, negotiateLocale; then the handler.
+      direct.add(pattern, async (request, handover, readBody) => {
+        const rateLimitHeaders = await guard.admit(request, 'catalog', handover);
+        if (rateLimitHeaders === undefined) return undefined;
+        const body = await readBody();
+        const ids = body && readBatchIds(body.toString('latin1'));
+        if (ids === undefined) return undefined;
+        const negotiation = negotiator.negotiate(request.headers['accept-language']);
+        if (negotiation === null) return undefined;
+        return {
+          headers: [...rateLimitHeaders, 'content-language', negotiation.contentLanguage, 'vary', 'Accept-Language', 'content-type', JSON_TYPE],
+          body: await answer(ids.ids, negotiation),
+          release: (bytes) => catalog.releaseAnswer(bytes),
+        };
+      });
+    },
+  };
 }
 
 /** A preValidation hook: snake_case members of a parsed body become lowerCamelCase (the reader took either already). */
@@ -60,7 +92,8 @@ export function batchIdsOf(body: unknown, member: string): string[] {
   return body instanceof BatchIds ? body.ids : (body as Record<string, { value: string }[]>)[member]!.map((id) => id.value);
 }
 
-export function songsRoutes(app: FastifyInstance, { catalog, guard, negotiator }: CatalogRouteDeps): void {
+export function songsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void {
+  const { catalog, guard, negotiator } = deps;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const common = { onRequest: guard('catalog'), preValidation: negotiateLocale(negotiator) };
 
@@ -100,7 +133,7 @@ export function songsRoutes(app: FastifyInstance, { catalog, guard, negotiator }
     async (request, reply) => sendJson(reply, await catalog.lyrics(request.params.song_id)),
   );
 
-  const batch = batchBody(BatchGetSongsRequest);
+  const batch = batchBody(BatchGetSongsRequest, deps);
   routes.post(
     // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
     '/v1/music/songs::batchGet',
@@ -117,8 +150,10 @@ export function songsRoutes(app: FastifyInstance, { catalog, guard, negotiator }
       },
       config: batch.config,
       onRequest: guard('catalog'),
+      preParsing: batch.preParsing,
       preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
     },
     async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetSongs(batchIdsOf(request.body, 'songIdList'), request.negotiation), catalog),
   );
+  batch.answerDirectly('/v1/music/songs::batchGet', (ids, negotiation) => catalog.batchGetSongs(ids, negotiation));
 }

@@ -1,6 +1,9 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ApiError, invalidRequest } from '../errors.ts';
 import type { ApiKeyPrincipal } from '../keys/api-keys.service.ts';
+import { handoverOf, type Handover } from './direct-path.ts';
+import { principalKey, type RateLimiter } from './rate-limit.ts';
 
 /** A user signed in through OAuth, acting through a client with granted scopes. */
 export interface TokenPrincipal {
@@ -42,68 +45,94 @@ const SCOPE_OF: Record<Requirement, string | undefined> = { catalog: 'read', str
 /**
  * Checks credentials in the contract's order (section 2): header shape (400),
  * credential validity (401), permission (403). Request validation runs after.
+ * A refusal is thrown.
  */
+export async function verifyCredentials(verifiers: CredentialVerifiers, headers: IncomingHttpHeaders, requirement: Requirement): Promise<Principal> {
+  const authorization = headers.authorization;
+  const apiKey = headers['x-api-key'];
+
+  // 1. Header shape.
+  if (authorization !== undefined && apiKey !== undefined) {
+    throw invalidRequest(
+      { field: 'Authorization', reason: 'bothCredentials' },
+      { field: 'x-api-key', reason: 'bothCredentials' },
+    );
+  }
+  if (authorization === undefined && apiKey === undefined) {
+    throw new ApiError('credentialsMissing', { headers: { 'www-authenticate': REALM } });
+  }
+  let bearerToken: string | undefined;
+  if (authorization !== undefined) {
+    const match = BEARER.exec(authorization);
+    if (!match) throw invalidRequest({ field: 'Authorization', reason: 'authorizationScheme' });
+    bearerToken = match[1]!;
+  }
+
+  // 2. Validity.
+  let principal: Principal | null;
+  if (bearerToken !== undefined) {
+    principal = await verifiers.accessToken(bearerToken);
+    if (!principal) {
+      throw new ApiError('accessTokenInvalid', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+    }
+  } else {
+    principal = typeof apiKey === 'string' ? await verifiers.apiKey(apiKey) : null;
+    if (!principal) throw new ApiError('apiKeyInvalid', { headers: { 'www-authenticate': REALM } });
+  }
+
+  // 3. Permission.
+  if (principal.kind === 'apiKey') {
+    if (requirement === 'stream') throw new ApiError('apiKeyNotAllowed');
+    if (requirement === 'tokeninfo') throw new ApiError('tokenInfoNeedsToken');
+  } else {
+    const scope = SCOPE_OF[requirement];
+    if (scope !== undefined && !principal.scopes.has(scope)) {
+      throw new ApiError('scopeMissing', {
+        params: { scope },
+        headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
+      });
+    }
+  }
+  return principal;
+}
+
+/** The onRequest hook of verifyCredentials; a request the direct path handed over brings the credential it verified. */
 export function requireCredentials(verifiers: CredentialVerifiers, requirement: Requirement) {
   return async function checkCredentials(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const authorization = request.headers.authorization;
-    const apiKey = request.headers['x-api-key'];
-
-    // 1. Header shape.
-    if (authorization !== undefined && apiKey !== undefined) {
-      throw invalidRequest(
-        { field: 'Authorization', reason: 'bothCredentials' },
-        { field: 'x-api-key', reason: 'bothCredentials' },
-      );
-    }
-    if (authorization === undefined && apiKey === undefined) {
-      throw new ApiError('credentialsMissing', { headers: { 'www-authenticate': REALM } });
-    }
-    let bearerToken: string | undefined;
-    if (authorization !== undefined) {
-      const match = BEARER.exec(authorization);
-      if (!match) throw invalidRequest({ field: 'Authorization', reason: 'authorizationScheme' });
-      bearerToken = match[1]!;
-    }
-
-    // 2. Validity.
-    let principal: Principal | null;
-    if (bearerToken !== undefined) {
-      principal = await verifiers.accessToken(bearerToken);
-      if (!principal) {
-        throw new ApiError('accessTokenInvalid', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
-      }
-    } else {
-      principal = typeof apiKey === 'string' ? await verifiers.apiKey(apiKey) : null;
-      if (!principal) throw new ApiError('apiKeyInvalid', { headers: { 'www-authenticate': REALM } });
-    }
-
-    // 3. Permission.
-    if (principal.kind === 'apiKey') {
-      if (requirement === 'stream') throw new ApiError('apiKeyNotAllowed');
-      if (requirement === 'tokeninfo') throw new ApiError('tokenInfoNeedsToken');
-    } else {
-      const scope = SCOPE_OF[requirement];
-      if (scope !== undefined && !principal.scopes.has(scope)) {
-        throw new ApiError('scopeMissing', {
-          params: { scope },
-          headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
-        });
-      }
-    }
-    request.principal = principal;
+    request.principal = handoverOf(request.raw)?.principal ?? await verifyCredentials(verifiers, request.headers, requirement);
   };
 }
 
-/** The onRequest hooks that admit a request to an operation: credentials, then the per-credential rate limit. */
-export type Guard = (requirement: Requirement) => onRequestHookHandler[];
+/** What admits a request to an operation: credentials, then the per-credential rate limit. */
+export interface Guard {
+  /** The onRequest hooks of a Fastify route. */
+  (requirement: Requirement): onRequestHookHandler[];
+  /**
+   * The same checks for the direct path (direct-path.ts), recorded in
+   * `handover`: the x-ratelimit headers to answer with ([name, value, ...]),
+   * or undefined when a check refuses (Fastify then answers why).
+   */
+  admit(request: IncomingMessage, requirement: Requirement, handover: Handover): Promise<string[] | undefined>;
+}
 
-export function createGuard(
-  verifiers: CredentialVerifiers,
-  limiter: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined,
-): Guard {
-  return (requirement) => {
-    const hooks = [requireCredentials(verifiers, requirement)] as onRequestHookHandler[];
-    if (limiter) hooks.push(limiter as onRequestHookHandler);
-    return hooks;
+export function createGuard(verifiers: CredentialVerifiers, limiter: RateLimiter | undefined): Guard {
+  const hooks = (requirement: Requirement) => {
+    const chain = [requireCredentials(verifiers, requirement)] as onRequestHookHandler[];
+    if (limiter) chain.push(limiter as onRequestHookHandler);
+    return chain;
   };
+  async function admit(request: IncomingMessage, requirement: Requirement, handover: Handover): Promise<string[] | undefined> {
+    let principal: Principal;
+    try {
+      principal = await verifyCredentials(verifiers, request.headers, requirement);
+    } catch {
+      return undefined;
+    }
+    handover.principal = principal;
+    if (!limiter) return [];
+    const call = await limiter.count(principalKey(principal));
+    handover.rateLimit = call;
+    return limiter.headersOf(call);
+  }
+  return Object.assign(hooks, { admit });
 }

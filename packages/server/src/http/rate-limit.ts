@@ -2,6 +2,8 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { coolingOffAfterFailure, createResilientRedis, RedisCoolingOffError } from '../storage/redis-client.ts';
 import { ApiError } from '../errors.ts';
+import type { Principal } from './credentials.ts';
+import { handoverOf } from './direct-path.ts';
 
 /** One counted call: how many calls the key has made in its window, and when the window ends. */
 export interface WindowCount {
@@ -172,16 +174,34 @@ export class FallbackRateLimitStore implements RateLimitStore {
   }
 }
 
-/** The rate-limit key of a credentialed request: the API key, or the client and user of a token. */
-export function credentialKey(request: FastifyRequest): string | undefined {
-  const principal = request.principal;
-  if (principal === null) return undefined;
+/** The rate-limit key of a credential: the API key, or the client and user of a token. */
+export function principalKey(principal: Principal): string {
   return principal.kind === 'apiKey' ? `key:${principal.keyId}` : `token:${principal.clientId}:${principal.userId}`;
+}
+
+/** The rate-limit key of a credentialed request. */
+export function credentialKey(request: FastifyRequest): string | undefined {
+  return request.principal === null ? undefined : principalKey(request.principal);
 }
 
 /** The rate-limit key of the auth endpoints, which take no credential: the client's address. */
 export function addressKey(request: FastifyRequest): string {
   return `ip:${request.ip}`;
+}
+
+/** One call counted: its key's window, or undefined when the store could not count it; and when it was counted. */
+export interface CountedCall {
+  readonly window: WindowCount | undefined;
+  readonly nowMs: number;
+}
+
+/** A rate limiter: the onRequest hook, and its parts for the direct path (direct-path.ts), which counts before it. */
+export interface RateLimiter {
+  (request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Counts one call of `key`; a store that fails is logged (at most every 10 s) and counts nothing. */
+  count(key: string): Promise<CountedCall>;
+  /** The x-ratelimit headers of a counted call ([name, value, ...]), or undefined when it is over the limit. */
+  headersOf(call: CountedCall): string[] | undefined;
 }
 
 /**
@@ -190,6 +210,7 @@ export function addressKey(request: FastifyRequest): string {
  * -Remaining and -Reset, and a call over the limit is a 429 with Retry-After.
  * A batch counts as one call. If the store fails the request is let through
  * without the headers: a Redis outage must not take the API down with it.
+ * A request the direct path handed over was counted there, and is not again.
  */
 export function createRateLimiter(options: {
   store: RateLimitStore;
@@ -197,34 +218,50 @@ export function createRateLimiter(options: {
   log: FastifyBaseLogger;
   keyOf: (request: FastifyRequest) => string | undefined;
   clock?: () => number;
-}) {
+}): RateLimiter {
   const { store, perMinute, log, keyOf } = options;
   const clock = options.clock ?? Date.now;
   let lastFailureLogMs = 0;
 
-  return async function limitCalls(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const key = keyOf(request);
-    if (key === undefined) return;
-    const now = clock();
-    let window: WindowCount;
+  async function count(key: string): Promise<CountedCall> {
+    const nowMs = clock();
     try {
-      window = await store.hit(key, WINDOW_MS, now);
+      return { window: await store.hit(key, WINDOW_MS, nowMs), nowMs };
     } catch (error) {
-      if (now - lastFailureLogMs > 10_000) {
-        lastFailureLogMs = now;
+      if (nowMs - lastFailureLogMs > 10_000) {
+        lastFailureLogMs = nowMs;
         log.warn({ err: error }, 'rate limit store unavailable; not limiting');
       }
-      return;
+      return { window: undefined, nowMs };
     }
-    const resetSeconds = Math.ceil(window.resetAtMs / 1000);
-    reply.header('x-ratelimit-limit', perMinute);
-    reply.header('x-ratelimit-remaining', Math.max(0, perMinute - window.count));
-    reply.header('x-ratelimit-reset', resetSeconds);
+  }
+
+  function headersOf({ window }: CountedCall): string[] | undefined {
+    if (window === undefined) return [];
+    if (window.count > perMinute) return undefined;
+    return headerValues(window);
+  }
+
+  function headerValues(window: WindowCount): string[] {
+    return [
+      'x-ratelimit-limit', String(perMinute),
+      'x-ratelimit-remaining', String(Math.max(0, perMinute - window.count)),
+      'x-ratelimit-reset', String(Math.ceil(window.resetAtMs / 1000)),
+    ];
+  }
+
+  async function limitCalls(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const key = keyOf(request);
+    if (key === undefined) return;
+    const { window, nowMs } = handoverOf(request.raw)?.rateLimit ?? await count(key);
+    if (window === undefined) return;
+    const headers = headerValues(window);
+    for (let i = 0; i < headers.length; i += 2) reply.header(headers[i]!, headers[i + 1]!);
     if (window.count > perMinute) {
-      const retryAfter = Math.max(1, Math.ceil((window.resetAtMs - now) / 1000));
+      const retryAfter = Math.max(1, Math.ceil((window.resetAtMs - nowMs) / 1000));
       throw new ApiError('rateLimited', { params: { retryAfter }, headers: { 'retry-after': String(retryAfter) } });
     }
-  };
-}
+  }
 
-export type RateLimiter = ReturnType<typeof createRateLimiter>;
+  return Object.assign(limitCalls, { count, headersOf });
+}

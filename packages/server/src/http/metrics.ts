@@ -1,0 +1,66 @@
+import { Registry, collectDefaultMetrics, Counter, Gauge, Histogram } from 'prom-client';
+import type { SongSnapshots } from '../catalog/song-snapshot.ts';
+
+/** The Prometheus metrics of one node, and the one place answered requests are counted. */
+export interface HttpMetrics {
+  readonly registry: Registry;
+  /** Counts an answered request: its method, route pattern (never the raw URL), status and time taken; and whether the direct path answered it. */
+  observe(method: string, route: string, status: number, seconds: number, direct?: boolean): void;
+}
+
+export function createHttpMetrics(snapshots?: SongSnapshots): HttpMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'maqam_http_requests_total',
+    help: 'HTTP requests answered, by route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'maqam_http_request_duration_seconds',
+    help: 'Time from request to response, by route.',
+    labelNames: ['route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
+  const directAnswers = new Counter({
+    name: 'maqam_http_direct_answers_total',
+    help: 'Requests answered on the direct path (http/direct-path.ts), by route: also counted in maqam_http_requests_total.',
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'maqam_song_snapshot_songs',
+    help: 'Songs in the snapshot that songs the cache lacks are read from (0 while there is none: they are read from the database).',
+    registers: [registry],
+    collect() {
+      this.set(snapshots?.current?.songs ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'maqam_song_snapshot_rendered_chains',
+    help: 'Locale chains whose answers the song snapshot holds rendered (a song the cache lacks in another chain is rendered from its template).',
+    registers: [registry],
+    collect() {
+      this.set(snapshots?.current?.renderedChains.length ?? 0);
+    },
+  });
+  // Each series' children, bound once: prom-client builds and checks a key from the labels on every unbound call,
+  // which cost more than some whole answers. As many as the series themselves (methods, route patterns, statuses).
+  const series = new Map<string, { readonly count: { inc(): void }; readonly time: { observe(seconds: number): void }; readonly direct: { inc(): void } }>();
+  return {
+    registry,
+    observe(method, route, status, seconds, direct = false) {
+      const key = `${method} ${status} ${route}`;
+      let bound = series.get(key);
+      if (bound === undefined) {
+        bound = { count: requests.labels({ method, route, status }), time: duration.labels({ route }), direct: directAnswers.labels({ route }) };
+        series.set(key, bound);
+      }
+      bound.count.inc();
+      bound.time.observe(seconds);
+      if (direct) bound.direct.inc();
+    },
+  };
+}
