@@ -121,10 +121,11 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   // Fastify's own JSON parsing, except that a Batch* route first tries to read its ids straight from the text (http/batch-body.ts).
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const ids = request.routeOptions.config.readBatchIds?.(body as string);
+  // The bytes, not a string: the reader reads bytes; JSON.parse's path decodes them as UTF-8, as Fastify did (invalid sequences become U+FFFD either way).
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const ids = request.routeOptions.config.readBatchIds?.(body as Buffer);
     if (ids !== undefined) done(null, ids);
-    else parseJson(request, body as string, done);
+    else parseJson(request, (body as Buffer).toString('utf8'), done);
   });
 
   const secret = await ensureServerSecret(storage.db, config.secret);

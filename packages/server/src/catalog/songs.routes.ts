@@ -67,7 +67,7 @@ export function batchBody(schema: object, { catalog, guard, negotiator, direct }
         const rateLimitHeaders = await guard.admit(request, 'catalog', handover);
         if (rateLimitHeaders === undefined) return undefined;
         const body = await readBody();
-        const ids = body && readBatchIds(body.toString('latin1'));
+        const ids = body && readBatchIds(body);
         if (ids === undefined) return undefined;
         const negotiation = negotiator.negotiate(request.headers['accept-language']);
         if (negotiation === null) return undefined;

@@ -143,7 +143,7 @@ export class DirectPath {
     const handover: Handover = {};
     let gone = false;
     // A client that goes away mid-body makes the request emit 'error': heard here, it must not end the process.
-    request.on('error', () => {});
+    request.on('error', ignore);
     const readBody = () => readWhole(request).then((body) => {
       if (body === undefined) gone = true;
       else handover.body = body;
@@ -190,3 +190,5 @@ function readWhole(request: IncomingMessage): Promise<Buffer | undefined> {
     request.once('close', () => resolve(undefined));
   });
 }
+
+function ignore(): void {}
