@@ -50,7 +50,7 @@ declare module 'fastify' {
 }
 
 /**
- * What a Batch* route adds: its body read from its text when it can be,
+ * What a Batch* route adds: its body read from its bytes when it can be,
  * renamed for proto3 JSON when it was parsed, and the same answer given on
  * the direct path (`answerDirectly`), where a request the route's Fastify
  * hooks would admit is answered with the same bytes and headers.

@@ -213,4 +213,19 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the direct path on %s'
     const answer = await exchange(port, post(url, body, { 'content-type': 'application/json', 'x-api-key': await freshKey() }));
     expect(answer.status).toBe(200);
   });
+
+  it('steps aside when every request is logged (LOG_LEVEL=debug): Fastify answers, and logs, them all', async () => {
+    const logged = await startTestServer(dialect, { MAQAM_RATE_LIMIT: '0', LOG_LEVEL: 'debug' });
+    try {
+      const loggedPort = Number(new URL(await logged.app.listen({ port: 0, host: '127.0.0.1' })).port);
+      const { url, pattern, member } = ROUTES[0];
+      const answer = await exchange(loggedPort, post(url, plainBody(member, 'song'), { 'content-type': 'application/json', 'x-api-key': logged.apiKey }));
+      expect(answer.status).toBe(200);
+      const text = await (await fetch(`http://127.0.0.1:${loggedPort}/metrics`)).text();
+      expect(text).toContain(`maqam_http_requests_total{method="POST",route="${pattern}",status="200"} 1`);
+      expect(text).not.toContain(`maqam_http_direct_answers_total{route="${pattern}"}`);
+    } finally {
+      await logged.close();
+    }
+  });
 });
