@@ -118,7 +118,7 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   app.setValidatorCompiler(validatorCompiler);
   // The API takes JSON bodies only; any other type is a 400 naming Content-Type.
   app.removeContentTypeParser('text/plain');
-  // Fastify's own JSON parsing, except that a Batch* route first tries to read its ids straight from the text (http/batch-body.ts).
+  // Fastify's own JSON parsing, except that a Batch* route first tries to read its ids straight from the bytes (http/batch-body.ts).
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   // The bytes, not a string: the reader reads bytes; JSON.parse's path decodes them as UTF-8, as Fastify did (invalid sequences become U+FFFD either way).
