@@ -36,10 +36,10 @@ export function albumsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void
     async (request, reply) => sendJson(reply, await catalog.getAlbum(request.params.album_id, request.negotiation)),
   );
 
-  const batch = batchBody(BatchGetAlbumsRequest, deps);
+  // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
+  const batch = batchBody('/v1/music/albums::batchGet', BatchGetAlbumsRequest, deps);
   routes.post(
-    // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
-    '/v1/music/albums::batchGet',
+    batch.pattern,
     {
       schema: {
         operationId: 'BatchGetAlbums',
@@ -58,7 +58,7 @@ export function albumsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void
     },
     async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetAlbums(batchIdsOf(request.body, 'albumIdList'), request.negotiation), catalog),
   );
-  batch.answerDirectly('/v1/music/albums::batchGet', (ids, negotiation) => catalog.batchGetAlbums(ids, negotiation));
+  batch.answerDirectly((ids, negotiation) => catalog.batchGetAlbums(ids, negotiation));
 
   routes.get(
     '/v1/music/albums/:album_id/tracks',

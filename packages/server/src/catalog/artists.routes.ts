@@ -42,10 +42,10 @@ export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): voi
     async (request, reply) => sendJson(reply, await catalog.getArtist(request.params.artist_id, request.negotiation)),
   );
 
-  const batch = batchBody(BatchGetArtistsRequest, deps);
+  // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
+  const batch = batchBody('/v1/music/artists::batchGet', BatchGetArtistsRequest, deps);
   routes.post(
-    // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
-    '/v1/music/artists::batchGet',
+    batch.pattern,
     {
       schema: {
         operationId: 'BatchGetArtists',
@@ -64,7 +64,7 @@ export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): voi
     },
     async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetArtists(batchIdsOf(request.body, 'artistIdList'), request.negotiation), catalog),
   );
-  batch.answerDirectly('/v1/music/artists::batchGet', (ids, negotiation) => catalog.batchGetArtists(ids, negotiation));
+  batch.answerDirectly((ids, negotiation) => catalog.batchGetArtists(ids, negotiation));
 
   routes.get(
     '/v1/music/artists/:artist_id/albums',

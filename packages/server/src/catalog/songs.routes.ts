@@ -50,18 +50,20 @@ declare module 'fastify' {
 }
 
 /**
- * What a Batch* route adds: its body read from its bytes when it can be,
+ * What a Batch* route at `pattern` (Fastify's, "::" escaping the colon)
+ * adds: its body read from its bytes when it can be,
  * renamed for proto3 JSON when it was parsed, and the same answer given on
  * the direct path (`answerDirectly`), where a request the route's Fastify
  * hooks would admit is answered with the same bytes and headers.
  */
-export function batchBody(schema: object, { catalog, guard, negotiator, direct }: CatalogRouteDeps) {
+export function batchBody(pattern: string, schema: object, { catalog, guard, negotiator, direct }: CatalogRouteDeps) {
   const readBatchIds = batchBodyReader(schema);
   return {
+    pattern,
     config: { readBatchIds },
     preParsing: replayHandedOverBody,
     renameProtoJson,
-    answerDirectly(pattern: string, answer: (ids: readonly string[], negotiation: Negotiation) => Promise<Buffer>): void {
+    answerDirectly(answer: (ids: readonly string[], negotiation: Negotiation) => Promise<Buffer>): void {
       // The route's hooks in their order: guard (credentials, rate limit), body, negotiateLocale; then the handler.
       direct.add(pattern, async (request, handover, readBody) => {
         const rateLimitHeaders = await guard.admit(request, 'catalog', handover);
@@ -133,10 +135,10 @@ export function songsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void 
     async (request, reply) => sendJson(reply, await catalog.lyrics(request.params.song_id)),
   );
 
-  const batch = batchBody(BatchGetSongsRequest, deps);
+  // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
+  const batch = batchBody('/v1/music/songs::batchGet', BatchGetSongsRequest, deps);
   routes.post(
-    // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
-    '/v1/music/songs::batchGet',
+    batch.pattern,
     {
       schema: {
         operationId: 'BatchGetSongs',
@@ -155,5 +157,5 @@ export function songsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void 
     },
     async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetSongs(batchIdsOf(request.body, 'songIdList'), request.negotiation), catalog),
   );
-  batch.answerDirectly('/v1/music/songs::batchGet', (ids, negotiation) => catalog.batchGetSongs(ids, negotiation));
+  batch.answerDirectly((ids, negotiation) => catalog.batchGetSongs(ids, negotiation));
 }
