@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../dialects.ts';
@@ -227,5 +228,37 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the direct path on %s'
     } finally {
       await logged.close();
     }
+  });
+
+  it('steps aside once the server starts closing: Fastify answers 503 to a request that comes after', async () => {
+    const closing = await startTestServer(dialect, { MAQAM_RATE_LIMIT: '0' });
+    const closingPort = Number(new URL(await closing.app.listen({ port: 0, host: '127.0.0.1' })).port);
+    const { url, member } = ROUTES[0];
+    const keepAlive = (bytes: Buffer) => Buffer.from(bytes.toString('latin1').replace('connection: close', 'connection: keep-alive'), 'latin1');
+    const first = keepAlive(post(url, plainBody(member, 'song'), { 'content-type': 'application/json', 'x-api-key': closing.apiKey }));
+    const second = keepAlive(post(url, plainBody(member, 'song'), { 'content-type': 'application/json', 'x-api-key': closing.apiKey }));
+    const socket = connect(closingPort, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const statuses = () => [...Buffer.concat(chunks).toString('latin1').matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => Number(match[1]));
+    // Both answers, or the connection's end.
+    const answered = new Promise((resolve) => {
+      socket.on('data', (chunk) => {
+        chunks.push(chunk);
+        if (statuses().length === 2) resolve(undefined);
+      });
+      socket.on('close', resolve);
+    });
+    // The first request is taken (its head read) before the close begins, and its body held back until after.
+    const taken = once(closing.app.server, 'request');
+    socket.write(first.subarray(0, -5));
+    await taken;
+    const closed = closing.close();
+    // The server stops listening right after the preClose hooks (where the direct path steps aside) have run.
+    while (closing.app.server.listening) await new Promise((resolve) => setImmediate(resolve));
+    socket.write(Buffer.concat([first.subarray(-5), second]));
+    await answered;
+    socket.destroy();
+    await closed;
+    expect(statuses()).toEqual([200, 503]);
   });
 });
