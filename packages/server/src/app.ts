@@ -87,7 +87,11 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
     enabled: !logsRequests,
     bodyLimit: BODY_LIMIT,
     ownOrigin: new URL(config.publicUrl).origin,
-    onAnswered: (method, route, status, seconds) => metrics.observe(method, route, status, seconds, true),
+    // Routes are added after the metrics exist (below).
+    answersOf: (pattern) => {
+      const series = metrics.series('POST', pattern, 200);
+      return (seconds) => series.observe(seconds, true);
+    },
   });
   const app: FastifyInstance = Fastify({
     // What Fastify does with the server it makes itself (lib/server.js), with the direct path in front.

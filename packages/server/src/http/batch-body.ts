@@ -114,8 +114,8 @@ export function batchBodyReader(schema: object): BatchBodyReader {
   const snake = `"${snakeCase(member)}"`;
 
   // One pass over the bytes with the position in a local: no closures over it, no calls out of JavaScript. Bytes,
-  // not the characters of a string: on a hundred-id body of the Zipf stream, 5.7 us against 8.7 with charCodeAt
-  // (bench/batch-get). The ids are sliced from the body decoded as Latin-1, where each byte is one character:
+  // not the characters of a string: a hundred-id body of the Zipf stream took 5.9 us against 8.6 with charCodeAt
+  // (bench/batch-get/body-reader.ts). The ids are sliced from the body decoded as Latin-1, where each byte is one character:
   // every byte the reader accepts is printable ASCII, which UTF-8 decodes to the same characters, and any byte
   // above 0x7e (all of UTF-8 beyond ASCII, a byte order mark included) is refused, so the ids are what JSON.parse
   // would read from the UTF-8 text.

@@ -67,8 +67,17 @@ export interface DirectPathOptions {
   bodyLimit: number;
   /** The server's own origin: a request from it needs no CORS headers. */
   ownOrigin: string;
-  /** Counts an answered request in the metrics, as Fastify's onResponse hook does for the others. */
-  onAnswered: (method: string, route: string, status: number, seconds: number) => void;
+  /**
+   * The metrics' counter of a route's 200s, bound once when the route is
+   * added: it counts each answer and its time, as Fastify's onResponse hook
+   * does for the others.
+   */
+  answersOf: (pattern: string) => (seconds: number) => void;
+}
+
+interface DirectRoute {
+  readonly handler: DirectHandler;
+  readonly answered: (seconds: number) => void;
 }
 
 const HANDOVER = Symbol('maqam.handover');
@@ -94,8 +103,8 @@ export const replayHandedOverBody: preParsingHookHandler = (request, _reply, pay
 
 export class DirectPath {
   readonly #options: DirectPathOptions;
-  /** Route by raw path ('/v1/music/songs:batchGet'): its handler, and its pattern as Fastify names it in metrics. */
-  readonly #routes = new Map<string, { readonly handler: DirectHandler; readonly pattern: string }>();
+  /** Route by raw path ('/v1/music/songs:batchGet'): its handler, and where its answers are counted. */
+  readonly #routes = new Map<string, DirectRoute>();
   #closing = false;
 
   constructor(options: DirectPathOptions) {
@@ -104,7 +113,7 @@ export class DirectPath {
 
   /** Adds a POST route under Fastify's pattern ('/v1/music/songs::batchGet'); Fastify must serve the same route. */
   add(pattern: string, handler: DirectHandler): void {
-    this.#routes.set(pattern.replace('::', ':'), { handler, pattern });
+    this.#routes.set(pattern.replace('::', ':'), { handler, answered: this.#options.answersOf(pattern) });
   }
 
   /** From now on every request goes to Fastify (which answers 503 while it closes). */
@@ -138,7 +147,7 @@ export class DirectPath {
       && (headers.origin === undefined || headers.origin === this.#options.ownOrigin);
   }
 
-  async #serve(request: IncomingMessage, response: ServerResponse, route: { handler: DirectHandler; pattern: string }, general: RequestListener): Promise<void> {
+  async #serve(request: IncomingMessage, response: ServerResponse, route: DirectRoute, general: RequestListener): Promise<void> {
     const started = performance.now();
     const handover: Handover = {};
     let gone = false;
@@ -169,7 +178,7 @@ export class DirectPath {
     }
     const { body, release } = answer;
     if (release !== undefined) response.once('close', () => release(body));
-    response.once('finish', () => this.#options.onAnswered('POST', route.pattern, 200, (performance.now() - started) / 1000));
+    response.once('finish', () => route.answered((performance.now() - started) / 1000));
     response.writeHead(200, ['x-request-id', requestIdOf(request), 'x-content-type-options', 'nosniff', ...answer.headers, 'content-length', String(body.length)]);
     response.end(body);
   }

@@ -1,11 +1,19 @@
 import { Registry, collectDefaultMetrics, Counter, Gauge, Histogram } from 'prom-client';
 import type { SongSnapshots } from '../catalog/song-snapshot.ts';
 
+/** The counters of one method, route pattern and status. */
+export interface AnswerSeries {
+  /** Counts an answer and its time; and, if the direct path gave it, among the direct answers too. */
+  observe(seconds: number, direct: boolean): void;
+}
+
 /** The Prometheus metrics of one node, and the one place answered requests are counted. */
 export interface HttpMetrics {
   readonly registry: Registry;
-  /** Counts an answered request: its method, route pattern (never the raw URL), status and time taken; and whether the direct path answered it. */
-  observe(method: string, route: string, status: number, seconds: number, direct?: boolean): void;
+  /** The counters of answers to `method` on a route pattern (never the raw URL) with `status`, bound once. */
+  series(method: string, route: string, status: number): AnswerSeries;
+  /** Counts an answered request (Fastify's onResponse hook): `series(...).observe(seconds, false)`. */
+  observe(method: string, route: string, status: number, seconds: number): void;
 }
 
 export function createHttpMetrics(snapshots?: SongSnapshots): HttpMetrics {
@@ -48,19 +56,28 @@ export function createHttpMetrics(snapshots?: SongSnapshots): HttpMetrics {
   });
   // Each series' children, bound once: prom-client builds and checks a key from the labels on every unbound call,
   // which cost more than some whole answers. As many as the series themselves (methods, route patterns, statuses).
-  const series = new Map<string, { readonly count: { inc(): void }; readonly time: { observe(seconds: number): void }; readonly direct: { inc(): void } }>();
+  const bound = new Map<string, AnswerSeries>();
+  function series(method: string, route: string, status: number): AnswerSeries {
+    const key = `${method} ${status} ${route}`;
+    let found = bound.get(key);
+    if (found === undefined) {
+      const count = requests.labels({ method, route, status });
+      const time = duration.labels({ route });
+      const direct = directAnswers.labels({ route });
+      found = {
+        observe(seconds, answeredDirectly) {
+          count.inc();
+          time.observe(seconds);
+          if (answeredDirectly) direct.inc();
+        },
+      };
+      bound.set(key, found);
+    }
+    return found;
+  }
   return {
     registry,
-    observe(method, route, status, seconds, direct = false) {
-      const key = `${method} ${status} ${route}`;
-      let bound = series.get(key);
-      if (bound === undefined) {
-        bound = { count: requests.labels({ method, route, status }), time: duration.labels({ route }), direct: directAnswers.labels({ route }) };
-        series.set(key, bound);
-      }
-      bound.count.inc();
-      bound.time.observe(seconds);
-      if (direct) bound.direct.inc();
-    },
+    series,
+    observe: (method, route, status, seconds) => series(method, route, status).observe(seconds, false),
   };
 }

@@ -33,7 +33,7 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
 
 /**
  * A body validator that passes the ids a Batch* route's reader took from
- * the body's text (batch-body.ts): the reader accepts only bodies its route's
+ * the bytes (batch-body.ts): the reader accepts only bodies its route's
  * schema accepts, so ajv would only walk them again.
  */
 function acceptingReadBatchIds(validate: ValidateFunction): ValidateFunction {
