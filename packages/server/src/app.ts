@@ -45,7 +45,7 @@ import { createStreamUrlSigner } from './streaming/stream-urls.ts';
 import { createTokenSealer } from './crypto/sealed-token.ts';
 import { createStreamingService } from './streaming/streaming.service.ts';
 import { streamingRoutes } from './streaming/streaming.routes.ts';
-import { databaseName, type Storage } from './storage/storage.ts';
+import type { Storage } from './storage/storage.ts';
 import { demoRoutes, type DemoApp } from './demo/demo.routes.ts';
 
 /** Contract section 8: bodies over 1 MiB are a 413. */
@@ -180,7 +180,7 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   };
 
   // One store counts calls per credential and failed sign-ins: shared through Redis when there is one.
-  const store = config.redisUrl ? new RedisRateLimitStore(config.redisUrl, databaseName(config.databaseUrl)) : new MemoryRateLimitStore();
+  const store = config.redisUrl ? new RedisRateLimitStore(config.redisUrl, await deploymentIdOf(storage)) : new MemoryRateLimitStore();
   app.addHook('onClose', async () => store.close());
   await store.ready();
   const limiting = config.rateLimitPerMinute > 0;
@@ -315,4 +315,11 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
     });
   }
   return app;
+}
+
+/** What names this deployment's shared state in Redis; the server only ever runs on a migrated database. */
+async function deploymentIdOf(storage: Storage): Promise<string> {
+  const id = await storage.deploymentId();
+  if (id === undefined) throw new Error('the database is not migrated: run the server (or any maqam command) once to migrate it');
+  return id;
 }

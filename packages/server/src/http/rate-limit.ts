@@ -94,12 +94,13 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #prefix: string;
 
   /**
-   * `database` names the deployment (storage's databaseName): nodes of one
-   * deployment share their counts, and two deployments on one Redis do not
-   * spend each other's limits (an address's sign-ins above all).
+   * `deploymentId` (Storage.deploymentId) names the deployment: nodes of one
+   * deployment share their counts however their DATABASE_URLs spell it, and
+   * two deployments on one Redis do not spend each other's limits (an
+   * address's sign-ins above all).
    */
-  constructor(url: string, database: string, clock: () => number = Date.now) {
-    this.#prefix = `maqam:rate:${database}:`;
+  constructor(url: string, deploymentId: string, clock: () => number = Date.now) {
+    this.#prefix = `maqam:rate:${deploymentId}:`;
     this.#coolingOff = coolingOffAfterFailure(clock, REDIS_COOL_OFF_MS);
     // Reconnects quickly, so limits are back within a second or so of Redis.
     this.#redis = createResilientRedis(url, REDIS_COMMAND_TIMEOUT_MS) as Redis & RateCommands;

@@ -8,6 +8,7 @@ import type { ChangeStamp } from './stamped-cache.ts';
 import { atMostOncePer } from './unavailable.ts';
 import { buildReadOnlyCatalogIndexes } from './catalog-indexes.ts';
 import { createRedisWriteEpoch } from './write-epoch.ts';
+import { readSetting } from './settings.repo.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -35,6 +36,13 @@ export interface Storage {
    * share that Redis. PostgreSQL alone: null. What StampedCache keys on.
    */
   changeStamp: ChangeStamp;
+  /**
+   * The deployment's id (migration 014), the same for every process on this
+   * database however its URL is spelled: what they share outside it (Redis's
+   * write epoch and rate-limit counts) is named after it. Undefined before
+   * that migration; read once, then remembered.
+   */
+  deploymentId(): Promise<string | undefined>;
   /**
    * A SQLite file's WAL checkpointed on another thread, for an import (sqlite.ts Checkpointer); undefined for
    * PostgreSQL and an in-memory SQLite database.
@@ -85,15 +93,10 @@ function queryLog(options: StorageOptions) {
   };
 }
 
-/**
- * The database a deployment writes to, without credentials: host:port/name for
- * PostgreSQL, the resolved file for SQLite. One Redis may serve several
- * deployments; what they keep there is namespaced by this.
- */
-export function databaseName(databaseUrl: string): string {
-  if (databaseUrl.startsWith('sqlite:')) return `sqlite:${resolve(databaseUrl.slice('sqlite:'.length))}`;
-  const url = new URL(databaseUrl);
-  return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+/** Reads the deployment id once it exists, and never again after (it never changes). */
+function deploymentIdOf(db: () => Kysely<Database>): () => Promise<string | undefined> {
+  let known: string | undefined;
+  return async () => (known ??= await readSetting(db(), 'deployment_id'));
 }
 
 /** Opens `sqlite:<path>` (the default) or `postgres://...`. Does not migrate. */
@@ -102,8 +105,10 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
     const clock = options.clock ?? Date.now;
     // Redis's cool-off after a failure keeps real time: with a test's frozen `clock`, one slow reply (a loaded CI
     // machine) would leave the node reading the database for the rest of the test.
-    const epoch = options.redisUrl ? createRedisWriteEpoch(options.redisUrl, databaseName(databaseUrl)) : undefined;
-    const db = new Kysely<Database>({
+    // The epoch's key names the deployment, read through the database the epoch's own driver serves.
+    const deploymentId = deploymentIdOf(() => db);
+    const epoch = options.redisUrl ? createRedisWriteEpoch(options.redisUrl, deploymentId) : undefined;
+    const db: Kysely<Database> = new Kysely<Database>({
       dialect: createPostgresDialect(databaseUrl, {
         ...options,
         ...(epoch && { writeEpoch: epoch }),
@@ -123,6 +128,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
           return current === null ? null : `${current}:${Math.floor(clock() / STAMP_MAX_AGE_MS)}`;
         }
         : () => null,
+      deploymentId,
       close: async () => {
         await db.destroy();
         await epoch?.close();
@@ -140,6 +146,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       idList: (ids) => sql<string>`(select value from json_each(${idListParameter(ids)}))`,
       idListParameter,
       changeStamp: sqlite.changeStamp,
+      deploymentId: deploymentIdOf(() => db),
       ...(path === ':memory:' ? {} : { checkpointer: () => new Checkpointer(path), sqliteFile: path }),
       close: () => db.destroy(),
     };

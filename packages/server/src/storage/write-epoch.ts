@@ -40,12 +40,17 @@ const COOL_OFF_MS = 1000;
 type EpochCommands = { maqamWriteEpoch(key: string, fresh: string): Promise<string> };
 
 /**
- * `database` names the database the epoch is of (host, port and name): one
- * Redis may serve several deployments, whose writes must not clear each
- * other's nodes.
+ * `deploymentId` (Storage.deploymentId) names the epoch: one Redis may serve
+ * several deployments, whose writes must not clear each other's nodes, and
+ * every process on one database must name it alike however its URL is
+ * spelled. Before the deployment has an id (a database being migrated for
+ * the first time) no process can be serving it, so there is nothing to tell.
  */
-export function createRedisWriteEpoch(url: string, database: string, clock: () => number = Date.now): WriteEpoch {
-  const key = `maqam:write-epoch:${database}`;
+export function createRedisWriteEpoch(url: string, deploymentId: () => Promise<string | undefined>, clock: () => number = Date.now): WriteEpoch {
+  const keyOf = async () => {
+    const id = await deploymentId();
+    return id === undefined ? undefined : `maqam:write-epoch:${id}`;
+  };
   const redis = createResilientRedis(url, COMMAND_TIMEOUT_MS) as Redis & EpochCommands;
   redis.defineCommand('maqamWriteEpoch', { numberOfKeys: 1, lua: CURRENT_SCRIPT });
   let connecting: Promise<void> | undefined;
@@ -60,14 +65,16 @@ export function createRedisWriteEpoch(url: string, database: string, clock: () =
   return {
     async current() {
       try {
-        return await run(() => redis.maqamWriteEpoch(key, randomUUID()));
+        const key = await keyOf();
+        return key === undefined ? null : await run(() => redis.maqamWriteEpoch(key, randomUUID()));
       } catch {
         return null;
       }
     },
     async bump() {
       try {
-        await run(() => redis.set(key, randomUUID()));
+        const key = await keyOf();
+        if (key !== undefined) await run(() => redis.set(key, randomUUID()));
       } catch (error) {
         throw new Error(`could not change the write epoch in Redis: ${(error as Error).message}`, { cause: error });
       }

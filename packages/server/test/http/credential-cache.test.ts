@@ -212,3 +212,75 @@ describe.skipIf(!redisUp || !dialects.some((d) => d.name === 'postgres'))('crede
     expect((await song()).statusCode).toBe(401);
   });
 });
+
+/**
+ * Processes that spell one database's URL differently (127.0.0.1 or
+ * localhost, another scheme, a query) are one deployment: what they share in
+ * Redis is named after the id the database holds (migration 014), not after
+ * the URL's text. Before, a revocation through `localhost` changed a write
+ * epoch no node on `127.0.0.1` watched, and the key kept working for seconds.
+ */
+describe.skipIf(!redisUp || !dialects.some((d) => d.name === 'postgres'))('one deployment however its URL is spelled, on PostgreSQL with Redis', () => {
+  let server: TestServer;
+  const nodes: { app: FastifyInstance; storage: Storage }[] = [];
+  const spellings: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer(dialects.find((d) => d.name === 'postgres')!);
+    const url = new URL(server.databaseUrl);
+    const other = new URL(server.databaseUrl);
+    other.protocol = 'postgresql:';
+    other.hostname = url.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+    other.search = '?application_name=maqam-other';
+    spellings.push(url.toString(), other.toString());
+    for (const databaseUrl of spellings) {
+      const storage = openStorage(databaseUrl, { redisUrl: REDIS_URL });
+      const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '6' });
+      nodes.push({ app: await buildApp({ config, storage, logger: false }), storage });
+    }
+  });
+  afterAll(async () => {
+    for (const node of nodes) {
+      await node.app.close();
+      await node.storage.close();
+    }
+    await server?.close();
+  });
+
+  const song = (node: { app: FastifyInstance }, key: string) => node.app.inject({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { 'x-api-key': key } });
+
+  it('refuses a key on both nodes on the very next request after a revocation through another spelling of the URL', async () => {
+    const { key, id } = await createApiKeysService(createApiKeysRepo(server.storage.db)).create({ name: 'spelled-differently' });
+    // Both nodes keep the key in memory (its first use is a write, which the second request's check follows).
+    for (const node of nodes) for (let i = 0; i < 2; i++) expect((await song(node, key)).statusCode).toBe(200);
+    // An operator's `maqam keys revoke`, run with the spelling neither node nor the key's creator used.
+    for (const databaseUrl of spellings.slice().reverse()) {
+      const operator = openStorage(databaseUrl, { redisUrl: REDIS_URL });
+      try {
+        if (databaseUrl === spellings[1]) await createApiKeysService(createApiKeysRepo(operator.db)).revoke(id);
+      } finally {
+        await operator.close();
+      }
+    }
+    for (const node of nodes) expect((await song(node, key)).statusCode).toBe(401);
+  });
+
+  it('counts one credential\'s calls against one limit on both nodes', async () => {
+    const { key } = await createApiKeysService(createApiKeysRepo(server.storage.db)).create({ name: 'limited' });
+    const remaining: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await song(nodes[i % 2]!, key);
+      expect(res.statusCode).toBe(200);
+      remaining.push(String(res.headers['x-ratelimit-remaining']));
+    }
+    expect(remaining).toEqual(['5', '4', '3', '2', '1', '0']);
+    for (const node of nodes) expect((await song(node, key)).statusCode).toBe(429);
+  });
+
+  it('names its shared state after the id the database holds, the same for every spelling', async () => {
+    const ids = await Promise.all(nodes.map((node) => node.storage.deploymentId()));
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[1]).toBe(ids[0]);
+    expect(await server.storage.deploymentId()).toBe(ids[0]);
+  });
+});

@@ -12,6 +12,7 @@ import * as searchWalkByteOrder from './010-search-walk-byte-order.ts';
 import * as songTemplates from './011-song-templates.ts';
 import * as searchSegments from './012-search-segments.ts';
 import * as songTemplatesRowid from './013-song-templates-rowid.ts';
+import * as deploymentId from './014-deployment-id.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -33,6 +34,7 @@ export const migrations: MigrationProvider = {
       '011-song-templates': songTemplates,
       '012-search-segments': searchSegments,
       '013-song-templates-rowid': songTemplatesRowid,
+      '014-deployment-id': deploymentId,
     };
   },
 };
