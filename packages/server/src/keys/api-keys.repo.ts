@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { ApiKeysTable, Db } from '../storage/database.ts';
 import { StampedCache, type ChangeStamp } from '../storage/stamped-cache.ts';
 import { precompiledLookup } from '../storage/storage.ts';
@@ -11,6 +11,11 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
  */
 export function createApiKeysRepo(db: Db, options: { changeStamp?: ChangeStamp } = {}) {
   const byId = precompiledLookup(db, (id) => db.selectFrom('api_keys').selectAll().where('id', '=', id));
+  // One row for any id, its columns null where there is no key: a missing id is read as a present one is.
+  const orNulls = precompiledLookup(db, (id) => db
+    .selectFrom(db.selectNoFrom(sql<string>`cast(${id} as text)`.as('wanted')).as('w'))
+    .leftJoin('api_keys', 'api_keys.id', 'w.wanted')
+    .selectAll('api_keys'));
   const rows = new StampedCache<ApiKeyRow>(options.changeStamp ?? (() => null));
   return {
     async insert(row: ApiKeyRow): Promise<void> {
@@ -18,6 +23,17 @@ export function createApiKeysRepo(db: Db, options: { changeStamp?: ChangeStamp }
     },
     async find(id: string): Promise<ApiKeyRow | undefined> {
       return rows.get(id, async () => (await byId(id))[0]);
+    },
+    /** The row kept in memory, if it is certainly current; never reads the database. */
+    async peek(id: string): Promise<ApiKeyRow | undefined> {
+      return rows.peek(id);
+    },
+    /** The row read from the database, whatever is kept: the same work for an id that does not exist. */
+    async load(id: string): Promise<ApiKeyRow | undefined> {
+      return rows.load(id, async () => {
+        const [row] = await orNulls(id);
+        return row?.id == null ? undefined : (row as ApiKeyRow);
+      });
     },
     async list(): Promise<ApiKeyRow[]> {
       return db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();

@@ -17,8 +17,18 @@ export interface ApiKeyPrincipal {
   readonly keyId: string;
 }
 
-/** What an unknown key id's secret is compared with (no secret hashes to it). */
-const DECOY_SECRET_HASH = Buffer.alloc(32);
+/** What an unknown key id's secret is compared with (no secret hashes to it), decoded as a row's hash is. */
+const DECOY_SECRET_HASH = '00'.repeat(32);
+
+/**
+ * Whether the secret's digest is the row's hash, in constant time. An absent
+ * row's decoy is decoded and compared the same way, so the answer costs the
+ * same whether there is a row or not.
+ */
+function matchesDigest(row: ApiKeyRow | undefined, digest: Buffer): row is ApiKeyRow {
+  const expected = Buffer.from(row?.secret_hash ?? DECOY_SECRET_HASH, 'hex');
+  return expected.length === digest.length && timingSafeEqual(expected, digest) && row !== undefined;
+}
 
 function newKeyId(): string {
   // 12 characters of a 36-letter alphabet; rejection sampling keeps them uniform.
@@ -127,35 +137,32 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
 
     /**
      * The principal of a presented key, or null if it is malformed, unknown,
-     * revoked or expired. An unknown id is checked against a decoy hash, and
-     * a known one is checked before its status, so every refusal does the
-     * same work: answer times do not tell which key ids exist.
+     * revoked or expired. A key is accepted from memory when it can be;
+     * every refusal reads its id's row from the database and compares the
+     * secret's hash with the row's (a decoy for an unknown id), so a refusal
+     * does the same work whether the id exists or not, kept in memory or
+     * not: answer times do not tell which key ids exist.
      */
     async verify(presented: string): Promise<ApiKeyPrincipal | null> {
-      const provenHash = provenHashes.get(presented);
-      if (provenHash !== undefined) {
-        // `mk_` and a 12-character id: the proven key's row.
-        const row = await repo.find(presented.slice(3, 15));
-        const now = clock();
-        if (row && row.secret_hash === provenHash && statusOf(row, now) === 'active') {
-          noteUse(row.id, now);
-          return { kind: 'apiKey', keyId: row.id };
-        }
-        // Revoked, expired or gone since: refused as any other key is, below.
-        provenHashes.delete(presented);
-      }
-      const match = KEY_PATTERN.exec(presented);
-      if (!match) return null;
-      const row = await repo.find(match[1]!);
-      const expected = row ? Buffer.from(row.secret_hash, 'hex') : DECOY_SECRET_HASH;
-      const actual = secretDigest(match[2]!);
-      const matches = expected.length === actual.length && timingSafeEqual(expected, actual);
+      // A proven key matched the pattern when it was proven: the id and the secret are at known places.
+      const proven = provenHashes.get(presented);
+      if (proven === undefined && !KEY_PATTERN.test(presented)) return null;
+      const id = presented.slice(3, 15);
       const now = clock();
-      if (!row || !matches || statusOf(row, now) !== 'active') return null;
+      const accept = (row: ApiKeyRow): ApiKeyPrincipal => {
+        noteUse(row.id, now);
+        return { kind: 'apiKey', keyId: row.id };
+      };
+      const kept = await repo.peek(id);
+      // A key this node has seen proven, against the row it was proven with: no hashing.
+      if (kept && proven === kept.secret_hash && statusOf(kept, now) === 'active') return accept(kept);
+      const digest = secretDigest(presented.slice(16));
+      if (matchesDigest(kept, digest) && statusOf(kept, now) === 'active') return accept(kept);
+      const row = await repo.load(id);
+      if (!matchesDigest(row, digest) || statusOf(row, now) !== 'active') return null;
       if (provenHashes.size >= 10_000) provenHashes.clear();
       provenHashes.set(presented, row.secret_hash);
-      noteUse(row.id, now);
-      return { kind: 'apiKey', keyId: row.id };
+      return accept(row);
     },
   };
 }

@@ -21,23 +21,43 @@ export class StampedCache<V> {
     this.#maxEntries = maxEntries;
   }
 
+  /** The row kept for `key`, while the database has certainly not changed since it was read; never reads. */
+  async peek(key: string): Promise<V | undefined> {
+    const stamp = await this.#observe();
+    return stamp === null ? undefined : this.#entries.get(key);
+  }
+
+  /**
+   * Reads the row, whatever is kept, and keeps what it finds. It asks the
+   * stamp before and after reading whether or not a row is found, so a
+   * missing key costs what a present one does (API keys: answer times must
+   * not tell which ids exist).
+   */
+  async load(key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
+    return this.#load(key, read, await this.#observe());
+  }
+
+  /** The kept row, or the row read (and kept) when there is none. */
   async get(key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
+    const stamp = await this.#observe();
+    const cached = stamp === null ? undefined : this.#entries.get(key);
+    return cached ?? this.#load(key, read, stamp);
+  }
+
+  /** The current stamp; what was kept under another one is dropped. */
+  async #observe(): Promise<string | null> {
     const stamp = await this.#changeStamp();
-    if (stamp === null) {
-      // Changes cannot be known now (Redis not answering): what was kept may be stale by the time they can.
-      this.#entries.clear();
-      this.#stamp = null;
-      return read();
-    }
-    if (stamp !== this.#stamp) {
-      this.#entries.clear();
-      this.#stamp = stamp;
-    }
-    const cached = this.#entries.get(key);
-    if (cached !== undefined) return cached;
+    // Null: changes cannot be known now (Redis not answering), and what was kept may be stale by the time they can.
+    if (stamp === null || stamp !== this.#stamp) this.#entries.clear();
+    this.#stamp = stamp;
+    return stamp;
+  }
+
+  async #load(key: string, read: () => Promise<V | undefined>, stamp: string | null): Promise<V | undefined> {
     const value = await read();
     // Kept only if nothing was written while it was read (it might be older than the write).
-    if (value !== undefined && (await this.#changeStamp()) === stamp && this.#stamp === stamp) {
+    const unchanged = (await this.#changeStamp()) === stamp && stamp !== null && this.#stamp === stamp;
+    if (value !== undefined && unchanged) {
       if (this.#entries.size >= this.#maxEntries) this.#entries.clear();
       this.#entries.set(key, value);
     }

@@ -30,7 +30,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    const storageA = openStorage(server.databaseUrl, { ...shared, clock: () => nowA, logQuery: (sql) => { if (/from "api_keys"/.test(sql)) keyReads++; } });
+    const storageA = openStorage(server.databaseUrl, { ...shared, clock: () => nowA, logQuery: (sql) => { if (/(from|join) "api_keys"/.test(sql)) keyReads++; } });
     nodeA = { app: await appOn(storageA), storage: storageA, keyReads: () => keyReads };
     const storageB = openStorage(server.databaseUrl, shared);
     nodeB = { app: await appOn(storageB), storage: storageB };
@@ -67,6 +67,37 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
     expect((await songOnA({ authorization: `Bearer ${second.access_token}` })).statusCode).toBe(200);
     await createUsersService(nodeB.storage.db).disable(accounts.user.username);
     expect((await songOnA({ authorization: `Bearer ${second.access_token}` })).statusCode).toBe(401);
+  });
+
+  it('refuses an unknown key id with the same statements as a known one with a wrong secret, kept in memory or not', async () => {
+    const { key, id } = await createApiKeysService(createApiKeysRepo(server.storage.db)).create({ name: 'timing' });
+    const statements: string[] = [];
+    const storage = openStorage(server.databaseUrl, { ...shared, logQuery: (sql, parameters) => statements.push(`${sql} ${JSON.stringify(parameters.map((p) => (p === id ? '<id>' : p === 'zzzzzzzzzzzz' ? '<id>' : p)))}`) });
+    const app = await appOn(storage);
+    try {
+      const refusal = async (presented: string) => {
+        statements.length = 0;
+        const res = await app.inject({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { 'x-api-key': presented } });
+        expect(res.statusCode).toBe(401);
+        return [...statements];
+      };
+      const unknown = `mk_zzzzzzzzzzzz_${'A'.repeat(43)}`;
+      const wrongSecret = `mk_${id}_${'A'.repeat(43)}`;
+      await refusal(unknown); // the node's first request also reads what it reads once (the deployment id)
+      const unknownBefore = await refusal(unknown);
+      expect(unknownBefore.length).toBeGreaterThan(0);
+      expect(await refusal(wrongSecret)).toEqual(unknownBefore);
+      // Now the node keeps the key's row in memory (a use, then a request after the use's write).
+      for (let i = 0; i < 3; i++) expect((await app.inject({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { 'x-api-key': key } })).statusCode).toBe(200);
+      statements.length = 0;
+      expect((await app.inject({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { 'x-api-key': key } })).statusCode).toBe(200);
+      if (cachesCredentials) expect(statements.filter((s) => s.includes('"api_keys"'))).toEqual([]);
+      expect(await refusal(wrongSecret)).toEqual(unknownBefore);
+      expect(await refusal(unknown)).toEqual(unknownBefore);
+    } finally {
+      await app.close();
+      await storage.close();
+    }
   });
 
   it('refuses a key revoked through the node\'s own connection on the next request', async () => {
@@ -192,7 +223,7 @@ describe.skipIf(!redisUp || !dialects.some((d) => d.name === 'postgres'))('crede
 
   beforeAll(async () => {
     server = await startTestServer(dialects.find((d) => d.name === 'postgres')!);
-    const storage = openStorage(server.databaseUrl, { redisUrl: 'redis://127.0.0.1:1', logQuery: (sql) => { if (/from "api_keys"/.test(sql)) keyReads++; } });
+    const storage = openStorage(server.databaseUrl, { redisUrl: 'redis://127.0.0.1:1', logQuery: (sql) => { if (/(from|join) "api_keys"/.test(sql)) keyReads++; } });
     node = { app: await buildApp({ config: loadConfig({ DATABASE_URL: server.databaseUrl, MAQAM_SECRET: 'x'.repeat(40) }), storage, logger: false }), storage };
     other = openStorage(server.databaseUrl, { redisUrl: REDIS_URL });
   });
