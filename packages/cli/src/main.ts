@@ -186,6 +186,20 @@ try {
     process.stderr.write(`maqam: ${(error as Error).message}\n`);
     process.exit(2);
   }
-  process.stderr.write(`maqam: ${(error as Error).message}\n`);
+  process.stderr.write(`maqam: ${withCauses(error)}\n`);
   process.exit(1);
+}
+
+/**
+ * An error's message followed by its causes': "the service is unavailable"
+ * says little to an operator whose disk is full; "database or disk is full"
+ * says what to do.
+ */
+function withCauses(error: unknown): string {
+  const messages: string[] = [];
+  for (let cause = error; cause instanceof Error && messages.length < 5; cause = cause.cause) {
+    if (!messages.includes(cause.message)) messages.push(cause.message);
+  }
+  if (messages.length === 0) return String(error);
+  return messages.length === 1 ? messages[0]! : `${messages[0]} (${messages.slice(1).join(': ')})`;
 }

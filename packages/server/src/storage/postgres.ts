@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { PostgresDialect, type Driver, type PostgresDialectConfig, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
-import { databaseUnavailable, isPostgresUnavailable } from './unavailable.ts';
+import { databaseUnavailable, isPostgresRefusingWrites, isPostgresUnavailable } from './unavailable.ts';
 import { EpochBumpingDriver, type WriteEpoch } from './write-epoch.ts';
 
 // int8 (bigint) columns hold Unix-millisecond times, well inside 2^53: read them as numbers.
@@ -70,6 +70,8 @@ class ResilientPool implements PostgresPool {
         running.catch(() => {}); // settled after the deadline: nobody is waiting for it
         return await Promise.race([running, deadline]);
       } catch (error) {
+        // A full disk or a read-only server: nothing is wrong with the connection.
+        if (isPostgresRefusingWrites(error)) throw databaseUnavailable(error);
         if (!isPostgresUnavailable(error)) throw error;
         broken = true;
         (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();

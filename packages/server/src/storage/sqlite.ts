@@ -33,6 +33,17 @@ class NodeSqliteDatabase implements SqliteDatabase {
     this.#walIndex = walIndex;
   }
 
+  /** ROLLBACK, or nothing when SQLite has already rolled the transaction back. */
+  readonly #rollback: SqliteStatement = {
+    reader: false,
+    all: () => [],
+    iterate: () => [][Symbol.iterator](),
+    run: () => {
+      if (this.#db.isTransaction) this.#db.exec('rollback');
+      return { changes: 0, lastInsertRowid: 0 };
+    },
+  };
+
   close(): void {
     this.#walIndex?.close();
     this.#statements.clear();
@@ -40,6 +51,9 @@ class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   prepare(sql: string): SqliteStatement {
+    // SQLite rolls a transaction back by itself on some failures (a full disk, an I/O error): the ROLLBACK that
+    // follows would fail with "no transaction is active" and hide the failure behind it.
+    if (sql === 'rollback') return this.#rollback;
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.clear();

@@ -19,6 +19,18 @@ const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIME
 /** What pg and pg-pool say, without a code, when a connection is gone or could not be had in time. */
 const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|connection timeout|Connection ended/i;
 
+/**
+ * PostgreSQL SQLSTATEs that say the server cannot store anything now (its
+ * disk is full, or it is a read-only standby or in read-only mode), while the
+ * connection itself is sound: 503s, but the connection stays pooled.
+ */
+const REFUSING_WRITES_SQLSTATE = new Set(['53100' /* disk_full */, '25006' /* read_only_sql_transaction */]);
+
+export function isPostgresRefusingWrites(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && REFUSING_WRITES_SQLSTATE.has(code);
+}
+
 /** Whether a PostgreSQL driver error means "the database is not available now". */
 export function isPostgresUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -28,8 +40,11 @@ export function isPostgresUnavailable(error: unknown): boolean {
   return error.cause !== undefined && error.cause !== error && isPostgresUnavailable(error.cause);
 }
 
-/** SQLite result codes (primary, the low byte) that mean busy, locked or an I/O failure, not a bad statement. */
-const SQLITE_UNAVAILABLE = new Set([5 /* BUSY */, 6 /* LOCKED */, 10 /* IOERR */, 13 /* FULL */, 14 /* CANTOPEN */]);
+/**
+ * SQLite result codes (primary, the low byte) that mean busy, locked, an I/O
+ * failure, a full disk or a file that cannot be written, not a bad statement.
+ */
+const SQLITE_UNAVAILABLE = new Set([5 /* BUSY */, 6 /* LOCKED */, 8 /* READONLY */, 10 /* IOERR */, 13 /* FULL */, 14 /* CANTOPEN */]);
 
 export function isSqliteUnavailable(error: unknown): boolean {
   const errcode = (error as { errcode?: unknown } | null)?.errcode;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../storage/database.ts';
 import { PACKAGED_TIERS, type Tier } from './qualities.ts';
@@ -31,7 +31,7 @@ export function runMediaTool(program: 'ffmpeg' | 'ffprobe', args: string[]): Pro
     child.on('exit', (code) =>
       code === 0
         ? resolve(Buffer.concat(stdout).toString('utf8'))
-        : reject(new MediaError(`${program} could not read the file: ${stderr.trim().split('\n').pop() || `exit ${code}`}`)));
+        : reject(new MediaError(`${program} ${program === 'ffprobe' ? 'could not read' : 'could not package'} the file: ${stderr.trim().split('\n').pop() || `exit ${code}`}`)));
   });
 }
 
@@ -90,12 +90,30 @@ function encoderArgs(tier: Tier, directory: string): string[] {
 }
 
 /**
+ * Checks what ffmpeg wrote into `directory`: a playlist that ends, and every
+ * file it names not empty. ffmpeg's HLS muxer exits 0 on a full disk, having
+ * written empty files (seen with Debian's ffmpeg 5.1), so its exit code alone
+ * would publish silence.
+ */
+async function checkPackage(directory: string): Promise<void> {
+  const playlist = await readFile(join(directory, 'index.m3u8'), 'utf8').catch(() => '');
+  const files = [...playlist.matchAll(/^(?!#)(\S+)$|URI="([^"]+)"/gm)].map((match) => match[1] ?? match[2]!);
+  const sizes = await Promise.all(files.map((file) => stat(join(directory, file)).then((stats) => stats.size, () => 0)));
+  if (playlist.includes('#EXT-X-ENDLIST') && files.length > 0 && sizes.every((size) => size > 0)) return;
+  const { bavail, bsize } = await statfs(directory);
+  throw new MediaError(bavail * bsize < 1024 * 1024
+    ? `ffmpeg could not package the file: no space left on device (the media directory's disk is full)`
+    : 'ffmpeg could not package the file: it wrote an incomplete package');
+}
+
+/**
  * Packages any audio file ffmpeg can read into HLS (6 s segments) at the
  * tiers its quality allows (AAC in MPEG-TS at 64, 128 and 256 kbps; FLAC in
  * fragmented MP4 from lossless sources only; see `tiersFor`),
  * writes it under the media directory and records it. Each tier is encoded
- * into a fresh directory and renamed into place, so a failure leaves the
- * previous media untouched.
+ * into a fresh directory, checked, recorded, and only then renamed into
+ * place (its directory's name does not change), so a failure (a full disk
+ * included) leaves the previous media and its records untouched.
  */
 export async function addMedia(db: Db, mediaRoot: string, songId: string, file: string): Promise<Tier[]> {
   const song = await db.selectFrom('songs').select('id').where('id', '=', songId).executeTakeFirst();
@@ -110,7 +128,21 @@ export async function addMedia(db: Db, mediaRoot: string, songId: string, file: 
       await mkdir(temp);
       staged.push({ tier, temp, final: join(mediaRoot, songDirectory, tier.quality) });
       await ffmpeg(['-i', file, '-vn', '-ac', '2', ...encoderArgs(tier, temp), join(temp, 'index.m3u8')]);
+      await checkPackage(temp);
     }
+    const now = Date.now();
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('song_media').where('song_id', '=', songId).where('quality', 'not in', tiers.map((tier) => tier.quality)).execute();
+      for (const tier of tiers) {
+        await trx
+          .insertInto('song_media')
+          .values({ song_id: songId, quality: tier.quality, codec: tier.codec, bitrate_kbps: tier.bitrateKbps, directory: join(songDirectory, tier.quality), created_at: now })
+          .onConflict((oc) => oc.columns(['song_id', 'quality']).doUpdateSet((eb) => ({
+            codec: eb.ref('excluded.codec'), bitrate_kbps: eb.ref('excluded.bitrate_kbps'), directory: eb.ref('excluded.directory'), created_at: eb.ref('excluded.created_at'),
+          })))
+          .execute();
+      }
+    });
     for (const { final, temp } of staged) {
       await rm(final, { recursive: true, force: true });
       await rename(temp, final);
@@ -121,17 +153,6 @@ export async function addMedia(db: Db, mediaRoot: string, songId: string, file: 
     }
   } finally {
     for (const { temp } of staged) await rm(temp, { recursive: true, force: true });
-  }
-  const now = Date.now();
-  await db.deleteFrom('song_media').where('song_id', '=', songId).where('quality', 'not in', tiers.map((tier) => tier.quality)).execute();
-  for (const tier of tiers) {
-    await db
-      .insertInto('song_media')
-      .values({ song_id: songId, quality: tier.quality, codec: tier.codec, bitrate_kbps: tier.bitrateKbps, directory: join(songDirectory, tier.quality), created_at: now })
-      .onConflict((oc) => oc.columns(['song_id', 'quality']).doUpdateSet((eb) => ({
-        codec: eb.ref('excluded.codec'), bitrate_kbps: eb.ref('excluded.bitrate_kbps'), directory: eb.ref('excluded.directory'), created_at: eb.ref('excluded.created_at'),
-      })))
-      .execute();
   }
   return tiers;
 }
