@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dialects } from '../../server/test/dialects.ts';
@@ -128,4 +128,73 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('ma
     expect(runCli(env, ['media', 'scan', join(dir, 'nowhere')]).stderr).toContain('no such folder');
     expect(runCli(env, ['media', 'scan', '--help']).stdout).toContain('.lrc');
   });
+});
+
+/**
+ * Regression (issue 36, item 4): a `.lrc` sidecar that was a link out of the
+ * scanned folder was followed, and GetLyrics served its text. Nothing that
+ * resolves outside the folder is read: sidecars, covers or audio, linked
+ * absolutely or through `..`; a link that stays inside is followed.
+ */
+describe.skipIf(!haveFfmpeg)('maqam media scan reads nothing outside the folder', () => {
+  let server: TestServer;
+  let dir: string;
+  let music: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'maqam-scan-links-'));
+    music = join(dir, 'music');
+    const outside = join(dir, 'outside');
+    mkdirSync(join(music, 'Linked', 'Out'), { recursive: true });
+    mkdirSync(join(music, 'Linked', 'In'), { recursive: true });
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, 'secret.lrc'), '[00:00.50]the server\'s secret\n');
+    ffmpeg('-f', 'lavfi', '-i', 'color=c=0xff0000:s=64x64:d=1', '-frames:v', '1', join(outside, 'cover.png'));
+    track(join(outside, 'elsewhere.mp3'), { title: 'Elsewhere', artist: 'Outsider', album: 'Outside' });
+    track(join(music, 'Linked', 'Out', '01 - out.mp3'), { title: 'Out', artist: 'Linker', album: 'Out', track: '1' });
+    track(join(music, 'Linked', 'In', '01 - in.mp3'), { title: 'In', artist: 'Linker', album: 'In', track: '1' });
+    track(join(music, 'Linked', 'In', '02 - in too.mp3'), { title: 'In too', artist: 'Linker', album: 'In', track: '2' });
+    // Out: its sidecar through `..`, its cover by absolute path; both outside.
+    symlinkSync('../../../outside/secret.lrc', join(music, 'Linked', 'Out', '01 - out.lrc'));
+    symlinkSync(join(outside, 'cover.png'), join(music, 'Linked', 'Out', 'cover.png'));
+    // In: a sidecar that is a link to another file inside the folder is read.
+    writeFileSync(join(music, 'Linked', 'In', 'words.txt'), '[00:00.50]inside words\n');
+    symlinkSync('words.txt', join(music, 'Linked', 'In', '01 - in.lrc'));
+    symlinkSync('../Out/../../../outside/secret.lrc', join(music, 'Linked', 'In', '02 - in too.lrc'));
+    // Audio linked from outside, as a file and as a folder.
+    symlinkSync(join(outside, 'elsewhere.mp3'), join(music, 'elsewhere.mp3'));
+    symlinkSync(outside, join(music, 'outside-folder'));
+
+    server = await startTestServer(dialects[0]!, { MAQAM_MEDIA_DIR: join(dir, 'media') });
+    env = { DATABASE_URL: server.databaseUrl, MAQAM_MEDIA_DIR: join(dir, 'media'), LOG_LEVEL: 'silent' };
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('skips links that lead out, follows the one that stays in, and serves nothing from outside', async () => {
+    const result = runCli(env, ['media', 'scan', music, '--json', '--concurrency', '2']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ files: 3, packaged: 3, failed: 0, songs: 3, lyrics: 1, problems: [] });
+    const search = async (q: string, types: string) => {
+      const res = await server.call({ method: 'GET', url: `/v1/search?${new URLSearchParams({ q, types })}` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().results as Record<string, { id: { value: string }; title?: { value: string }; hasLyrics?: boolean; artwork?: unknown[] }>[];
+    };
+    const songs = (await search('Linker', 'song')).map((r) => r.song!);
+    expect(Object.fromEntries(songs.map((song) => [song.title!.value, song.hasLyrics]))).toEqual({ In: true, 'In too': false, Out: false });
+    const inside = songs.find((song) => song.title!.value === 'In')!;
+    const lyrics = await server.call({ method: 'GET', url: `/v1/music/songs/${encodeURIComponent(inside.id.value)}/lyrics` });
+    expect(lyrics.json().syncedLyrics.lines).toEqual([{ text: 'inside words', startTimeMs: '500' }]);
+    for (const song of songs.filter((s) => s.title!.value !== 'In')) {
+      const res = await server.call({ method: 'GET', url: `/v1/music/songs/${encodeURIComponent(song.id.value)}/lyrics` });
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('secret');
+    }
+    const outAlbum = (await search('Out', 'album')).map((r) => r.album!).find((album) => album.title!.value === 'Out')!;
+    expect(outAlbum.artwork).toEqual([]);
+    expect(await search('Elsewhere', 'song')).toEqual([]);
+  }, 120_000);
 });

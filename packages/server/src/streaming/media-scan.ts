@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, extname, join, relative } from 'node:path';
+import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import type { AlbumRecord, ArtistRecord, ImportRecord, LyricsRecord, SongRecord } from '@maqam/contract';
 import { parseImportLine, runImport } from '../catalog/import.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -91,6 +91,25 @@ function releaseDateOf(value: string | undefined): string {
 /** Multi-valued tags: ffprobe joins repeated Vorbis comments with ";", ID3v2.4 uses "/" or NUL. */
 const splitValues = (value: string | undefined) => (value ?? '').split(/\s*[;/\u0000]\s*/).map((v) => v.trim()).filter(Boolean);
 
+/**
+ * The scanned folder's boundary: a path is read only if it resolves (links
+ * followed, `..` folded) to a regular file inside the folder, and then by its
+ * resolved path. A link in a music folder, to a sidecar or a cover, must not
+ * publish a file from elsewhere on the machine (GetLyrics served the text
+ * of a `.lrc` linked out of the folder).
+ */
+export type FolderBoundary = (path: string) => Promise<string | undefined>;
+
+export async function folderBoundary(root: string): Promise<FolderBoundary> {
+  const inside = (await realpath(root)) + sep;
+  return async (path) => {
+    const resolved = await realpath(path).catch(() => undefined);
+    if (resolved === undefined || !resolved.startsWith(inside)) return undefined;
+    return (await stat(resolved).catch(() => null))?.isFile() ? resolved : undefined;
+  };
+}
+
+/** Audio files under `directory`; links are not followed (to files or folders), so all are inside it. */
 async function* audioFiles(directory: string): AsyncGenerator<string> {
   const entries = await readdir(directory, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -102,8 +121,8 @@ async function* audioFiles(directory: string): AsyncGenerator<string> {
   }
 }
 
-/** Reads one file's tags (format and stream tags, any case) and its sidecar lyrics. */
-export async function readTrack(file: string): Promise<ScannedTrack> {
+/** Reads one file's tags (format and stream tags, any case) and its sidecar lyrics, if that is inside the folder. */
+export async function readTrack(file: string, boundary: FolderBoundary): Promise<ScannedTrack> {
   const output = await runMediaTool('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file]);
   const probed = JSON.parse(output) as {
     format?: { duration?: string; tags?: Record<string, string> };
@@ -119,8 +138,8 @@ export async function readTrack(file: string): Promise<ScannedTrack> {
   const fileTitle = basename(file, extname(file)).replace(/^\d+[\s.-]+/, '');
   const artists = splitValues(tag('artist', 'artists', 'performer', 'albumartist'));
   const albumArtist = tag('albumartist', 'album artist') ?? artists[0] ?? 'Unknown artist';
-  const sidecar = join(dirname(file), `${basename(file, extname(file))}.lrc`);
-  const lrc = await readFile(sidecar, 'utf8').catch(() => undefined);
+  const sidecar = await boundary(join(dirname(file), `${basename(file, extname(file))}.lrc`));
+  const lrc = sidecar === undefined ? undefined : await readFile(sidecar, 'utf8').catch(() => undefined);
   const lyricsTag = tag('lyrics', 'unsyncedlyrics', ...[...tags.keys()].filter((key) => key.startsWith('lyrics')));
   const duration = Number(probed.format?.duration);
   return {
@@ -230,6 +249,7 @@ async function inParallel<T>(items: readonly T[], limit: number, work: (item: T)
  * content. A file that cannot be read is reported and the scan goes on.
  */
 export async function scanMusicFolder(storage: Storage, root: string, options: ScanOptions): Promise<ScanSummary> {
+  const boundary = await folderBoundary(root);
   const files: string[] = [];
   for await (const file of audioFiles(root)) files.push(file);
   const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
@@ -248,7 +268,7 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
   const tracks: ScannedTrack[] = [];
   await inParallel(files, concurrency, async (file) => {
     try {
-      tracks.push(await readTrack(file));
+      tracks.push(await readTrack(file, boundary));
     } catch (error) {
       fail(file, error);
       tick(); // it will not be packaged either
@@ -264,7 +284,7 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
   const folderCoverOf = (folder: string) => {
     let found = folderCovers.get(folder);
     if (found === undefined) {
-      found = Promise.all(FOLDER_COVERS.map(async (name) => ((await stat(join(folder, name)).catch(() => null))?.isFile() ? join(folder, name) : undefined)))
+      found = Promise.all(FOLDER_COVERS.map((name) => boundary(join(folder, name))))
         .then((paths) => paths.find((path) => path !== undefined));
       folderCovers.set(folder, found);
     }
