@@ -111,8 +111,17 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
     // A log line per request costs more than a cached BatchGetSongs; debug and trace turn them on.
     logController: new LogController({ disableRequestLogging: !logsRequests }),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Every connection has a deadline in every state (the config table says why each is what it is): a
+    // client that stalls mid-headers or mid-body, or sits idle, is closed; a timed-out request is answered
+    // 400 by the client error handler. Node checks the first two on an interval, here a fraction of them.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
     // A request without Host is answered by our hook below, in the contract's shape, not by Node with an empty 400.
-    http: { requireHostHeader: false },
+    http: {
+      requireHostHeader: false,
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 4)),
+    },
     frameworkErrors: createFrameworkErrors(handleError, MAX_PARAM_LENGTH),
     clientErrorHandler: createClientErrorHandler(negotiator.messageLocale(undefined), { debug: (object, message) => app.log.debug(object, message) }),
   });

@@ -28,6 +28,12 @@ export interface Config {
   mediaDirectory: string;
   streamUrlTtlSeconds: number;
   databaseTimeoutMs: number;
+  /** HTTP: how long a client has to send a whole request, headers and body. */
+  requestTimeoutMs: number;
+  /** HTTP: how long a client has to send a request's headers (at most requestTimeoutMs). */
+  headersTimeoutMs: number;
+  /** HTTP: how long a kept-alive connection may sit idle between requests. */
+  keepAliveTimeoutMs: number;
 }
 
 interface Setting<K extends keyof Config> {
@@ -230,6 +236,33 @@ export const SETTINGS = [
       'How long the server waits to connect to the database, for a pooled connection, or for one statement (SQLite: for a write lock) before the request answers 503.',
     parse: integer('MAQAM_DB_TIMEOUT_MS', 2000, 100, 600_000),
   } satisfies Setting<'databaseTimeoutMs'>,
+  {
+    key: 'requestTimeoutMs',
+    env: 'MAQAM_REQUEST_TIMEOUT_MS',
+    shownDefault: '30000',
+    description:
+      'How long a client has to send a whole request, headers and body; one still incomplete then (a stalled body holds a connection and its memory) is answered 400 and its connection closed. A 1 MiB body needs 35 KB/s.',
+    parse: integer('MAQAM_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+  } satisfies Setting<'requestTimeoutMs'>,
+  {
+    key: 'headersTimeoutMs',
+    env: 'MAQAM_HEADERS_TIMEOUT_MS',
+    shownDefault: '10000',
+    description: "How long a client has to send a request's headers, from its connection or its previous request (at most MAQAM_REQUEST_TIMEOUT_MS).",
+    parse: (raw, partial) => {
+      const value = integer('MAQAM_HEADERS_TIMEOUT_MS', Math.min(10_000, partial.requestTimeoutMs ?? 10_000), 100, 600_000)(raw);
+      if (value > (partial.requestTimeoutMs ?? Infinity)) throw new ConfigError(`MAQAM_HEADERS_TIMEOUT_MS (${value}) must be at most MAQAM_REQUEST_TIMEOUT_MS (${partial.requestTimeoutMs})`);
+      return value;
+    },
+  } satisfies Setting<'headersTimeoutMs'>,
+  {
+    key: 'keepAliveTimeoutMs',
+    env: 'MAQAM_KEEP_ALIVE_TIMEOUT_MS',
+    shownDefault: '72000',
+    description:
+      'How long a kept-alive connection may sit idle between requests before the server closes it. Longer than the usual load balancer idle timeout (60 s), so the balancer, not the server, closes an idle connection and never sends a request down one being closed.',
+    parse: integer('MAQAM_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
+  } satisfies Setting<'keepAliveTimeoutMs'>,
 ] as const;
 
 /** Reads every setting from `env`; `overrides` (CLI flags) win over the environment. */
