@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { withoutForbiddenCharacters } from '../text/forbidden-characters.ts';
 
 /**
  * Artwork the server draws itself: a square SVG with the initials of a name
@@ -11,7 +12,8 @@ import { createHash } from 'node:crypto';
  */
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+/** Text as XML holds it: markup escaped, and what XML cannot hold at all (control characters, lone surrogates) dropped. */
+const escapeXml = (text: string) => withoutForbiddenCharacters(text).replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 
 /** Up to two initials: the first letter of the first two words (Arabic "ال" skipped as Arabic covers do). */
 export function initialsOf(name: string): string {

@@ -5,6 +5,7 @@ import {
   ImportRecord, type AlbumRecord, type ArtistRecord, type ImportSummary, type LyricsRecord, type RelatedRecord, type SongRecord,
 } from '@maqam/contract';
 import { LrcError, parseLrc } from './lrc.ts';
+import { forbiddenCharacterIn } from '../text/forbidden-characters.ts';
 import { readImportBatches } from './import-reader.ts';
 import type { SongRow } from './catalog.repo.ts';
 import { buildSongTemplate } from './song-template.ts';
@@ -57,8 +58,25 @@ export function parseImportLine(text: string): ImportRecord {
     const what = first?.keyword === 'required' ? `needs "${(first.params as { missingProperty: string }).missingProperty}"` : (first?.message ?? 'is invalid');
     throw new Error(`${kind} ${where} ${what}`);
   }
+  const forbidden = forbiddenCharacterOf(value, '');
+  if (forbidden !== undefined) throw new Error(`${kind} ${forbidden.path} holds ${forbidden.character}, a character no text may hold (a control character or a lone surrogate)`);
   if (kind === 'lyrics') checkLyrics(value as LyricsRecord);
   return value as ImportRecord;
+}
+
+/** The first string of a parsed record holding a forbidden character (text/forbidden-characters.ts), with its path. */
+function forbiddenCharacterOf(value: unknown, path: string): { path: string; character: string } | undefined {
+  if (typeof value === 'string') {
+    const character = forbiddenCharacterIn(value);
+    return character === undefined ? undefined : { path: path || 'record', character };
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    // Paths as the schema's messages name them: name.en, lines.1.
+    const found = forbiddenCharacterOf(item, path ? `${path}.${key}` : key);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** The synced lines of the lyrics records parseImportLine checked, so a batch's write does not parse them again. */

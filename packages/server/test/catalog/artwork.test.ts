@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SaxesParser } from 'saxes';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ImportRecord } from '@maqam/contract';
 import { importNdjsonFile } from '@maqam/server';
 import { dialects } from '../dialects.ts';
-import { writeNdjson } from '../fixtures.ts';
+import { fixtureRecords, writeNdjson } from '../fixtures.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 
 const PUBLIC_URL = 'https://music.example:8443';
@@ -61,6 +62,48 @@ describe.each(dialects.map((d) => [d.name, d] as const))('artwork on %s', (_name
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain('<script');
     expect(res.body).toContain('aria-label="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co"');
+  });
+
+  it('draws well-formed XML, whatever a stored name holds', async () => {
+    /** Parses as a strict XML 1.0 parser does: a character XML cannot hold, or bad markup, throws. */
+    const wellFormed = (xml: string) => {
+      const parser = new SaxesParser({ xmlns: true });
+      let text = '';
+      parser.on('text', (t) => (text += t));
+      parser.on('error', (error) => {
+        throw error;
+      });
+      parser.write(xml).close();
+      return text;
+    };
+    expect(wellFormed((await server.app.inject({ method: 'GET', url: '/artwork/artists/artist-markup.svg' })).body)).toBe('S');
+    // A name stored before the import refused such characters: C0 controls and a lone surrogate.
+    await server.storage.db.updateTable('artists').set({ name_i18n: JSON.stringify({ en: '\u0001Bell\u0007 \ud800Tone\u001f' }) }).where('id', '=', 'artist-markup').execute();
+    const res = await server.app.inject({ method: 'GET', url: '/artwork/artists/artist-markup.svg' });
+    expect(res.statusCode).toBe(200);
+    expect(() => new SaxesParser().write('<a>\u0001</a>').close()).toThrow(); // the parser is strict about them
+    expect(wellFormed(res.body)).toBe('BT');
+    expect(res.body).toContain('aria-label="Bell Tone"');
+  });
+
+  it('refuses, at import, texts holding control characters or lone surrogates, naming the line and the field', async () => {
+    const artist = fixtureRecords().find((record) => record.kind === 'artist')!;
+    const dir = mkdtempSync(join(tmpdir(), 'maqam-artwork-'));
+    try {
+      const outcome = await importNdjsonFile(server.storage, writeNdjson(dir, 'bad.ndjson', [
+        { ...artist, id: 'artist-tab', name: { en: 'Tab\tand\nnewline\r\n are fine' } } as ImportRecord,
+        { ...artist, id: 'artist-bell', name: { en: 'Bell\u0007' } } as ImportRecord,
+        { ...artist, id: 'artist-surrogate', name: { ar: 'نص', en: 'half \ud83d' } } as ImportRecord,
+        { kind: 'lyrics', songId: 'song-ar', language: 'ar', lines: ['سطر', 'escape\u001b[0m'] },
+      ]));
+      expect(outcome.errors).toEqual([
+        { line: 2, message: expect.stringMatching(/^artist name\.en holds U\+0007, a character no text may hold/) },
+        { line: 3, message: expect.stringMatching(/^artist name\.en holds U\+D83D/) },
+        { line: 4, message: expect.stringMatching(/^lyrics lines\.1 holds U\+001B/) },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers an unknown or withdrawn item, or another kind, in the error shape', async () => {
