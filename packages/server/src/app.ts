@@ -123,6 +123,8 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
       connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 4)),
     },
     frameworkErrors: createFrameworkErrors(handleError, MAX_PARAM_LENGTH),
+    // A request that arrives while the server closes is answered by our onRequest hook, in the contract's shape.
+    return503OnClosing: false,
     clientErrorHandler: createClientErrorHandler(negotiator.messageLocale(undefined), { debug: (object, message) => app.log.debug(object, message) }),
   });
   for (const method of ALL_METHODS) {
@@ -165,9 +167,23 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
     repo: catalogRepo, caches: [cache, artistNames, search], negotiator, intervalMs: CATALOG_POLL_MS, log: app.log,
     ...(snapshots ? { onVersion: (version: string) => snapshots.observe(version) } : {}),
   });
+  // Shutdown (serve.ts closeOnSignals): Fastify stops accepting connections and closes the idle ones; a
+  // request taken before is answered, with Connection: close so its connection ends after it; one that
+  // arrives on a kept-alive connection afterwards is answered 503 with Retry-After and Connection: close
+  // (the onRequest hook below). A connection busy when the close began and idle since (its answer sent
+  // before, its body read after) would hold the close until its keep-alive deadline: idle connections are
+  // closed again every tenth of a second until the server has closed.
+  let closing = false;
   app.addHook('preClose', (done) => {
+    closing = true;
     direct.close();
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    app.server.once('close', () => clearInterval(sweep));
     done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   app.addHook('onClose', async () => {
     watcher.stop();
@@ -211,6 +227,8 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   // Hooks that never wait take a callback rather than return a promise: they run on every request. A throw is a refusal.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
+    // Closing: a retry a second later reaches another node, or this one restarted.
+    if (closing) throw new ApiError('unavailable', { headers: { 'retry-after': '1', connection: 'close' } });
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400.
     if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1 && request.headers.host === undefined) {
       throw invalidRequest({ field: 'Host', reason: 'required' });
