@@ -64,7 +64,13 @@ export function parseImportLine(text: string): ImportRecord {
   return value as ImportRecord;
 }
 
-/** The first string of a parsed record holding a forbidden character (text/forbidden-characters.ts), with its path. */
+/** Members that hold ids, not texts: an id may hold any character (answers escape it as JSON does). */
+const ID_MEMBER = /^id$|Ids?$/;
+
+/**
+ * The first text of a parsed record holding a forbidden character
+ * (text/forbidden-characters.ts), with its path; ids are not texts.
+ */
 function forbiddenCharacterOf(value: unknown, path: string): { path: string; character: string } | undefined {
   if (typeof value === 'string') {
     const character = forbiddenCharacterIn(value);
@@ -72,6 +78,7 @@ function forbiddenCharacterOf(value: unknown, path: string): { path: string; cha
   }
   if (value === null || typeof value !== 'object') return undefined;
   for (const [key, item] of Object.entries(value)) {
+    if (ID_MEMBER.test(key)) continue;
     // Paths as the schema's messages name them: name.en, lines.1.
     const found = forbiddenCharacterOf(item, path ? `${path}.${key}` : key);
     if (found !== undefined) return found;
