@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import { createHmac } from 'node:crypto';
-import { createServer, METHODS, type ServerOptions } from 'node:http';
+import { METHODS } from 'node:http';
 import { completeOpenApiDocument } from './http/openapi.ts';
 import { registerDocsUi } from './http/docs-ui.ts';
 import { ApiError, invalidRequest } from './errors.ts';
@@ -14,9 +14,7 @@ import { watchCatalog } from './catalog/catalog-watch.ts';
 import { SongSnapshots, type SongSnapshotsOptions } from './catalog/song-snapshot.ts';
 import { FragmentCache } from './catalog/fragment-cache.ts';
 import { createPageCursorCodec } from './catalog/page-cursor.ts';
-import { songsRoutes } from './catalog/songs.routes.ts';
-import { artistsRoutes } from './catalog/artists.routes.ts';
-import { albumsRoutes } from './catalog/albums.routes.ts';
+import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { artworkRoutes } from './catalog/artwork.routes.ts';
 import { createSearchRepo } from './search/search.repo.ts';
 import { createSearchService } from './search/search.service.ts';
@@ -29,7 +27,6 @@ import { createClientErrorHandler, createFrameworkErrors } from './http/framewor
 import { LocaleNegotiator } from './http/locale.ts';
 import { opsRoutes } from './http/ops.routes.ts';
 import { createHttpMetrics } from './http/metrics.ts';
-import { DirectPath } from './http/direct-path.ts';
 import { requestIdOf } from './http/request-id.ts';
 import { logSerializers } from './http/log-redaction.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -82,28 +79,7 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   const negotiator = new LocaleNegotiator(config.defaultLocale);
   const handleError = createErrorHandler(negotiator, BODY_LIMIT);
   const logsRequests = config.logLevel === 'debug' || config.logLevel === 'trace';
-  // Requests reach the Batch* routes' direct path first, and Fastify if it does not take them.
-  const direct = new DirectPath({
-    enabled: !logsRequests,
-    bodyLimit: BODY_LIMIT,
-    ownOrigin: new URL(config.publicUrl).origin,
-    // Routes are added after the metrics exist (below).
-    answersOf: (pattern) => {
-      const series = metrics.series('POST', pattern, 200);
-      return (seconds) => series.observe(seconds, true);
-    },
-  });
   const app: FastifyInstance = Fastify({
-    // What Fastify does with the server it makes itself (lib/server.js), with the direct path in front.
-    serverFactory: (handler, options) => {
-      // By now Fastify has filled in its defaults for the three timeouts.
-      const { http, keepAliveTimeout, requestTimeout, connectionTimeout } = options as { http?: ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
-      const server = createServer(http ?? {}, direct.listener(handler));
-      server.keepAliveTimeout = keepAliveTimeout;
-      server.requestTimeout = requestTimeout;
-      server.setTimeout(connectionTimeout);
-      return server;
-    },
     logger: logger === false ? false : { level: config.logLevel, ...(typeof logger === 'object' ? logger : {}), serializers: logSerializers },
     bodyLimit: BODY_LIMIT,
     genReqId: requestIdOf,
@@ -133,16 +109,6 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   app.setValidatorCompiler(validatorCompiler);
   // The API takes JSON bodies only; any other type is a 400 naming Content-Type.
   app.removeContentTypeParser('text/plain');
-  // Fastify's own JSON parsing, except that a Batch* route first tries to read its ids straight from the bytes (http/batch-body.ts).
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  // The bytes, not a string: the reader reads bytes; JSON.parse's path decodes them as UTF-8, as Fastify did (invalid sequences become U+FFFD either way).
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const ids = request.routeOptions.config.readBatchIds?.(body as Buffer);
-    if (ids !== undefined) done(null, ids);
-    else parseJson(request, (body as Buffer).toString('utf8'), done);
-  });
-
   const secret = await ensureServerSecret(storage.db, config.secret);
   const cache = new FragmentCache(config.songCacheMegabytes * 1024 * 1024, { hashSeed: fragmentCacheHashSeed });
   const catalogRepo = createCatalogRepo(storage);
@@ -176,7 +142,6 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
-    direct.close();
     const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
     app.server.once('close', () => clearInterval(sweep));
     done();
@@ -297,10 +262,7 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
 
   // Paths the API serves, so a wrong method is a 405 and not a 404.
 
-  const deps = { catalog, guard, negotiator, direct };
-  songsRoutes(app, deps);
-  artistsRoutes(app, deps);
-  albumsRoutes(app, deps);
+  await app.register(catalogRoutes, { catalog, guard, negotiator });
   artworkRoutes(app, catalogRepo, config.mediaDirectory);
   searchRoutes(app, { search, guard, negotiator });
   opsRoutes(app, storage, metrics);

@@ -37,7 +37,7 @@ export function albumsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void
   );
 
   // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
-  const batch = batchBody('/v1/music/albums::batchGet', BatchGetAlbumsRequest, deps);
+  const batch = batchBody('/v1/music/albums::batchGet', BatchGetAlbumsRequest);
   routes.post(
     batch.pattern,
     {
@@ -53,12 +53,10 @@ export function albumsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void
       },
       config: batch.config,
       onRequest: guard('catalog'),
-      preParsing: batch.preParsing,
       preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
     },
     async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetAlbums(batchIdsOf(request.body, 'albumIdList'), request.negotiation), catalog),
   );
-  batch.answerDirectly((ids, negotiation) => catalog.batchGetAlbums(ids, negotiation));
 
   routes.get(
     '/v1/music/albums/:album_id/tracks',

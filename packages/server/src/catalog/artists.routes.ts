@@ -43,7 +43,7 @@ export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): voi
   );
 
   // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
-  const batch = batchBody('/v1/music/artists::batchGet', BatchGetArtistsRequest, deps);
+  const batch = batchBody('/v1/music/artists::batchGet', BatchGetArtistsRequest);
   routes.post(
     batch.pattern,
     {
@@ -59,12 +59,10 @@ export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): voi
       },
       config: batch.config,
       onRequest: guard('catalog'),
-      preParsing: batch.preParsing,
       preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
     },
     async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetArtists(batchIdsOf(request.body, 'artistIdList'), request.negotiation), catalog),
   );
-  batch.answerDirectly((ids, negotiation) => catalog.batchGetArtists(ids, negotiation));
 
   routes.get(
     '/v1/music/artists/:artist_id/albums',

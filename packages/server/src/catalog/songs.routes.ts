@@ -5,9 +5,8 @@ import {
 } from '@maqam/contract';
 import { BatchIds, batchBodyReader, type BatchBodyReader } from '../http/batch-body.ts';
 import type { Guard } from '../http/credentials.ts';
-import { replayHandedOverBody, type DirectPath } from '../http/direct-path.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
-import type { LocaleNegotiator, Negotiation } from '../http/locale.ts';
+import type { LocaleNegotiator } from '../http/locale.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import type { CatalogService } from './catalog.service.ts';
 
@@ -15,8 +14,6 @@ export interface CatalogRouteDeps {
   catalog: CatalogService;
   guard: Guard;
   negotiator: LocaleNegotiator;
-  /** Where the Batch* routes are also answered straight from node:http (http/direct-path.ts). */
-  direct: DirectPath;
 }
 
 export const CATALOG_SECURITY: Record<string, string[]>[] = [{ oauth2: ['read'] }, { apiKeyAuth: [] }];
@@ -51,36 +48,12 @@ declare module 'fastify' {
 
 /**
  * What a Batch* route at `pattern` (Fastify's, "::" escaping the colon)
- * adds: its body read from its bytes when it can be,
- * renamed for proto3 JSON when it was parsed, and the same answer given on
- * the direct path (`answerDirectly`), where a request the route's Fastify
- * hooks would admit is answered with the same bytes and headers.
+ * adds: its body read from its bytes when it can be (by the catalog scope's
+ * JSON parser, catalog.routes.ts), and renamed for proto3 JSON when it was
+ * parsed.
  */
-export function batchBody(pattern: string, schema: object, { catalog, guard, negotiator, direct }: CatalogRouteDeps) {
-  const readBatchIds = batchBodyReader(schema);
-  return {
-    pattern,
-    config: { readBatchIds },
-    preParsing: replayHandedOverBody,
-    renameProtoJson,
-    answerDirectly(answer: (ids: readonly string[], negotiation: Negotiation) => Promise<Buffer>): void {
-      // The route's hooks in their order: guard (credentials, rate limit), body, negotiateLocale; then the handler.
-      direct.add(pattern, async (request, handover, readBody) => {
-        const rateLimitHeaders = await guard.admit(request, 'catalog', handover);
-        if (rateLimitHeaders === undefined) return undefined;
-        const body = await readBody();
-        const ids = body && readBatchIds(body);
-        if (ids === undefined) return undefined;
-        const negotiation = negotiator.negotiate(request.headers['accept-language']);
-        if (negotiation === null) return undefined;
-        return {
-          headers: [...rateLimitHeaders, 'content-language', negotiation.contentLanguage, 'vary', 'Accept-Language', 'content-type', JSON_TYPE],
-          body: await answer(ids.ids, negotiation),
-          release: (bytes) => catalog.releaseAnswer(bytes),
-        };
-      });
-    },
-  };
+export function batchBody(pattern: string, schema: object) {
+  return { pattern, config: { readBatchIds: batchBodyReader(schema) }, renameProtoJson };
 }
 
 /** A preValidation hook: snake_case members of a parsed body become lowerCamelCase (the reader took either already). */
@@ -136,7 +109,7 @@ export function songsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void 
   );
 
   // "::" escapes the colon of the AIP-136 custom method in Fastify's router.
-  const batch = batchBody('/v1/music/songs::batchGet', BatchGetSongsRequest, deps);
+  const batch = batchBody('/v1/music/songs::batchGet', BatchGetSongsRequest);
   routes.post(
     batch.pattern,
     {
@@ -152,10 +125,8 @@ export function songsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void 
       },
       config: batch.config,
       onRequest: guard('catalog'),
-      preParsing: batch.preParsing,
       preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
     },
     async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetSongs(batchIdsOf(request.body, 'songIdList'), request.negotiation), catalog),
   );
-  batch.answerDirectly((ids, negotiation) => catalog.batchGetSongs(ids, negotiation));
 }

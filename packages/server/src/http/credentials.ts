@@ -1,9 +1,8 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ApiError, invalidRequest } from '../errors.ts';
 import type { ApiKeyPrincipal } from '../keys/api-keys.service.ts';
-import { handoverOf, type Handover } from './direct-path.ts';
-import { principalKey, type RateLimiter } from './rate-limit.ts';
+import type { RateLimiter } from './rate-limit.ts';
 
 /** A user signed in through OAuth, acting through a client with granted scopes. */
 export interface TokenPrincipal {
@@ -96,43 +95,20 @@ export async function verifyCredentials(verifiers: CredentialVerifiers, headers:
   return principal;
 }
 
-/** The onRequest hook of verifyCredentials; a request the direct path handed over brings the credential it verified. */
+/** The onRequest hook of verifyCredentials. */
 export function requireCredentials(verifiers: CredentialVerifiers, requirement: Requirement) {
   return async function checkCredentials(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    request.principal = handoverOf(request.raw)?.principal ?? await verifyCredentials(verifiers, request.headers, requirement);
+    request.principal = await verifyCredentials(verifiers, request.headers, requirement);
   };
 }
 
-/** What admits a request to an operation: credentials, then the per-credential rate limit. */
-export interface Guard {
-  /** The onRequest hooks of a Fastify route. */
-  (requirement: Requirement): onRequestHookHandler[];
-  /**
-   * The same checks for the direct path (direct-path.ts), recorded in
-   * `handover`: the x-ratelimit headers to answer with ([name, value, ...]),
-   * or undefined when a check refuses (Fastify then answers why).
-   */
-  admit(request: IncomingMessage, requirement: Requirement, handover: Handover): Promise<string[] | undefined>;
-}
+/** What admits a request to an operation: credentials, then the per-credential rate limit (the onRequest hooks of a route). */
+export type Guard = (requirement: Requirement) => onRequestHookHandler[];
 
 export function createGuard(verifiers: CredentialVerifiers, limiter: RateLimiter | undefined): Guard {
-  const hooks = (requirement: Requirement) => {
+  return (requirement) => {
     const chain = [requireCredentials(verifiers, requirement)] as onRequestHookHandler[];
     if (limiter) chain.push(limiter as onRequestHookHandler);
     return chain;
   };
-  async function admit(request: IncomingMessage, requirement: Requirement, handover: Handover): Promise<string[] | undefined> {
-    let principal: Principal;
-    try {
-      principal = await verifyCredentials(verifiers, request.headers, requirement);
-    } catch {
-      return undefined;
-    }
-    handover.principal = principal;
-    if (!limiter) return [];
-    const call = await limiter.count(principalKey(principal));
-    handover.rateLimit = call;
-    return limiter.headersOf(call);
-  }
-  return Object.assign(hooks, { admit });
 }

@@ -1,18 +1,10 @@
 import { Registry, collectDefaultMetrics, Counter, Gauge, Histogram } from 'prom-client';
 import type { SongSnapshots } from '../catalog/song-snapshot.ts';
 
-/** The counters of one method, route pattern and status. */
-export interface AnswerSeries {
-  /** Counts an answer and its time; and, if the direct path gave it, among the direct answers too. */
-  observe(seconds: number, direct: boolean): void;
-}
-
 /** The Prometheus metrics of one node, and the one place answered requests are counted. */
 export interface HttpMetrics {
   readonly registry: Registry;
-  /** The counters of answers to `method` on a route pattern (never the raw URL) with `status`, bound once. */
-  series(method: string, route: string, status: number): AnswerSeries;
-  /** Counts an answered request (Fastify's onResponse hook): `series(...).observe(seconds, false)`. */
+  /** Counts an answered request (Fastify's onResponse hook), by method, route pattern (never the raw URL) and status. */
   observe(method: string, route: string, status: number, seconds: number): void;
 }
 
@@ -30,12 +22,6 @@ export function createHttpMetrics(snapshots?: SongSnapshots): HttpMetrics {
     help: 'Time from request to response, by route.',
     labelNames: ['route'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [registry],
-  });
-  const directAnswers = new Counter({
-    name: 'maqam_http_direct_answers_total',
-    help: 'Requests answered on the direct path (http/direct-path.ts), by route: also counted in maqam_http_requests_total.',
-    labelNames: ['route'] as const,
     registers: [registry],
   });
   new Gauge({
@@ -56,28 +42,22 @@ export function createHttpMetrics(snapshots?: SongSnapshots): HttpMetrics {
   });
   // Each series' children, bound once: prom-client builds and checks a key from the labels on every unbound call,
   // which cost more than some whole answers. As many as the series themselves (methods, route patterns, statuses).
-  const bound = new Map<string, AnswerSeries>();
-  function series(method: string, route: string, status: number): AnswerSeries {
-    const key = `${method} ${status} ${route}`;
-    let found = bound.get(key);
-    if (found === undefined) {
-      const count = requests.labels({ method, route, status });
-      const time = duration.labels({ route });
-      const direct = directAnswers.labels({ route });
-      found = {
-        observe(seconds, answeredDirectly) {
-          count.inc();
-          time.observe(seconds);
-          if (answeredDirectly) direct.inc();
-        },
-      };
-      bound.set(key, found);
-    }
-    return found;
-  }
+  const bound = new Map<string, (seconds: number) => void>();
   return {
     registry,
-    series,
-    observe: (method, route, status, seconds) => series(method, route, status).observe(seconds, false),
+    observe(method, route, status, seconds) {
+      const key = `${method} ${status} ${route}`;
+      let observe = bound.get(key);
+      if (observe === undefined) {
+        const count = requests.labels({ method, route, status });
+        const time = duration.labels({ route });
+        observe = (answerSeconds) => {
+          count.inc();
+          time.observe(answerSeconds);
+        };
+        bound.set(key, observe);
+      }
+      observe(seconds);
+    },
   };
 }

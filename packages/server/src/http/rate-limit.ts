@@ -3,7 +3,6 @@ import type { Redis } from 'ioredis';
 import { coolingOffAfterFailure, createResilientRedis, RedisCoolingOffError } from '../storage/redis-client.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from './credentials.ts';
-import { handoverOf } from './direct-path.ts';
 
 /** One counted call: how many calls the key has made in its window, and when the window ends. */
 export interface WindowCount {
@@ -196,14 +195,8 @@ export interface CountedCall {
   readonly nowMs: number;
 }
 
-/** A rate limiter: the onRequest hook, and its parts for the direct path (direct-path.ts), which counts before it. */
-export interface RateLimiter {
-  (request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  /** Counts one call of `key`; a store that fails is logged (at most every 10 s) and counts nothing. */
-  count(key: string): Promise<CountedCall>;
-  /** The x-ratelimit headers of a counted call ([name, value, ...]), or undefined when it is over the limit. */
-  headersOf(call: CountedCall): string[] | undefined;
-}
+/** A rate limiter: the onRequest hook that counts a call and refuses it over the limit. */
+export type RateLimiter = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /**
  * Limits calls per key (contract section 8): per credential on the API, per
@@ -211,7 +204,6 @@ export interface RateLimiter {
  * -Remaining and -Reset, and a call over the limit is a 429 with Retry-After.
  * A batch counts as one call. If the store fails the request is let through
  * without the headers: a Redis outage must not take the API down with it.
- * A request the direct path handed over was counted there, and is not again.
  */
 export function createRateLimiter(options: {
   store: RateLimitStore;
@@ -224,6 +216,7 @@ export function createRateLimiter(options: {
   const clock = options.clock ?? Date.now;
   let lastFailureLogMs = 0;
 
+  /** Counts one call of `key`; a store that fails is logged (at most every 10 s) and counts nothing. */
   async function count(key: string): Promise<CountedCall> {
     const nowMs = clock();
     try {
@@ -237,12 +230,6 @@ export function createRateLimiter(options: {
     }
   }
 
-  function headersOf({ window }: CountedCall): string[] | undefined {
-    if (window === undefined) return [];
-    if (window.count > perMinute) return undefined;
-    return headerValues(window);
-  }
-
   function headerValues(window: WindowCount): string[] {
     return [
       'x-ratelimit-limit', String(perMinute),
@@ -254,7 +241,7 @@ export function createRateLimiter(options: {
   async function limitCalls(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const key = keyOf(request);
     if (key === undefined) return;
-    const { window, nowMs } = handoverOf(request.raw)?.rateLimit ?? await count(key);
+    const { window, nowMs } = await count(key);
     if (window === undefined) return;
     const headers = headerValues(window);
     for (let i = 0; i < headers.length; i += 2) reply.header(headers[i]!, headers[i + 1]!);
@@ -264,5 +251,5 @@ export function createRateLimiter(options: {
     }
   }
 
-  return Object.assign(limitCalls, { count, headersOf });
+  return limitCalls;
 }

@@ -29,13 +29,17 @@ const textAjv = createAjv(true);
  * and path parameters are text and are coerced to the schema's types.
  */
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? acceptingReadBatchIds(bodyAjv.compile(schema)) : textAjv.compile(schema)) as ReturnType<FastifySchemaCompiler<object>>;
+  (httpPart === 'body' ? bodyAjv.compile(schema) : textAjv.compile(schema)) as ReturnType<FastifySchemaCompiler<object>>;
 
 /**
- * A body validator that passes the ids a Batch* route's reader took from
- * the bytes (batch-body.ts): the reader accepts only bodies its route's
- * schema accepts, so ajv would only walk them again.
+ * The validators of a scope whose JSON parser reads Batch* bodies from
+ * their bytes (batch-body.ts): a body the reader took is passed as it is,
+ * since the reader accepts only bodies its route's schema accepts and ajv
+ * would only walk them again; anything else is validated as everywhere.
  */
+export const batchValidatorCompiler: FastifySchemaCompiler<object> = (route) =>
+  (route.httpPart === 'body' ? acceptingReadBatchIds(bodyAjv.compile(route.schema)) : validatorCompiler(route)) as ReturnType<FastifySchemaCompiler<object>>;
+
 function acceptingReadBatchIds(validate: ValidateFunction): ValidateFunction {
   const check = ((data: unknown, context?: Parameters<ValidateFunction>[1]) => {
     if (data instanceof BatchIds) {

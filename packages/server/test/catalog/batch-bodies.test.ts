@@ -15,9 +15,7 @@ import { startTestServer, type TestServer } from '../harness.ts';
  * members, lists and ids the schema refuses), and thousands of random edits.
  * (An empty body is left out: behind a mark it is no longer empty.)
  *
- * They go over a socket, so the direct path (http/direct-path.ts) meets them
- * first: it answers the plain ones and hands the rest over to Fastify, body
- * and all, with the credential it checked and the call it counted.
+ * They go over a socket, as a client's would.
  */
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
