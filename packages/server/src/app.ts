@@ -208,14 +208,6 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
       (await storage.db.selectFrom('oauth_clients').select('redirect_uris').execute()).flatMap((row) => JSON.parse(row.redirect_uris) as string[]),
     methodsOf: (url) => (methodsByPath.has(url) ? [...methodsByPath.get(url)!] : undefined),
   }));
-  app.addHook('onSend', (request, reply, payload, done) => {
-    // The reference at /docs is a page of ours: no one may frame it (clickjacking).
-    if (request.url.startsWith('/docs')) {
-      const policy = reply.getHeader('content-security-policy');
-      reply.header('x-frame-options', 'DENY').header('content-security-policy', policy ? `${String(policy)}; frame-ancestors 'none'` : "frame-ancestors 'none'");
-    }
-    done(null, payload);
-  });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(async (request) => {
     throw new ApiError('routeNotFound', { params: { method: request.method, path: request.url.split('?')[0]! } });

@@ -31,8 +31,19 @@ body { background: var(--maqam-bg); }
  * public client must, through `clientId` when one is configured.
  */
 export async function registerDocsUi(app: FastifyInstance, options: { clientId: string }): Promise<void> {
+  // A scope of its own, so its hook runs for /docs only.
+  await app.register(async (scope) => docsUi(scope, options));
+}
+
+async function docsUi(scope: FastifyInstance, options: { clientId: string }): Promise<void> {
+  // The reference is a page of ours: no one may frame it (clickjacking).
+  scope.addHook('onSend', (_request, reply, payload, done) => {
+    const policy = reply.getHeader('content-security-policy');
+    reply.header('x-frame-options', 'DENY').header('content-security-policy', policy ? `${String(policy)}; frame-ancestors 'none'` : "frame-ancestors 'none'");
+    done(null, payload);
+  });
   const logo = Buffer.from(LOGO);
-  await app.register(swaggerUi, {
+  await scope.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { deepLinking: true, persistAuthorization: false, displayRequestDuration: true, tryItOutEnabled: false },
     initOAuth: {
