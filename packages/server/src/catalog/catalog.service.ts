@@ -141,6 +141,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     const chain = kind.chainPrefix + negotiation.chainKey;
     let entries = new Int32Array(requested.length);
     const hashes = new Int32Array(requested.length);
+    const lease = cache.lease;
     const hitBytes = cache.findAll(chain, requested, entries, hashes);
     // Repeated ids: the cache told the hits apart by their entries; the misses are told apart here, by their hashes
     // in a small table (ids compared only when two hashes are equal): a Set hashed every missed id again.
@@ -175,19 +176,19 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     }
     const frame = OPEN_RESULTS.length + CLOSE.length + ids.length - 1;
     if (missing === undefined) {
-      // Every id hit: nothing awaits between the lookups and these copies, so the entries still hold what was found.
+      // Every id hit: nothing awaits between the lookups and these copies, so the lease holds.
       const body = buffers.take(frame + hitBytes);
       let offset = OPEN_RESULTS.copy(body, 0);
       for (let i = 0; i < ids.length; i++) {
         if (i > 0) body[offset++] = 0x2c; // ','
-        offset += cache.copyTo(entries[i]!, body, offset);
+        offset += cache.copyTo(entries[i]!, body, offset, lease);
       }
       CLOSE.copy(body, offset);
       return body;
     }
 
     const placement = kind.place?.(missing, negotiation);
-    const direct = placement && answerWithPlacedMisses(kind, chain, ids, entries, hitBytes + frame, missing, missingHashes!, placement, negotiation.messageLocale);
+    const direct = placement && answerWithPlacedMisses(kind, chain, ids, entries, lease, hitBytes + frame, missing, missingHashes!, placement, negotiation.messageLocale);
     if (direct) return direct;
 
     // The database read below yields to other requests, whose inserts can
@@ -199,7 +200,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
       let at = 0;
       for (let i = 0; i < ids.length; i++) {
         if (entries[i] === NOT_CACHED) continue;
-        const length = cache.copyTo(entries[i]!, hits, at);
+        const length = cache.copyTo(entries[i]!, hits, at, lease);
         fragments[i] = hits.subarray(at, at + length);
         at += length;
       }
@@ -237,6 +238,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     chain: string,
     ids: readonly string[],
     entries: Int32Array,
+    lease: number,
     hitsAndFrame: number,
     missing: readonly string[],
     missingHashes: readonly number[],
@@ -262,7 +264,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     for (let i = 0, m = 0; i < ids.length; i++) {
       if (i > 0) body[offset++] = 0x2c; // ','
       if (entries[i] !== NOT_CACHED) {
-        offset += cache.copyTo(entries[i]!, body, offset);
+        offset += cache.copyTo(entries[i]!, body, offset, lease);
         continue;
       }
       const notFound = absent?.get(m);
@@ -277,9 +279,10 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
       m++;
     }
     CLOSE.copy(body, offset);
+    let missedLease = lease;
     for (let m = 0; m < missing.length; m++) {
       // Nothing was awaited since findAll, and each id is here once: the cache still lacks them.
-      if (read[m] !== -1) cache.setMissed(chain, missing[m]!, body.subarray(read[m], read[m]! + lengths[m]!), missingHashes[m]!);
+      if (read[m] !== -1) missedLease = cache.setMissed(chain, missing[m]!, body.subarray(read[m], read[m]! + lengths[m]!), missingHashes[m]!, missedLease);
     }
     return body;
   }
@@ -287,6 +290,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
   /** The fragments of these ids, in order (without their keys); undefined for an id not in the catalog (or withdrawn). */
   async function fragmentsOf(kind: FragmentKind, ids: readonly string[], negotiation: Negotiation): Promise<(Buffer | undefined)[]> {
     const chain = kind.chainPrefix + negotiation.chainKey;
+    const lease = cache.lease;
     const index = cache.index(chain);
     const fragments: (Buffer | undefined)[] = new Array(ids.length);
     const missing: string[] = [];
@@ -298,7 +302,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
       }
       // Copied now: entries are only valid until the next await.
       const copy = Buffer.allocUnsafe(cache.lengthOf(entry));
-      cache.copyTo(entry, copy, 0);
+      cache.copyTo(entry, copy, 0, lease);
       fragments[i] = copy;
     }
     if (missing.length > 0) {

@@ -57,6 +57,14 @@ export const MAX_FRAGMENT_CACHE_BYTES = 2 ** 32 - 2;
 const NONE = -1;
 /** In `findAll`'s answer: a key the cache lacks, and a key found at an earlier position of the same call. */
 export const NOT_CACHED = -1;
+
+/** An entry number used after the cache changed (see FragmentCache.lease): a bug, never a client's doing. */
+export class StaleLeaseError extends Error {
+  override name = 'StaleLeaseError';
+  constructor() {
+    super('fragment cache: an entry was used after the cache changed (an await between the lookup and the copy?)');
+  }
+}
 export const REPEATED = -2;
 /** In `findAll`, between its phases: a key whose home slot holds some other entry, so its lookup probes on. */
 const PROBE_ON = -3;
@@ -157,6 +165,8 @@ export class FragmentCache {
   #writeAt = 0;
   #bytes = 0;
   #generation = 0;
+  /** Changes whenever an entry is written, moved or dropped: what a lease is checked against. */
+  #mutations = 0;
   readonly #doorkeeper: Doorkeeper | undefined;
   /** findAll's scratch: a table of the entries found (a power of two, at least twice the keys). */
   #seen = new Int32Array(256);
@@ -198,6 +208,17 @@ export class FragmentCache {
   /** Changes on every `clear`; read it before reading what you will `set`. */
   get generation(): number {
     return this.#generation;
+  }
+
+  /**
+   * A lease on entry numbers: the entries `findAll` and `index` answer stay
+   * where they are only until the cache next changes (a `set`, a `clear`),
+   * which any await may let another request do. Read the lease before the
+   * lookup and hand it to `copyTo` (and `setMissed`): a lease the cache has
+   * changed since fails loudly, rather than copy another key's bytes.
+   */
+  get lease(): number {
+    return this.#mutations;
   }
 
   /** The index of one locale chain; callers making many lookups fetch it once. */
@@ -294,7 +315,8 @@ export class FragmentCache {
   }
 
   /** Copies an entry's fragment into `target` at `at`, counts the read, and returns the bytes copied. */
-  copyTo(entry: number, target: Buffer, at: number): number {
+  copyTo(entry: number, target: Buffer, at: number, lease: number): number {
+    if (lease !== this.#mutations) throw new StaleLeaseError();
     const fields = this.#entryFields;
     const base = entry * ENTRY_FIELDS;
     if (fields[base + USES]! < MAX_USES) fields[base + USES]!++;
@@ -307,7 +329,7 @@ export class FragmentCache {
     const entry = this.index(chain)?.get(key);
     if (entry === undefined) return undefined;
     const copy = Buffer.allocUnsafe(this.lengthOf(entry));
-    this.copyTo(entry, copy, 0);
+    this.copyTo(entry, copy, 0, this.#mutations);
     return copy;
   }
 
@@ -324,10 +346,14 @@ export class FragmentCache {
    * for, with the hash it gave, without looking the key up again: only
    * before anything else is awaited or `set` (but other keys missed by that
    * same `findAll`, each once). Under uniform misses, hashing and looking up
-   * each miss a second time took about 3% of the server's time.
+   * each miss a second time took about 3% of the server's time. `lease` is
+   * the one read before that `findAll`, or the one the previous `setMissed`
+   * answered; answers the lease after this one.
    */
-  setMissed(chain: string, key: string, value: Buffer, hash: number): void {
+  setMissed(chain: string, key: string, value: Buffer, hash: number, lease: number): number {
+    if (lease !== this.#mutations) throw new StaleLeaseError();
     this.#admit(this.#chainNumber(chain), key, value, hash);
+    return this.#mutations;
   }
 
   /** The number of a locale chain, given one at its first sight: it salts the chain's hashes. */
@@ -347,6 +373,7 @@ export class FragmentCache {
     // Move on through the segments until one has room; each step frees part of the next. Once a whole pass found
     // every entry read (each kept costs a copy), the next segment is emptied: a set never compacts more than the
     // arena once, where counts of three could take three passes.
+    this.#mutations++;
     let steps = 0;
     while (this.#writeAt + size > this.#segmentBytes) this.#advance(++steps > this.#segmentHead.length);
     const entry = this.#newEntry();
@@ -371,6 +398,7 @@ export class FragmentCache {
 
   clear(): void {
     this.#generation++;
+    this.#mutations++;
     // The doorkeeper and the chains' numbers stay: which keys are asked for does not change with the catalog.
     this.#slots.fill(0);
     this.#segmentHead.fill(NONE);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FragmentCache, NOT_CACHED, REPEATED } from '../../src/catalog/fragment-cache.ts';
+import { FragmentCache, StaleLeaseError, NOT_CACHED, REPEATED } from '../../src/catalog/fragment-cache.ts';
 import { idHash } from '../../src/catalog/id-hash.ts';
 import { seededRandom } from '../../src/catalog/demo-catalog.ts';
 
@@ -163,6 +163,7 @@ describe('FragmentCache index', () => {
       const batch = Array.from({ length: 1 + Math.floor(random() * 100) }, () => pool[Math.floor(random() * pool.length)]!);
       const entries = new Int32Array(batch.length);
       const hashes = new Int32Array(batch.length);
+      const lease = cache.lease;
       const bytes = cache.findAll(round % 7 === 0 ? 'fr' : 'en', batch, entries, hashes);
       const chain = round % 7 === 0 ? 'fr' : 'en';
       const seen = new Set<string>();
@@ -173,7 +174,7 @@ describe('FragmentCache index', () => {
         else if (seen.has(key)) expect(entries[i]).toBe(REPEATED);
         else {
           const copy = Buffer.alloc(cache.lengthOf(entries[i]!));
-          cache.copyTo(entries[i]!, copy, 0);
+          cache.copyTo(entries[i]!, copy, 0, lease);
           expect(copy.equals(one)).toBe(true);
           want += one.length;
         }
@@ -186,7 +187,8 @@ describe('FragmentCache index', () => {
         batch.forEach((key, i) => {
           if (entries[i] === NOT_CACHED && !missed.has(key)) missed.set(key, hashes[i]!);
         });
-        for (const [key, hash] of missed) cache.setMissed(chain, key, fragment(`${chain}/${key}`, 30 + (key.length % 50)), hash);
+        let missedLease = lease;
+        for (const [key, hash] of missed) missedLease = cache.setMissed(chain, key, fragment(`${chain}/${key}`, 30 + (key.length % 50)), hash, missedLease);
         const again = new Int32Array(batch.length);
         cache.findAll(chain, batch, again, new Int32Array(batch.length));
         expect([...again].filter((entry) => entry === NOT_CACHED)).toEqual([]);
@@ -212,6 +214,7 @@ describe('FragmentCache index', () => {
     cache.set('en', held, fragment(`en/${held}`, 40));
     const entries = new Int32Array(3);
     const hashes = new Int32Array(3);
+    const lease = cache.lease;
     cache.findAll('en', [twin, held, twin], entries, hashes);
     expect([entries[0], entries[2]]).toEqual([NOT_CACHED, NOT_CACHED]);
     expect(entries[1]).toBeGreaterThanOrEqual(0);
@@ -219,16 +222,39 @@ describe('FragmentCache index', () => {
     expect(cache.get('en', twin)).toBeUndefined();
 
     // Cached as findAll missed it, beside the key of its hash.
-    cache.setMissed('en', twin, fragment(`en/${twin}`, 50), hashes[0]!);
+    cache.setMissed('en', twin, fragment(`en/${twin}`, 50), hashes[0]!, lease);
+    const after = cache.lease;
     const bytes = cache.findAll('en', [twin, held, twin], entries, hashes);
     expect(entries[2]).toBe(REPEATED);
     expect(bytes).toBe(fragment(`en/${held}`, 40).length + fragment(`en/${twin}`, 50).length);
     for (const [i, key, length] of [[0, twin, 50], [1, held, 40]] as const) {
       const copy = Buffer.alloc(cache.lengthOf(entries[i]!));
-      cache.copyTo(entries[i]!, copy, 0);
+      cache.copyTo(entries[i]!, copy, 0, after);
       expect(copy.equals(fragment(`en/${key}`, length))).toBe(true);
       expect(cache.get('en', key)?.equals(copy)).toBe(true);
     }
+  });
+
+  it('refuses an entry used after the cache changed, rather than copy another key\'s bytes', () => {
+    const cache = new FragmentCache(16 * 1024, { admitFirstSight: true });
+    cache.set('en', 'song-a', fragment('en/song-a', 200));
+    const entries = new Int32Array(1);
+    const hashes = new Int32Array(1);
+    const lease = cache.lease;
+    cache.findAll('en', ['song-a'], entries, hashes);
+    const copy = Buffer.alloc(cache.lengthOf(entries[0]!));
+    expect(cache.copyTo(entries[0]!, copy, 0, lease)).toBe(copy.length);
+    // Another request's set in between (what an await lets happen): the cache fills and moves entries.
+    for (let i = 0; i < 200; i++) cache.set('en', `song-${i}`, fragment(`en/song-${i}`, 200));
+    expect(() => cache.copyTo(entries[0]!, copy, 0, lease)).toThrow(StaleLeaseError);
+    // A miss cached with a lease of before the change is refused too.
+    const missed = new Int32Array(1);
+    const stale = cache.lease;
+    cache.findAll('en', ['song-new'], missed, hashes);
+    cache.set('en', 'song-other', fragment('en/song-other', 100));
+    expect(() => cache.setMissed('en', 'song-new', fragment('en/song-new', 100), hashes[0]!, stale)).toThrow(StaleLeaseError);
+    cache.clear();
+    expect(() => cache.copyTo(0, copy, 0, stale)).toThrow(StaleLeaseError);
   });
 
   it('keeps every entry it counts findable while evictions take others out', () => {
