@@ -1,5 +1,6 @@
 import { ApiError, ERRORS, formatMessage, invalidRequest, type ErrorReason, type MessageLocale } from '../errors.ts';
 import type { Negotiation } from '../http/locale.ts';
+import { batchFrameBytes, listAnswer, writeBatchAnswer } from './answer-writer.ts';
 import type { ArtistNames } from './artist-names.ts';
 import type { BufferPool } from './buffer-pool.ts';
 import type { CatalogRepo, KeysetRow } from './catalog.repo.ts';
@@ -9,7 +10,6 @@ import { renderAlbumResult, renderArtistResult, renderLyrics } from './render.ts
 import { expandSongTemplate, parseSongTemplates } from './song-template.ts';
 import type { RenderedPlacement, SongSnapshot } from './song-snapshot.ts';
 
-const CLOSE = Buffer.from('}}');
 const quote = JSON.stringify as (value: string) => string;
 
 export interface CatalogServiceDeps {
@@ -174,16 +174,11 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
       ids = requested.filter((_, i) => entries[i] !== REPEATED);
       entries = entries.filter((entry) => entry !== REPEATED);
     }
-    const frame = OPEN_RESULTS.length + CLOSE.length + ids.length - 1;
+    const frame = batchFrameBytes(ids.length);
     if (missing === undefined) {
       // Every id hit: nothing awaits between the lookups and these copies, so the lease holds.
       const body = buffers.take(frame + hitBytes);
-      let offset = OPEN_RESULTS.copy(body, 0);
-      for (let i = 0; i < ids.length; i++) {
-        if (i > 0) body[offset++] = 0x2c; // ','
-        offset += cache.copyTo(entries[i]!, body, offset, lease);
-      }
-      CLOSE.copy(body, offset);
+      writeBatchAnswer(body, ids.length, (i, target, at) => cache.copyTo(entries[i]!, target, at, lease));
       return body;
     }
 
@@ -213,12 +208,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
       }
       for (const [id, fragment] of rendered) cache.set(chain, id, fragment, generation);
       const body = buffers.take(size);
-      let offset = OPEN_RESULTS.copy(body, 0);
-      for (let i = 0; i < ids.length; i++) {
-        if (i > 0) body[offset++] = 0x2c; // ','
-        offset += fragments[i]!.copy(body, offset);
-      }
-      CLOSE.copy(body, offset);
+      writeBatchAnswer(body, ids.length, (i, target, at) => fragments[i]!.copy(target, at));
       return body;
     } finally {
       // Every hit was copied into the body (or the request failed): nothing reads the scratch copy any more.
@@ -260,25 +250,20 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     }
     const body = buffers.take(size);
     const read = new Int32Array(missing.length).fill(-1);
-    let offset = OPEN_RESULTS.copy(body, 0);
-    for (let i = 0, m = 0; i < ids.length; i++) {
-      if (i > 0) body[offset++] = 0x2c; // ','
-      if (entries[i] !== NOT_CACHED) {
-        offset += cache.copyTo(entries[i]!, body, offset, lease);
-        continue;
-      }
-      const notFound = absent?.get(m);
-      if (notFound !== undefined) offset += notFound.copy(body, offset);
-      else if (placement.readInto(m, body, offset)) {
-        read[m] = offset;
-        offset += lengths[m]!;
-      } else {
-        buffers.give(body);
-        return undefined;
-      }
-      m++;
+    let m = 0;
+    const written = writeBatchAnswer(body, ids.length, (i, target, at) => {
+      if (entries[i] !== NOT_CACHED) return cache.copyTo(entries[i]!, target, at, lease);
+      const miss = m++;
+      const notFound = absent?.get(miss);
+      if (notFound !== undefined) return notFound.copy(target, at);
+      if (!placement.readInto(miss, target, at)) return -1;
+      read[miss] = at;
+      return lengths[miss]!;
+    });
+    if (written === -1) {
+      buffers.give(body);
+      return undefined;
     }
-    CLOSE.copy(body, offset);
     let missedLease = lease;
     for (let m = 0; m < missing.length; m++) {
       // Nothing was awaited since findAll, and each id is here once: the cache still lacks them.
@@ -336,13 +321,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     const items = (await fragmentsOf(kind, ids, negotiation))
       .filter((fragment): fragment is Buffer => fragment !== undefined)
       .map((fragment) => fragment.subarray(wrapper, fragment.length - 1));
-    const parts: Buffer[] = [Buffer.from(`{"${member}":[`)];
-    items.forEach((item, i) => {
-      if (i > 0) parts.push(COMMA);
-      parts.push(item);
-    });
-    parts.push(Buffer.from(nextPageToken === undefined ? ']}' : `],"nextPageToken":${quote(nextPageToken)}}`));
-    return Buffer.concat(parts);
+    return listAnswer(member, items, nextPageToken);
   }
 
   /** Where a page starts: after the position in its token (checked against the list's scope), or at the top. */
@@ -421,7 +400,5 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
   };
 }
 
-const OPEN_RESULTS = Buffer.from('{"results":{');
-const COMMA = Buffer.from(',');
 
 export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -2,6 +2,7 @@ import { invalidRequest } from '../errors.ts';
 import type { Negotiation } from '../http/locale.ts';
 import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
 import type { PageCursorCodec } from '../catalog/page-cursor.ts';
+import { listAnswer } from '../catalog/answer-writer.ts';
 import { searchTerms, type SearchTerm } from '../text/normalize.ts';
 import { BitmapPool, bitmapWords, CHUNK_SIZE, type ChunkBitmap, decodeChunk } from './doclist.ts';
 import { PostingsCache } from './postings-cache.ts';
@@ -11,7 +12,6 @@ import { MATCH, Vocabulary } from './vocabulary.ts';
 
 type Position = [tier: number, popularity: number, id: string, kind: string];
 
-const quote = JSON.stringify as (value: string) => string;
 
 /** The contract's order: relevance tier, then popularity (highest first), then id; kind breaks a tie of ids. */
 function compare(a: Position, b: Position): number {
@@ -282,18 +282,9 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
           if (fragment) rendered.set(`${kind}\u0000${id}`, fragment);
         });
       }
-      const parts: Buffer[] = [Buffer.from('{"results":[')];
-      let first = true;
-      for (const [, , id, kind] of page) {
-        // An item withdrawn between the index read and the render is left out.
-        const fragment = rendered.get(`${kind}\u0000${id}`);
-        if (!fragment) continue;
-        if (!first) parts.push(Buffer.from(','));
-        parts.push(fragment);
-        first = false;
-      }
-      parts.push(Buffer.from(`],"nextPageToken":${quote(nextPageToken)}}`));
-      return Buffer.concat(parts);
+      // An item withdrawn between the index read and the render is left out.
+      const items = page.map(([, , id, kind]) => rendered.get(`${kind}\u0000${id}`)).filter((fragment): fragment is Buffer => fragment !== undefined);
+      return listAnswer('results', items, nextPageToken);
     },
   };
 }
