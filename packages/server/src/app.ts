@@ -64,6 +64,8 @@ export interface AppDeps {
   songSnapshot?: Pick<SongSnapshotsOptions, 'minSongs' | 'quietPolls' | 'hashSeed' | 'renderedChains'>;
   /** The fragment cache's hash seed (tests that make two ids' hashes collide); random by default. */
   fragmentCacheHashSeed?: number;
+  /** How often the catalog version is polled (tests of the word through Redis make it rare); a second by default. */
+  catalogPollMs?: number;
 }
 
 /** Derives a purpose-bound key from the server secret, so no two uses share one. */
@@ -75,7 +77,7 @@ function subkey(secret: string, purpose: string): Buffer {
  * Builds the whole API on a migrated database. It never listens: main.ts does,
  * and tests call `inject` or listen on a port of their own.
  */
-export async function buildApp({ config, storage, logger, demo, songSnapshot, fragmentCacheHashSeed }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, storage, logger, demo, songSnapshot, fragmentCacheHashSeed, catalogPollMs }: AppDeps): Promise<FastifyInstance> {
   const negotiator = new LocaleNegotiator(config.defaultLocale);
   const handleError = createErrorHandler(negotiator, BODY_LIMIT);
   const logsRequests = config.logLevel === 'debug' || config.logLevel === 'trace';
@@ -130,7 +132,7 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   const catalog = createCatalogService({ repo: catalogRepo, cache, buffers, artistNames, cursors, publicUrl: config.publicUrl, snapshots });
   const search = createSearchService({ repo: createSearchRepo(storage), catalog, cursors });
   const watcher = await watchCatalog({
-    repo: catalogRepo, caches: [cache, artistNames, search], negotiator, intervalMs: CATALOG_POLL_MS, log: app.log,
+    repo: catalogRepo, caches: [cache, artistNames, search], negotiator, changes: storage.catalogChanges, intervalMs: catalogPollMs ?? CATALOG_POLL_MS, log: app.log,
     ...(snapshots ? { onVersion: (version: string) => snapshots.observe(version) } : {}),
   });
   // Shutdown (serve.ts closeOnSignals): Fastify stops accepting connections and closes the idle ones; a

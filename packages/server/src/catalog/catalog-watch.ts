@@ -1,12 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LocaleNegotiator } from '../http/locale.ts';
+import type { CatalogChanges } from '../storage/catalog-changes.ts';
 import type { CatalogRepo } from './catalog.repo.ts';
 
 /**
  * Imports run in another process (the CLI) or on another node, so the server
  * learns of them from the database: every import batch bumps the catalog
  * version, and a changed version drops cached renderings and reloads the
- * catalog's languages. Staleness is bounded by the poll interval.
+ * catalog's languages. The version is checked when an import announces a
+ * change through the shared Redis (storage/catalog-changes.ts), and polled
+ * every `intervalMs` besides, which bounds staleness when no word comes.
  */
 export async function watchCatalog(deps: {
   repo: CatalogRepo;
@@ -15,6 +18,8 @@ export async function watchCatalog(deps: {
   negotiator: LocaleNegotiator;
   /** Told the version after every poll, changed or not (the song snapshot builds once it stays the same). */
   onVersion?: (version: string) => void;
+  /** Word of changes from other processes (Storage.catalogChanges). */
+  changes: CatalogChanges;
   intervalMs: number;
   log: FastifyBaseLogger;
 }) {
@@ -29,9 +34,17 @@ export async function watchCatalog(deps: {
     deps.onVersion?.(current);
   }
   await refresh();
-  const timer = setInterval(() => {
+  const check = () => {
     refresh().catch((error: unknown) => deps.log.warn({ err: error }, 'catalog version check failed'));
-  }, deps.intervalMs);
+  };
+  const timer = setInterval(check, deps.intervalMs);
   timer.unref();
-  return { refresh, stop: () => clearInterval(timer) };
+  const stopListening = deps.changes.listen(check);
+  return {
+    refresh,
+    stop: () => {
+      clearInterval(timer);
+      stopListening();
+    },
+  };
 }

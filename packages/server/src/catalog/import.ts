@@ -610,6 +610,8 @@ async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBa
   });
   memo?.committed(catalogVersion);
   checkpoints?.afterCommit();
+  // Nodes that share a Redis drop what they rendered now rather than at their next poll.
+  await storage.catalogChanges.announce();
   // Counted after the commit: a batch that was not written counts nothing.
   return {
     artists: countNew(artists.map((r) => r.id), written?.artists),

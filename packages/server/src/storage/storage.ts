@@ -9,6 +9,7 @@ import { atMostOncePer } from './unavailable.ts';
 import { buildReadOnlyCatalogIndexes } from './catalog-indexes.ts';
 import { createRedisWriteEpoch } from './write-epoch.ts';
 import { readSetting } from './settings.repo.ts';
+import { createRedisCatalogChanges, POLL_ONLY, type CatalogChanges } from './catalog-changes.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -43,6 +44,8 @@ export interface Storage {
    * that migration; read once, then remembered.
    */
   deploymentId(): Promise<string | undefined>;
+  /** Word of catalog changes between the processes of the deployment (through `redisUrl`; else none: nodes poll). */
+  readonly catalogChanges: CatalogChanges;
   /**
    * A SQLite file's WAL checkpointed on another thread, for an import (sqlite.ts Checkpointer); undefined for
    * PostgreSQL and an in-memory SQLite database.
@@ -65,9 +68,10 @@ export interface StorageOptions {
   /** Told of every statement run, with its parameters (tools: query plans, debugging). */
   logQuery?: (sql: string, parameters: readonly unknown[], durationMs: number) => void;
   /**
-   * PostgreSQL: the Redis every node and every writing process shares
-   * (REDIS_URL). Writes then change its write epoch after they commit, and
+   * The Redis every node and every writing process shares (REDIS_URL).
+   * PostgreSQL: writes change its write epoch after they commit, and
    * changeStamp reads it, so nodes keep credentials in memory between writes.
+   * Both dialects: catalog changes are announced through it.
    */
   redisUrl?: string | undefined;
   /** Told when a write's epoch change did not reach Redis (the write itself stands); at most once a second. */
@@ -108,6 +112,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
     // The epoch's key names the deployment, read through the database the epoch's own driver serves.
     const deploymentId = deploymentIdOf(() => db);
     const epoch = options.redisUrl ? createRedisWriteEpoch(options.redisUrl, deploymentId) : undefined;
+    const catalogChanges = options.redisUrl ? createRedisCatalogChanges(options.redisUrl, deploymentId) : POLL_ONLY;
     const db: Kysely<Database> = new Kysely<Database>({
       dialect: createPostgresDialect(databaseUrl, {
         ...options,
@@ -129,9 +134,11 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
         }
         : () => null,
       deploymentId,
+      catalogChanges,
       close: async () => {
         await db.destroy();
         await epoch?.close();
+        await catalogChanges.close();
       },
     };
   }
@@ -139,6 +146,8 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
     const path = databaseUrl.slice('sqlite:'.length);
     const sqlite = createSqliteDialect(path, options.timeoutMs ? options.timeoutMs : undefined, options.sqliteCacheMb);
     const db = new Kysely<Database>({ dialect: sqlite.dialect, log: queryLog(options) });
+    const deploymentId = deploymentIdOf(() => db);
+    const catalogChanges = options.redisUrl ? createRedisCatalogChanges(options.redisUrl, deploymentId) : POLL_ONLY;
     const idListParameter = (ids: readonly string[]) => JSON.stringify(ids);
     return {
       db,
@@ -146,9 +155,13 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       idList: (ids) => sql<string>`(select value from json_each(${idListParameter(ids)}))`,
       idListParameter,
       changeStamp: sqlite.changeStamp,
-      deploymentId: deploymentIdOf(() => db),
+      deploymentId,
+      catalogChanges,
       ...(path === ':memory:' ? {} : { checkpointer: () => new Checkpointer(path), sqliteFile: path }),
-      close: () => db.destroy(),
+      close: async () => {
+        await db.destroy();
+        await catalogChanges.close();
+      },
     };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl.split(':')[0]}:"`);
