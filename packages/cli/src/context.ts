@@ -3,12 +3,15 @@ import { loadConfig, migrateToLatest, openStorage, STAMP_MAX_AGE_MS, type Config
 import type { Output } from './output.ts';
 
 /** The CLI reads the same environment as the server; flags override it. */
-export function configFrom(flags: { 'database-url'?: string | undefined; port?: string | undefined; host?: string | undefined }): Config {
+export function configFrom(
+  flags: { 'database-url'?: string | undefined; port?: string | undefined; host?: string | undefined },
+  env: Readonly<Record<string, string | undefined>>,
+): Config {
   const overrides: Record<string, string> = {};
   if (flags['database-url'] !== undefined) overrides.DATABASE_URL = flags['database-url'];
   if (flags.port !== undefined) overrides.PORT = flags.port;
   if (flags.host !== undefined) overrides.HOST = flags.host;
-  return loadConfig(process.env, overrides);
+  return loadConfig(env, overrides);
 }
 
 /** The database a URL names, for people: the SQLite file's full path, or PostgreSQL's user@host/database (never a password). */

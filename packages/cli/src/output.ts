@@ -7,7 +7,13 @@ export interface Output {
   done(): void;
 }
 
-export function createOutput(json: boolean, stdout = process.stdout, stderr = process.stderr): Output {
+/** Where output goes: a process's standard streams, or a test's. */
+export interface TextSink {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+}
+
+export function createOutput(json: boolean, stdout: TextSink, stderr: TextSink): Output {
   const showProgress = stderr.isTTY === true && !json;
   let drawn = false;
   return {

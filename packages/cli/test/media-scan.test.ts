@@ -60,8 +60,8 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('ma
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const scan = () => {
-    const result = runCli(env, ['media', 'scan', music, '--json', '--concurrency', '2']);
+  const scan = async () => {
+    const result = await runCli(env, ['media', 'scan', music, '--json', '--concurrency', '2']);
     return { code: result.code, summary: JSON.parse(result.stdout), stderr: result.stderr };
   };
   const get = async (url: string) => {
@@ -81,7 +81,7 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('ma
   };
 
   it('catalogs and packages every readable file, reports the corrupt one, and goes on', async () => {
-    const { code, summary } = scan();
+    const { code, summary } = await scan();
     expect(code).toBe(1);
     expect(summary).toEqual({
       files: 4, packaged: 3, unchanged: 0, failed: 1, artists: 2, albums: 2, songs: 3, lyrics: 2,
@@ -108,7 +108,7 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('ma
   }, 120_000);
 
   it('resumes: a rescan skips what is packaged from the same bytes and updates, not duplicates, what changed', async () => {
-    const again = scan().summary;
+    const again = (await scan()).summary;
     // The same records are written again (upserts by the ids the tags give), nothing is packaged again.
     expect(again).toMatchObject({ files: 4, packaged: 0, unchanged: 3, failed: 1, artists: 2, albums: 2, songs: 3 });
     const album = await scannedAlbum();
@@ -117,16 +117,16 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('ma
     // The same song, re-ripped: new bytes, same tags, so the same song id.
     track(join(music, 'Amr Diab', 'Tamally Maak', '01 - tamally.mp3'), { album: 'تملي معاك', album_artist: 'عمرو دياب', artist: 'عمرو دياب', title: 'تملي معاك', track: '1/2', date: '2000-06-01' }, { frequency: 660 });
     rmSync(join(music, 'broken.mp3'));
-    const changed = scan();
+    const changed = await scan();
     expect(changed.code).toBe(0);
     expect(changed.summary).toMatchObject({ files: 3, packaged: 1, unchanged: 2, failed: 0, songs: 3, problems: [] });
     expect((await get(`/v1/music/albums/${encodeURIComponent(album.id.value)}/tracks`)).tracks).toHaveLength(2);
   }, 120_000);
 
-  it('says how it is used', () => {
-    expect(runCli(env, ['media', 'scan']).code).toBe(2);
-    expect(runCli(env, ['media', 'scan', join(dir, 'nowhere')]).stderr).toContain('no such folder');
-    expect(runCli(env, ['media', 'scan', '--help']).stdout).toContain('.lrc');
+  it('says how it is used', async () => {
+    expect((await runCli(env, ['media', 'scan'])).code).toBe(2);
+    expect((await runCli(env, ['media', 'scan', join(dir, 'nowhere')])).stderr).toContain('no such folder');
+    expect((await runCli(env, ['media', 'scan', '--help'])).stdout).toContain('.lrc');
   });
 });
 
@@ -175,7 +175,7 @@ describe.skipIf(!haveFfmpeg)('maqam media scan reads nothing outside the folder'
   });
 
   it('skips links that lead out, follows the one that stays in, and serves nothing from outside', async () => {
-    const result = runCli(env, ['media', 'scan', music, '--json', '--concurrency', '2']);
+    const result = await runCli(env, ['media', 'scan', music, '--json', '--concurrency', '2']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ files: 3, packaged: 3, failed: 0, songs: 3, lyrics: 1, problems: [] });
     const search = async (q: string, types: string) => {

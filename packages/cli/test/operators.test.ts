@@ -40,7 +40,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %
 
   /** A user of this test only, made with the CLI. */
   let users = 0;
-  const newUser = (): { id: string; username: string } => runCliJson(env, ['users', 'create', '--username', `listener-${users++}`, '--password', PASSWORD]);
+  const newUser = async (): Promise<{ id: string; username: string }> => runCliJson(env, ['users', 'create', '--username', `listener-${users++}`, '--password', PASSWORD]);
   /** Signs in through the page and redeems the code; throws when the sign-in page refuses. */
   const signInAs = async (username: string, options: { password?: string; clientId?: string; scope?: string } = {}) => {
     const clientId = options.clientId ?? accounts.client.clientId;
@@ -51,69 +51,69 @@ describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %
   };
 
   it('users disable ends every sign-in on the next request and refuses new ones; enable lets the user sign in again', async () => {
-    const user = newUser();
+    const user = await newUser();
     const first = await signInAs(user.username);
     const second = await signInAs(user.username, { clientId: accounts.readOnly.clientId, scope: 'read' });
     expect((await catalogWith(server, first.access_token)).statusCode).toBe(200);
 
-    const listed = runCliJson(env, ['users', 'list']);
+    const listed = await runCliJson(env, ['users', 'list']);
     expect(listed).toContainEqual({ id: user.id, username: user.username, createdAt: expect.any(String), disabledAt: null, activeSignIns: 2 });
 
     // Any case of the username names the user.
-    expect(runCliJson(env, ['users', 'disable', user.username.toUpperCase()])).toMatchObject({ id: user.id, disabled: true, signInsEnded: 2 });
+    expect(await runCliJson(env, ['users', 'disable', user.username.toUpperCase()])).toMatchObject({ id: user.id, disabled: true, signInsEnded: 2 });
     expect((await catalogWith(server, first.access_token)).statusCode).toBe(401);
     expect((await catalogWith(server, second.access_token)).statusCode).toBe(401);
     expect((await refresh(server, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: accounts.client.clientId })).statusCode).toBe(401);
     // The sign-in page refuses the right password as it would a wrong one.
     await expect(signInAs(user.username)).rejects.toThrow();
-    expect(runCliJson(env, ['users', 'list'])).toContainEqual(expect.objectContaining({ username: user.username, disabledAt: expect.any(String), activeSignIns: 0 }));
+    expect(await runCliJson(env, ['users', 'list'])).toContainEqual(expect.objectContaining({ username: user.username, disabledAt: expect.any(String), activeSignIns: 0 }));
 
-    expect(runCliJson(env, ['users', 'enable', user.username])).toMatchObject({ disabled: false });
+    expect(await runCliJson(env, ['users', 'enable', user.username])).toMatchObject({ disabled: false });
     await signInAs(user.username);
     // What disabling ended stays ended.
     expect((await catalogWith(server, first.access_token)).statusCode).toBe(401);
   });
 
   it('users set-password takes a new password from stdin and signs the user out everywhere', async () => {
-    const user = newUser();
+    const user = await newUser();
     const before = await signInAs(user.username);
-    const changed = runCliJson(env, ['users', 'set-password', user.username, '--password-stdin'], 'a brand new password\n');
+    const changed = await runCliJson(env, ['users', 'set-password', user.username, '--password-stdin'], 'a brand new password\n');
     expect(changed).toEqual({ id: user.id, username: user.username, passwordChanged: true, signInsEnded: 1 });
     expect((await catalogWith(server, before.access_token)).statusCode).toBe(401);
     await expect(signInAs(user.username)).rejects.toThrow();
     await signInAs(user.username, { password: 'a brand new password' });
-    expect(runCli(env, ['users', 'set-password', user.username, '--password', 'short']).stderr).toContain('8 to 1024 characters');
-    const unknown = runCli(env, ['users', 'disable', 'nobody-here']);
+    expect((await runCli(env, ['users', 'set-password', user.username, '--password', 'short'])).stderr).toContain('8 to 1024 characters');
+    const unknown = await runCli(env, ['users', 'disable', 'nobody-here']);
     expect([unknown.code, unknown.stderr.includes('no user "nobody-here"')]).toEqual([1, true]);
-    expect(runCli(env, ['users', 'disable']).code).toBe(2);
+    expect((await runCli(env, ['users', 'disable'])).code).toBe(2);
   });
 
   it('clients add-redirect-uri registers a URI; clients delete signs out everyone using the client', async () => {
-    const client = runCliJson(env, ['clients', 'create', '--name', 'Doomed', '--redirect-uri', REDIRECT]);
-    expect(runCliJson(env, ['clients', 'add-redirect-uri', client.clientId, 'http://127.0.0.1:4000/cb'])).toEqual({ clientId: client.clientId, redirectUri: 'http://127.0.0.1:4000/cb', added: true });
-    expect(runCliJson(env, ['clients', 'add-redirect-uri', client.clientId, 'http://127.0.0.1:4000/cb']).added).toBe(false);
-    expect(runCli(env, ['clients', 'add-redirect-uri', client.clientId, 'http://evil.example/cb']).code).toBe(1);
-    expect(runCliJson(env, ['clients', 'list']).find((c: { clientId: string }) => c.clientId === client.clientId).redirectUris).toEqual([REDIRECT, 'http://127.0.0.1:4000/cb']);
+    const client = await runCliJson(env, ['clients', 'create', '--name', 'Doomed', '--redirect-uri', REDIRECT]);
+    expect(await runCliJson(env, ['clients', 'add-redirect-uri', client.clientId, 'http://127.0.0.1:4000/cb'])).toEqual({ clientId: client.clientId, redirectUri: 'http://127.0.0.1:4000/cb', added: true });
+    expect((await runCliJson(env, ['clients', 'add-redirect-uri', client.clientId, 'http://127.0.0.1:4000/cb'])).added).toBe(false);
+    expect((await runCli(env, ['clients', 'add-redirect-uri', client.clientId, 'http://evil.example/cb'])).code).toBe(1);
+    expect((await runCliJson(env, ['clients', 'list'])).find((c: { clientId: string }) => c.clientId === client.clientId).redirectUris).toEqual([REDIRECT, 'http://127.0.0.1:4000/cb']);
 
-    const tokens = await signInAs(newUser().username, { clientId: client.clientId, scope: 'read' });
+    const tokens = await signInAs((await newUser()).username, { clientId: client.clientId, scope: 'read' });
     expect((await catalogWith(server, tokens.access_token)).statusCode).toBe(200);
-    expect(runCliJson(env, ['clients', 'delete', client.clientId])).toEqual({ clientId: client.clientId, deleted: true });
+    expect(await runCliJson(env, ['clients', 'delete', client.clientId])).toEqual({ clientId: client.clientId, deleted: true });
     expect((await catalogWith(server, tokens.access_token)).statusCode).toBe(401);
     expect((await refresh(server, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.clientId })).statusCode).toBe(401);
-    expect(runCliJson(env, ['clients', 'list']).map((c: { clientId: string }) => c.clientId)).not.toContain(client.clientId);
-    const again = runCli(env, ['clients', 'delete', client.clientId]);
+    expect((await runCliJson(env, ['clients', 'list'])).map((c: { clientId: string }) => c.clientId)).not.toContain(client.clientId);
+    const again = await runCli(env, ['clients', 'delete', client.clientId]);
     expect([again.code, again.stderr.includes(`no client "${client.clientId}"`)]).toEqual([1, true]);
   });
 
   it('keys list shows when each key was last used', async () => {
-    const unused = runCliJson(env, ['keys', 'create', '--name', 'never used']);
+    const unused = await runCliJson(env, ['keys', 'create', '--name', 'never used']);
     const res = await server.call({ method: 'GET', url: '/v1/music/artists/artist-ar' });
     expect(res.statusCode).toBe(200);
     // The use is written after the answer, without holding it up.
-    await expect.poll(() => runCliJson(env, ['keys', 'list']).find((k: { name: string }) => k.name === 'test').lastUsedAt, { timeout: 15_000 })
+    await expect.poll(async () => (await runCliJson(env, ['keys', 'list'])).find((k: { name: string }) => k.name === 'test').lastUsedAt, { timeout: 15_000 })
       .toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
-    expect(runCliJson(env, ['keys', 'list']).find((k: { id: string }) => k.id === unused.id).lastUsedAt).toBeNull();
-    expect(runCli(env, ['keys', 'list']).stdout).toMatch(/last used[\s\S]*never used.*never\s*$/m);
+    expect((await runCliJson(env, ['keys', 'list'])).find((k: { id: string }) => k.id === unused.id).lastUsedAt).toBeNull();
+    expect((await runCli(env, ['keys', 'list'])).stdout).toMatch(/last used[\s\S]*never used.*never\s*$/m);
   });
 
   it.skipIf(!haveFfmpeg)('ledger counts billed streams by day, song and client', async () => {
@@ -122,9 +122,9 @@ describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %
     expect(made.status, made.stderr?.toString()).toBe(0);
     await addMedia(server.storage.db, join(dir, 'media'), 'song-ar', wav);
     await addMedia(server.storage.db, join(dir, 'media'), 'song-en', wav);
-    expect(runCliJson(env, ['ledger']).groups).toEqual([]);
+    expect((await runCliJson(env, ['ledger'])).groups).toEqual([]);
 
-    const { access_token } = await signInAs(newUser().username);
+    const { access_token } = await signInAs((await newUser()).username);
     const acquire = (songId: string) => server.app.inject({
       method: 'POST', url: '/v1/streaming/music', headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
       payload: JSON.stringify({ songId: { value: songId } }),
@@ -133,11 +133,11 @@ describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %
 
     const today = new Date().toISOString().slice(0, 10);
     // The second song-ar falls in the first one's billing window: two billed streams.
-    expect(runCliJson(env, ['ledger']).groups).toEqual([{ key: today, streams: 2, listeners: 1 }]);
-    expect(runCliJson(env, ['ledger', '--by', 'song']).groups).toEqual([{ key: 'song-ar', streams: 1, listeners: 1 }, { key: 'song-en', streams: 1, listeners: 1 }]);
-    expect(runCliJson(env, ['ledger', '--by', 'client', '--since', '1h']).groups).toEqual([{ key: accounts.client.clientId, streams: 2, listeners: 1 }]);
-    expect(runCli(env, ['ledger', '--by', 'song']).stdout).toContain('2 billed streams in 2 songs');
-    expect(runCli(env, ['ledger', '--by', 'artist']).code).toBe(2);
-    expect(runCli(env, ['ledger', '--since', '30']).code).toBe(2);
+    expect((await runCliJson(env, ['ledger'])).groups).toEqual([{ key: today, streams: 2, listeners: 1 }]);
+    expect((await runCliJson(env, ['ledger', '--by', 'song'])).groups).toEqual([{ key: 'song-ar', streams: 1, listeners: 1 }, { key: 'song-en', streams: 1, listeners: 1 }]);
+    expect((await runCliJson(env, ['ledger', '--by', 'client', '--since', '1h'])).groups).toEqual([{ key: accounts.client.clientId, streams: 2, listeners: 1 }]);
+    expect((await runCli(env, ['ledger', '--by', 'song'])).stdout).toContain('2 billed streams in 2 songs');
+    expect((await runCli(env, ['ledger', '--by', 'artist'])).code).toBe(2);
+    expect((await runCli(env, ['ledger', '--since', '30'])).code).toBe(2);
   }, 60_000);
 });

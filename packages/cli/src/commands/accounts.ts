@@ -2,9 +2,9 @@ import { ClientInputError, createClientsService, createUsersService, UserInputEr
 import { withStorage } from '../context.ts';
 import { table, UsageError, type Output } from '../output.ts';
 
-async function readStdin(): Promise<string> {
+async function readStdin(stdin: AsyncIterable<Buffer | string>): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   // A password piped with echo or a here-string ends in a newline that is not part of it.
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }
@@ -21,11 +21,11 @@ function refused(out: Output, error: unknown): number {
 const USERS_USAGE = 'maqam users create --username U (--password P | --password-stdin) | list | disable U | enable U | set-password U (--password P | --password-stdin)';
 
 /** The password from exactly one of --password or --password-stdin. */
-async function passwordFrom(flags: { password?: string; 'password-stdin'?: boolean }, command: string): Promise<string> {
+async function passwordFrom(flags: { password?: string; 'password-stdin'?: boolean }, command: string, stdin: AsyncIterable<Buffer | string>): Promise<string> {
   if ((flags.password === undefined) === !flags['password-stdin']) {
     throw new UsageError(`${command} needs exactly one of --password P or --password-stdin`);
   }
-  return flags.password ?? (await readStdin());
+  return flags.password ?? (await readStdin(stdin));
 }
 
 const ended = (n: number) => (n === 0 ? 'no sign-in to end' : n === 1 ? '1 sign-in ended' : `${n} sign-ins ended`);
@@ -35,11 +35,12 @@ export async function users(
   out: Output,
   [action, name]: (string | undefined)[],
   flags: { username?: string; password?: string; 'password-stdin'?: boolean },
+  stdin: AsyncIterable<Buffer | string>,
 ): Promise<number> {
   const username = action === 'create' ? flags.username : (name ?? flags.username);
   if (action === undefined || !['create', 'list', 'disable', 'enable', 'set-password'].includes(action)) throw new UsageError(USERS_USAGE);
   if (action !== 'list' && !username) throw new UsageError(`users ${action} needs ${action === 'create' ? '--username U' : 'a username'}`);
-  const password = action === 'create' || action === 'set-password' ? await passwordFrom(flags, `users ${action}`) : '';
+  const password = action === 'create' || action === 'set-password' ? await passwordFrom(flags, `users ${action}`, stdin) : '';
   return withStorage(config, out, async (storage) => {
     const service = createUsersService(storage.db);
     try {
