@@ -34,6 +34,8 @@ export interface Config {
   headersTimeoutMs: number;
   /** HTTP: how long a kept-alive connection may sit idle between requests. */
   keepAliveTimeoutMs: number;
+  /** `maqam serve --demo`: the songs seeded into an empty database. */
+  demoSongs: number;
 }
 
 interface Setting<K extends keyof Config> {
@@ -263,6 +265,13 @@ export const SETTINGS = [
       'How long a kept-alive connection may sit idle between requests before the server closes it. Longer than the usual load balancer idle timeout (60 s), so the balancer, not the server, closes an idle connection and never sends a request down one being closed.',
     parse: integer('MAQAM_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
   } satisfies Setting<'keepAliveTimeoutMs'>,
+  {
+    key: 'demoSongs',
+    env: 'MAQAM_DEMO_SONGS',
+    shownDefault: '50000',
+    description: '`maqam serve --demo`: how many songs of the generated demo catalog it seeds into an empty database (artists and albums in proportion).',
+    parse: integer('MAQAM_DEMO_SONGS', 50_000, 100, 1_000_000),
+  } satisfies Setting<'demoSongs'>,
 ] as const;
 
 /** Reads every setting from `env`; `overrides` (CLI flags) win over the environment. */

@@ -14,7 +14,6 @@ export const DEMO_USER = { username: 'demo', password: 'maqam-demo' };
 export const DEMO_CLIENT_ID = 'maqam-demo';
 
 /** Songs of the demo catalog (song-1 ... song-50000). */
-const DEMO_SONG_COUNT = 50_000;
 
 /** Demo songs given playable media, when ffmpeg is there to make it. */
 export const DEMO_MEDIA_SONGS = ['song-1', 'song-2', 'song-3'];
@@ -50,9 +49,9 @@ async function seedDemoMedia(storage: Storage, config: Config, out: Output): Pro
 async function seedDemo(storage: Storage, config: Config, out: Output): Promise<void> {
   const anyArtist = await storage.db.selectFrom('artists').select('id').limit(1).executeTakeFirst();
   if (!anyArtist) {
-    out.info('empty database: seeding the demo catalog (50,000 songs)...');
+    out.info(`empty database: seeding the demo catalog (${config.demoSongs.toLocaleString('en')} songs)...`);
     const clips = Object.fromEntries(DEMO_MEDIA_SONGS.map((id) => [id, DEMO_CLIP_SECONDS * 1000]));
-    await seedDemoCatalog(storage, { songs: DEMO_SONG_COUNT, clips });
+    await seedDemoCatalog(storage, { songs: config.demoSongs, clips });
   }
   const anyUser = await storage.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (!anyUser) await createUsersService(storage.db).create(DEMO_USER.username, DEMO_USER.password);
