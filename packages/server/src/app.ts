@@ -142,10 +142,10 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   // before, its body read after) would hold the close until its keep-alive deadline: idle connections are
   // closed again every tenth of a second until the server has closed.
   let closing = false;
+  let sweep: NodeJS.Timeout | undefined;
   app.addHook('preClose', (done) => {
     closing = true;
-    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
-    app.server.once('close', () => clearInterval(sweep));
+    sweep = setInterval(() => app.server.closeIdleConnections(), 100).unref();
     done();
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
@@ -153,6 +153,7 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
     done(null, payload);
   });
   app.addHook('onClose', async () => {
+    clearInterval(sweep);
     watcher.stop();
     await snapshots?.close();
   });
@@ -172,7 +173,7 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   };
 
   // One store counts calls per credential and failed sign-ins: shared through Redis when there is one.
-  const store = config.redisUrl ? new RedisRateLimitStore(config.redisUrl, await deploymentIdOf(storage)) : new MemoryRateLimitStore();
+  const store = config.redisUrl ? new RedisRateLimitStore(config.redisUrl, await requireDeploymentId(storage)) : new MemoryRateLimitStore();
   app.addHook('onClose', async () => store.close());
   await store.ready();
   const limiting = config.rateLimitPerMinute > 0;
@@ -301,7 +302,7 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
 }
 
 /** What names this deployment's shared state in Redis; the server only ever runs on a migrated database. */
-async function deploymentIdOf(storage: Storage): Promise<string> {
+async function requireDeploymentId(storage: Storage): Promise<string> {
   const id = await storage.deploymentId();
   if (id === undefined) throw new Error('the database is not migrated: run the server (or any maqam command) once to migrate it');
   return id;

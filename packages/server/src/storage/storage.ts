@@ -1,5 +1,4 @@
 import { Kysely, Migrator, sql, type Compilable, type LogEvent, type RawBuilder } from 'kysely';
-import { resolve } from 'node:path';
 import type { Database } from './database.ts';
 import { migrations } from './migrations/index.ts';
 import { createPostgresDialect } from './postgres.ts';
@@ -40,8 +39,8 @@ export interface Storage {
   /**
    * The deployment's id (migration 014), the same for every process on this
    * database however its URL is spelled: what they share outside it (Redis's
-   * write epoch and rate-limit counts) is named after it. Undefined before
-   * that migration; read once, then remembered.
+   * write epoch, rate-limit counts, word of catalog changes) is named after
+   * it. Undefined before that migration; read once, then remembered.
    */
   deploymentId(): Promise<string | undefined>;
   /** Word of catalog changes between the processes of the deployment (through `redisUrl`; else none: nodes poll). */
