@@ -45,8 +45,9 @@ const COMMAND_HELP: Record<string, string> = {
   serve: `maqam serve [--demo] [--port N] [--host H]
 
 Runs the API server on DATABASE_URL (migrating it first) until SIGTERM or SIGINT.
---demo   on an empty database, seeds the demo catalog (50,000 songs), a demo user
-         and client, and demo audio when ffmpeg is installed; serves the web app at /demo.`,
+--demo   on an empty database, seeds the demo catalog (MAQAM_DEMO_SONGS songs, 50,000 by
+         default), a demo user and client, and demo audio when ffmpeg is installed;
+         serves the web app at /demo.`,
   migrate: `maqam migrate
 
 Applies the pending database migrations to DATABASE_URL and lists them. Run once per
