@@ -10,28 +10,13 @@ import { request, Agent } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { freshPostgresDatabase } from '../lib/postgres.ts';
 import { buildApp, createApiKeysRepo, createApiKeysService, loadConfig, migrateToLatest, openStorage } from '@maqam/server';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5_000);
 const REDIS_URL = process.env.MAQAM_TEST_REDIS ?? 'redis://127.0.0.1:6379';
-const PG_ADMIN = process.env.MAQAM_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-async function postgresUrl(): Promise<string | undefined> {
-  const admin = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-    await admin.query('drop database if exists maqam_bench_key_timing with (force)');
-    await admin.query('create database maqam_bench_key_timing');
-    const url = new URL(PG_ADMIN);
-    url.pathname = '/maqam_bench_key_timing';
-    return url.toString();
-  } catch {
-    return undefined;
-  } finally {
-    await admin.end().catch(() => {});
-  }
-}
+const postgresUrl = () => freshPostgresDatabase('maqam_bench_key_timing');
 
 async function measure(label: string, databaseUrl: string, redisUrl: string | undefined) {
   const storage = openStorage(databaseUrl, { redisUrl });

@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
+import { freshPostgresDatabase } from '../lib/postgres.ts';
 import {
   createApiKeysRepo, createApiKeysService, createClientsService, createUsersService, migrateToLatest, openStorage, seedDemoCatalog,
 } from '@maqam/server';
@@ -22,22 +22,7 @@ const CONNECTIONS = 32;
 const SONGS = 20_000;
 mkdirSync(DATA, { recursive: true });
 
-const PG_ADMIN = process.env.MAQAM_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
-async function postgresUrl(): Promise<string | undefined> {
-  const admin = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-    await admin.query('drop database if exists maqam_bench_auth with (force)');
-    await admin.query('create database maqam_bench_auth');
-    const url = new URL(PG_ADMIN);
-    url.pathname = '/maqam_bench_auth';
-    return url.toString();
-  } catch {
-    return undefined;
-  } finally {
-    await admin.end().catch(() => {});
-  }
-}
+const postgresUrl = () => freshPostgresDatabase('maqam_bench_auth');
 
 /** A catalog, a user, a client, an API key, and FAMILIES sign-ins minted directly (no scrypt per sign-in). */
 async function prepare(databaseUrl: string) {
