@@ -3,6 +3,9 @@ import { PostgresDialect, type Driver, type PostgresDialectConfig, type Postgres
 import { databaseUnavailable, isPostgresRefusingWrites, isPostgresUnavailable } from './unavailable.ts';
 import { EpochBumpingDriver, type WriteEpoch } from './write-epoch.ts';
 
+/** How long after its statement_timeout a statement is given up on this side, the connection presumed gone. */
+const CLIENT_DEADLINE_GRACE_MS = 200;
+
 // int8 (bigint) columns hold Unix-millisecond times, well inside 2^53: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
 
@@ -63,9 +66,11 @@ class ResilientPool implements PostgresPool {
       try {
         const running = client.query(sql, parameters as unknown[]) as unknown as Promise<PostgresQueryResult<R>>;
         if (timeoutMs === 0) return await running;
-        // The server's statement_timeout answers first when the server can answer at all; this is for when it cannot.
+        // The server's statement_timeout answers first when the server can answer at all; this is for when it
+        // cannot. The grace covers the server's answer on its way back, not a second wait: every route answers
+        // 503 within the timeout and half a second (outage suite).
         const deadline = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('Query read timeout')), timeoutMs + 500);
+          timer = setTimeout(() => reject(new Error('Query read timeout')), timeoutMs + CLIENT_DEADLINE_GRACE_MS);
         });
         running.catch(() => {}); // settled after the deadline: nobody is waiting for it
         return await Promise.race([running, deadline]);

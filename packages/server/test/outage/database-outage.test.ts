@@ -161,6 +161,53 @@ describe.runIf(postgres)('PostgreSQL outages under load', () => {
     expect(await readyz()).toBe(200);
   }, 60_000);
 
+  // Issue 37: with the direct path, a Batch* request waited for the database twice (its own try, then Fastify's
+  // after the hand-over). Every route now answers 503 within the database timeout and the client-side grace.
+  it('answers every route 503 within MAQAM_DB_TIMEOUT_MS and half a second while the database is paused', async () => {
+    const batch = (path: string, member: string, ids: string[]) => ({ method: 'POST', path, body: { [member]: ids.map((value) => ({ value })) } });
+    const routes: { method: string; path: string; body?: unknown; auth?: string }[] = [
+      batch('/v1/music/songs:batchGet', 'songIdList', ['song-ar', 'song-en']),
+      batch('/v1/music/albums:batchGet', 'albumIdList', ['album-1']),
+      batch('/v1/music/artists:batchGet', 'artistIdList', ['artist-ar']),
+      { method: 'GET', path: '/v1/music/songs/song-ar' },
+      { method: 'GET', path: '/v1/music/songs/song-ar/lyrics' },
+      { method: 'GET', path: '/v1/music/albums/album-1' },
+      { method: 'GET', path: '/v1/music/albums/album-1/tracks' },
+      { method: 'GET', path: '/v1/music/artists/artist-ar' },
+      { method: 'GET', path: '/v1/music/artists/artist-ar/albums' },
+      { method: 'GET', path: '/v1/music/artists/artist-ar/top-tracks' },
+      { method: 'GET', path: '/v1/music/artists/artist-ar/related' },
+      { method: 'GET', path: '/v1/search?q=amr' },
+      { method: 'GET', path: '/v1/auth/tokeninfo', auth: 'Bearer not-a-token' },
+      { method: 'POST', path: '/v1/auth/token/refresh', body: { refresh_token: 'not-a-token', client_id: 'nobody' }, auth: '' },
+    ];
+    const send = async (route: (typeof routes)[number]) => {
+      const headers: Record<string, string> = route.auth === undefined ? { 'x-api-key': key } : route.auth === '' ? {} : { authorization: route.auth };
+      if (route.body !== undefined) headers['content-type'] = 'application/json';
+      const started = performance.now();
+      const res = await fetch(`${server.url}${route.path}`, {
+        method: route.method, headers, signal: AbortSignal.timeout(10_000),
+        ...(route.body === undefined ? {} : { body: JSON.stringify(route.body) }),
+      });
+      await res.arrayBuffer();
+      return { route: `${route.method} ${route.path}`, status: res.status, retryAfter: res.headers.get('retry-after'), ms: performance.now() - started };
+    };
+    // Each answered once before, so nothing is a first use.
+    for (const route of routes) await send(route);
+    proxy.pause();
+    let answers: Awaited<ReturnType<typeof send>>[];
+    try {
+      answers = await Promise.all(routes.map(send));
+    } finally {
+      proxy.restore();
+    }
+    for (const answer of answers) {
+      expect([answer.route, answer.status, answer.retryAfter]).toEqual([answer.route, 503, expect.any(String)]);
+      expect(answer.ms, answer.route).toBeLessThan(TIMEOUT_MS + 500);
+    }
+    await timeToRecover(async () => (await batchGet(AbortSignal.timeout(5000))).status);
+  }, 60_000);
+
   it('answers 503 within its timeouts, not never, while the database stops answering, and recovers within a second', async () => {
     const load = steadyLoad(batchGet, { workers: 16, hangMs: 5000 });
     let recovery = Infinity;
