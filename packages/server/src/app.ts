@@ -66,6 +66,12 @@ export interface AppDeps {
   fragmentCacheHashSeed?: number;
   /** How often the catalog version is polled (tests of the word through Redis make it rare); a second by default. */
   catalogPollMs?: number;
+  /**
+   * The one clock of everything that expires or is counted in time: tokens,
+   * codes, page tokens, stream URLs, sign-in forms, rate-limit windows, API
+   * keys' expiry and last use. Tests move it instead of sleeping. Date.now by default.
+   */
+  clock?: () => number;
 }
 
 /** Derives a purpose-bound key from the server secret, so no two uses share one. */
@@ -77,7 +83,7 @@ function subkey(secret: string, purpose: string): Buffer {
  * Builds the whole API on a migrated database. It never listens: main.ts does,
  * and tests call `inject` or listen on a port of their own.
  */
-export async function buildApp({ config, storage, logger, demo, songSnapshot, fragmentCacheHashSeed, catalogPollMs }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, storage, logger, demo, songSnapshot, fragmentCacheHashSeed, catalogPollMs, clock = Date.now }: AppDeps): Promise<FastifyInstance> {
   const negotiator = new LocaleNegotiator(config.defaultLocale);
   const handleError = createErrorHandler(negotiator, BODY_LIMIT);
   const logsRequests = config.logLevel === 'debug' || config.logLevel === 'trace';
@@ -115,7 +121,7 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   const cache = new FragmentCache(config.songCacheMegabytes * 1024 * 1024, { hashSeed: fragmentCacheHashSeed });
   const catalogRepo = createCatalogRepo(storage);
   const artistNames = new ArtistNames(catalogRepo);
-  const cursors = createPageCursorCodec(createTokenSealer(subkey(secret, 'page-token')), config.pageTokenTtlSeconds);
+  const cursors = createPageCursorCodec(createTokenSealer(subkey(secret, 'page-token')), config.pageTokenTtlSeconds, clock);
   // Idle blocks for about a hundred answers in flight: more than the connections a loaded node serves at once.
   const buffers = new BufferPool(8 * 1024 * 1024);
   const snapshots = config.songSnapshot !== 'off' && storage.sqliteFile !== undefined
@@ -158,11 +164,12 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
     await snapshots?.close();
   });
 
-  const apiKeys = createApiKeysService(createApiKeysRepo(storage.db, { changeStamp: storage.changeStamp }), Date.now, (error) => app.log.warn({ err: error }, 'could not record an API key\'s last use'));
+  const apiKeys = createApiKeysService(createApiKeysRepo(storage.db, { changeStamp: storage.changeStamp }), clock, (error) => app.log.warn({ err: error }, 'could not record an API key\'s last use'));
   const tokens = createTokensService(storage.db, {
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
     codeTtlSeconds: config.codeTtlSeconds,
     changeStamp: storage.changeStamp,
+    clock,
   });
   const verifiers: CredentialVerifiers = {
     apiKey: (key) => apiKeys.verify(key),
@@ -177,8 +184,8 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   app.addHook('onClose', async () => store.close());
   await store.ready();
   const limiting = config.rateLimitPerMinute > 0;
-  const limiter = limiting ? createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log, keyOf: credentialKey }) : undefined;
-  const addressLimiter = limiting ? createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log, keyOf: addressKey }) : undefined;
+  const limiter = limiting ? createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log, keyOf: credentialKey, clock }) : undefined;
+  const addressLimiter = limiting ? createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log, keyOf: addressKey, clock }) : undefined;
   const guard = createGuard(verifiers, limiter);
 
   // The methods each API path answers: for Allow on a 405 and for CORS preflights. Filled while routes are added.
@@ -261,26 +268,28 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   artworkRoutes(app, catalogRepo, config.mediaDirectory);
   searchRoutes(app, { search, guard, negotiator });
   opsRoutes(app, storage, metrics);
-  const signer = createStreamUrlSigner(createTokenSealer(subkey(secret, 'stream-url')));
+  const signer = createStreamUrlSigner(createTokenSealer(subkey(secret, 'stream-url')), clock);
   streamingRoutes(app, {
-    streaming: createStreamingService(storage.db, { publicUrl: config.publicUrl, urlTtlSeconds: config.streamUrlTtlSeconds, signer }),
+    streaming: createStreamingService(storage.db, { publicUrl: config.publicUrl, urlTtlSeconds: config.streamUrlTtlSeconds, signer, clock }),
     signer,
     guard,
     db: storage.db,
     mediaRoot: config.mediaDirectory,
     publicUrl: config.publicUrl,
+    clock,
   });
   await app.register(authRoutes, {
     issuer: config.publicUrl,
     clients: createClientsService(storage.db),
     users: createUsersService(storage.db),
     tokens,
-    csrf: createCsrf(subkey(secret, 'csrf')),
+    csrf: createCsrf(subkey(secret, 'csrf'), clock),
     guard,
     addressLimiter,
     // Failed sign-ins are counted in this process while Redis is away: guessing must not get easier in an outage.
     signInFailures: new FallbackRateLimitStore(store),
     secureCookies: config.publicUrl.startsWith('https:'),
+    clock,
   });
   if (demo) await demoRoutes(app, demo);
 

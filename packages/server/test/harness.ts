@@ -29,7 +29,7 @@ export interface TestServer {
 }
 
 /** A migrated database of the dialect with the fixture catalog, and the app on it (not listening). */
-export async function startTestServer(dialect: TestDialect, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(dialect: TestDialect, env: Record<string, string> = {}, options: { clock?: () => number } = {}): Promise<TestServer> {
   const database = await dialect.create();
   // With REDIS_URL on PostgreSQL the server checks credentials from memory between writes (storage/write-epoch.ts).
   const storage = openStorage(database.url, { redisUrl: env.REDIS_URL });
@@ -39,7 +39,7 @@ export async function startTestServer(dialect: TestDialect, env: Record<string, 
   rmSync(dir, { recursive: true, force: true });
   if (outcome.errors.length > 0) throw new Error(`fixture import failed: ${JSON.stringify(outcome.errors)}`);
   const config = loadConfig({ DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), ...env });
-  const app = await buildApp({ config, storage, logger: false });
+  const app = await buildApp({ config, storage, logger: false, ...options });
   const keys = createApiKeysService(createApiKeysRepo(storage.db));
   const { key: apiKey } = await keys.create({ name: 'test' });
   return {

@@ -31,6 +31,8 @@ export interface AuthRouteDeps {
   /** Counts sign-in attempts per username and per IP. */
   signInFailures: RateLimitStore;
   secureCookies: boolean;
+  /** The app's clock (AppDeps.clock): sign-in windows and TokenInfo's expires_in. */
+  clock: () => number;
 }
 
 const CSRF_COOKIE = 'maqam_csrf';
@@ -181,7 +183,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
 
     const username = form.get('username') ?? '';
     const password = form.get('password') ?? '';
-    const now = Date.now();
+    const now = deps.clock();
     const userKey = `signin:user:${usernameKey(username)}`;
     const ipKey = `signin:ip:${request.ip}`;
     // The attempt is counted before the password is checked, atomically, so
@@ -352,7 +354,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
       const principal = request.principal!;
       if (principal.kind !== 'token') throw new ApiError('tokenInfoNeedsToken');
       reply.headers(NO_STORE);
-      const now = Date.now();
+      const now = deps.clock();
       return {
         active: true as const,
         scope: principal.scope,

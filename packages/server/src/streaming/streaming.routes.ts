@@ -19,6 +19,8 @@ export interface StreamingRouteDeps {
   db: Db;
   mediaRoot: string;
   publicUrl: string;
+  /** The app's clock (AppDeps.clock): how long a signed URL's answer may be cached. */
+  clock: () => number;
 }
 
 const CONTENT_TYPES: Record<string, string> = { ts: 'video/mp2t', m4s: 'audio/mp4', mp4: 'audio/mp4' };
@@ -85,7 +87,7 @@ export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps):
   }
 
   const privateUntil = (reply: FastifyReply, expiresAt: number) =>
-    reply.header('cache-control', `private, max-age=${Math.max(0, Math.floor((expiresAt - Date.now()) / 1000))}`);
+    reply.header('cache-control', `private, max-age=${Math.max(0, Math.floor((expiresAt - deps.clock()) / 1000))}`);
 
   app.get<{ Params: { token: string } }>('/v1/streaming/hls/:token/index.m3u8', { schema: { hide: true } }, async (request, reply) => {
     const { directory, expiresAt } = await directoryOf(request.params.token);

@@ -196,9 +196,11 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('Ac
 describe.skipIf(!haveFfmpeg)('stream URLs expire (MAQAM_STREAM_URL_TTL=1)', () => {
   let server: TestServer;
   let dir: string;
+  // The server's clock: moved past the lifetime rather than waited out.
+  let now = Date.now();
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'maqam-media-'));
-    server = await startTestServer(dialects[0]!, { MAQAM_MEDIA_DIR: join(dir, 'media'), MAQAM_STREAM_URL_TTL: '1' });
+    server = await startTestServer(dialects[0]!, { MAQAM_MEDIA_DIR: join(dir, 'media'), MAQAM_STREAM_URL_TTL: '1' }, { clock: () => now });
     await addMedia(server.storage.db, join(dir, 'media'), 'song-ar', tone(dir));
   }, 60_000);
   afterAll(async () => {
@@ -215,7 +217,7 @@ describe.skipIf(!haveFfmpeg)('stream URLs expire (MAQAM_STREAM_URL_TTL=1)', () =
     });
     const manifest = new URL(res.json().stream.manifestUrl).pathname;
     expect((await server.app.inject(manifest)).statusCode).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    now += 1000;
     const expired = await server.app.inject(manifest);
     expect(expired.statusCode).toBe(403);
     expect(expired.json().code).toBe('ERROR_CODE_PERMISSION_DENIED');
