@@ -40,12 +40,12 @@ export function createRedisCatalogChanges(url: string, deploymentId: () => Promi
     const channel = await channelOf();
     if (channel === undefined) return;
     // A connection of its own (one that subscribes can do nothing else), resubscribed after every reconnect.
-    subscriber = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null, retryStrategy: (times) => Math.min(times * 50, 500) });
+    // The subscription waits in the client's queue until Redis answers, however long it is away at start.
+    subscriber = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: (times) => Math.min(times * 50, 500) });
     subscriber.on('error', () => {});
     subscriber.on('message', () => {
       for (const listener of listeners) listener();
     });
-    await subscriber.connect();
     await subscriber.subscribe(channel);
   }
 

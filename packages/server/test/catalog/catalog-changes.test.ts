@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { buildApp, importNdjsonFile, loadConfig, openStorage, type Storage } fro
 import { dialects } from '../dialects.ts';
 import { fixtureRecords, writeNdjson } from '../fixtures.ts';
 import { REDIS_URL, redisUp } from '../redis.ts';
-import { startTestServer, type TestServer } from '../harness.ts';
+import { freePort, startTestServer, type TestServer } from '../harness.ts';
 
 /**
  * A node hears of an import made by another process through the Redis they
@@ -75,6 +76,30 @@ describe.skipIf(!redisUp).each(dialects.map((d) => [d.name, d] as const))('word 
       stop();
       await otherStorage.close();
       await other.close();
+    }
+  });
+});
+
+/** A node started while Redis was away still hears changes once Redis is up (its subscription waits for it). */
+describe.skipIf(!redisUp)('word of catalog changes when Redis comes up after the node', () => {
+  it('subscribes once Redis answers, and hears the next change', async () => {
+    const port = await freePort();
+    const server = await startTestServer(dialects[0]!);
+    const node = openStorage(server.databaseUrl, { redisUrl: `redis://127.0.0.1:${port}` });
+    const heard: number[] = [];
+    const stop = node.catalogChanges.listen(() => heard.push(1));
+    // A Redis of its own on that port, started after the node listens.
+    const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    try {
+      await vi.waitFor(async () => {
+        await node.catalogChanges.announce();
+        expect(heard.length).toBeGreaterThan(0);
+      }, { timeout: 15_000, interval: 200 });
+    } finally {
+      stop();
+      redis.kill();
+      await node.close();
+      await server.close();
     }
   });
 });
