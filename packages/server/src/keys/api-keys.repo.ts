@@ -10,19 +10,22 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
  * while the database has not changed: the server passes it; tools need not.
  */
 export function createApiKeysRepo(db: Db, options: { changeStamp?: ChangeStamp } = {}) {
-  const byId = precompiledLookup(db, (id) => db.selectFrom('api_keys').selectAll().where('id', '=', id));
   // One row for any id, its columns null where there is no key: a missing id is read as a present one is.
   const orNulls = precompiledLookup(db, (id) => db
     .selectFrom(db.selectNoFrom(sql<string>`cast(${id} as text)`.as('wanted')).as('w'))
     .leftJoin('api_keys', 'api_keys.id', 'w.wanted')
     .selectAll('api_keys'));
+  const read = async (id: string): Promise<ApiKeyRow | undefined> => {
+    const [row] = await orNulls(id);
+    return row?.id == null ? undefined : (row as ApiKeyRow);
+  };
   const rows = new StampedCache<ApiKeyRow>(options.changeStamp ?? (() => null));
   return {
     async insert(row: ApiKeyRow): Promise<void> {
       await db.insertInto('api_keys').values(row).execute();
     },
     async find(id: string): Promise<ApiKeyRow | undefined> {
-      return rows.get(id, async () => (await byId(id))[0]);
+      return rows.get(id, () => read(id));
     },
     /** The row kept in memory, if it is certainly current; never reads the database. */
     async peek(id: string): Promise<ApiKeyRow | undefined> {
@@ -30,10 +33,7 @@ export function createApiKeysRepo(db: Db, options: { changeStamp?: ChangeStamp }
     },
     /** The row read from the database, whatever is kept: the same work for an id that does not exist. */
     async load(id: string): Promise<ApiKeyRow | undefined> {
-      return rows.load(id, async () => {
-        const [row] = await orNulls(id);
-        return row?.id == null ? undefined : (row as ApiKeyRow);
-      });
+      return rows.load(id, () => read(id));
     },
     async list(): Promise<ApiKeyRow[]> {
       return db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
