@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { createApiKeysRepo, createApiKeysService, createClientsService, createUsersService, migrateToLatest, openStorage, seedDemoCatalog } from '@maqam/server';
+import { createApiKeysRepo, createApiKeysService, createClientsService, createUsersService, prepareDatabase, openStorage, seedDemoCatalog } from '@maqam/server';
 import { createTokensService } from '../../packages/server/src/oauth/tokens.service.ts';
 import { cpuSeconds, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
 
@@ -31,7 +31,7 @@ const databaseUrl = url.toString();
 
 // A small catalog, an API key and one access token, minted directly.
 const storage = openStorage(databaseUrl);
-await migrateToLatest(storage);
+await prepareDatabase(storage);
 await seedDemoCatalog(storage, { songs: 2000 });
 const apiKey = (await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'bench' })).key;
 const user = await createUsersService(storage.db).create('bench', 'bench-password');

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgresDatabase } from '../lib/postgres.ts';
-import { buildApp, createApiKeysRepo, createApiKeysService, loadConfig, migrateToLatest, openStorage } from '@maqam/server';
+import { buildApp, createApiKeysRepo, createApiKeysService, loadConfig, prepareDatabase, openStorage } from '@maqam/server';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5_000);
 const REDIS_URL = process.env.MAQAM_TEST_REDIS ?? 'redis://127.0.0.1:6379';
@@ -20,7 +20,7 @@ const postgresUrl = () => freshPostgresDatabase('maqam_bench_key_timing');
 
 async function measure(label: string, databaseUrl: string, redisUrl: string | undefined) {
   const storage = openStorage(databaseUrl, { redisUrl });
-  await migrateToLatest(storage);
+  await prepareDatabase(storage);
   const config = loadConfig({ DATABASE_URL: databaseUrl, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0', ...(redisUrl ? { REDIS_URL: redisUrl } : {}) });
   const app = await buildApp({ config, storage, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });

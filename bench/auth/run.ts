@@ -9,7 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freshPostgresDatabase } from '../lib/postgres.ts';
 import {
-  createApiKeysRepo, createApiKeysService, createClientsService, createUsersService, migrateToLatest, openStorage, seedDemoCatalog,
+  createApiKeysRepo, createApiKeysService, createClientsService, createUsersService, prepareDatabase, openStorage, seedDemoCatalog,
 } from '@maqam/server';
 import { createTokensService } from '../../packages/server/src/oauth/tokens.service.ts';
 
@@ -27,7 +27,7 @@ const postgresUrl = () => freshPostgresDatabase('maqam_bench_auth');
 /** A catalog, a user, a client, an API key, and FAMILIES sign-ins minted directly (no scrypt per sign-in). */
 async function prepare(databaseUrl: string) {
   const storage = openStorage(databaseUrl);
-  await migrateToLatest(storage);
+  await prepareDatabase(storage);
   await seedDemoCatalog(storage, { songs: SONGS });
   const user = await createUsersService(storage.db).create('bench', 'bench-password');
   const client = await createClientsService(storage.db).create({ name: 'bench', redirectUris: ['https://bench.example/cb'], scopes: ['read', 'stream'] });

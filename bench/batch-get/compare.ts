@@ -7,6 +7,11 @@
 //   node bench/batch-get/compare.ts HEAD~1                    # this tree against HEAD~1
 //   BENCH_STREAMS=hits BENCH_ROUNDS=6 BENCH_SECONDS=6 node bench/batch-get/compare.ts 45c8d2d
 //   BENCH_THIS_ENV="MAQAM_SONG_CACHE_MB=96" node bench/batch-get/compare.ts HEAD   # a setting against none
+//   BENCH_OTHER_DATABASE=bench/.data/bench-1000000-e803b81.db node bench/batch-get/compare.ts e803b81
+//
+// BENCH_OTHER_DATABASE gives the other commit a copy of the catalog of its own: needed when the two trees
+// store data in different formats (this tree rebuilds what it finds in another one when it starts), or when
+// the other commit does not know this tree's migrations. Copy the file while the other commit's tree made it.
 //
 // The other commit is extracted into a temporary directory beside this tree's node_modules (its own
 // workspace links), so both run the same dependencies.
@@ -46,27 +51,33 @@ for (const entry of readdirSync(join(ROOT, 'node_modules/@maqam'))) symlinkSync(
 
 const env = { ...process.env, DATABASE_URL: `sqlite:${DB_FILE}`, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0', PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}` };
 const thisEnv = Object.fromEntries((process.env.BENCH_THIS_ENV ?? '').split(' ').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
-const created = spawnSync(process.execPath, [join(ROOT, 'packages/cli/bin/maqam.js'), 'keys', 'create', '--name', `compare-${Date.now()}`, '--json'], { env, encoding: 'utf8' });
-const apiKey: string = JSON.parse(created.stdout).key;
+const otherEnv: Record<string, string> = process.env.BENCH_OTHER_DATABASE ? { DATABASE_URL: `sqlite:${resolve(process.env.BENCH_OTHER_DATABASE)}` } : {};
+/** A key made by a tree's own CLI in the database its server reads. */
+function createKey(root: string, databaseEnv: Record<string, string>): string {
+  const created = spawnSync(process.execPath, [join(root, 'packages/cli/bin/maqam.js'), 'keys', 'create', '--name', `compare-${Date.now()}`, '--json'], { env: { ...env, ...databaseEnv }, encoding: 'utf8' });
+  if (created.status !== 0) fail(`could not create an API key: ${created.stderr}`);
+  return JSON.parse(created.stdout).key;
+}
 
-interface Server { label: string; base: string; child: ChildProcess }
+interface Server { label: string; base: string; child: ChildProcess; apiKey: string }
 const servers: Server[] = [];
 try {
-  for (const [label, root, extra] of [['this tree', ROOT, thisEnv], [other, otherRoot, {}]] as const) {
+  for (const [label, root, extra] of [['this tree', ROOT, thisEnv], [other, otherRoot, otherEnv]] as const) {
+    const apiKey = createKey(root, extra.DATABASE_URL === undefined ? {} : { DATABASE_URL: extra.DATABASE_URL });
     const port = 18_000 + Math.floor(Math.random() * 1000);
     const base = `http://127.0.0.1:${port}`;
     const child = startPinned([join(root, 'packages/cli/bin/maqam.js'), 'serve'], { ...env, ...extra, PORT: String(port) });
     const body = JSON.stringify({ songIdList: [{ value: 'song-1' }] });
     await waitReady(child, () => fetch(`${base}/v1/music/songs:batchGet`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body }));
     await waitSongSnapshot(base);
-    servers.push({ label, base, child });
+    servers.push({ label, base, child, apiKey });
   }
 
   const measure = (server: Server, stream: string, seconds: number) => {
     const before = cpuSeconds(server.child.pid!);
     const result = wrk({
       url: `${server.base}/`, script: join(ROOT, 'bench/batch-get/requests.lua'), seconds, connections: 32,
-      env: { BODIES_FILE: join(DATA, `${stream}-${SONGS}.txt`), API_KEY: apiKey },
+      env: { BODIES_FILE: join(DATA, `${stream}-${SONGS}.txt`), API_KEY: server.apiKey },
     });
     if (result.errors > 0) throw new Error(`${server.label}, ${stream}: ${result.errors} errors`);
     return { us: ((cpuSeconds(server.child.pid!) - before) * 1e6) / result.requests, p99: result.p99Ms };

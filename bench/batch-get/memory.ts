@@ -14,7 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { cpuSeconds, memoryOf, residentByMapping, startPinned, stop, storageReadBytes, waitReady, waitSongSnapshot, warmPageCache, wrk } from '../lib/load.ts';
+import { cpuSeconds, memoryOf, residentByMapping, startPinned, stop, storageReadBytes, waitReady, warmPageCache, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DATA = join(ROOT, 'bench/.data');
@@ -44,7 +44,6 @@ const server = startPinned([BIN, 'serve'], {
 const firstBody = readFileSync(BODIES, 'utf8').split('\n')[0]!;
 await waitReady(server, () =>
   fetch(`${base}/v1/music/songs:batchGet`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: firstBody }));
-console.log(`song snapshot built in ${(await waitSongSnapshot(base)).toFixed(1)} s`);
 
 const load = (seconds: number) =>
   wrk({ url: `${base}/`, script: join(import.meta.dirname, 'requests.lua'), seconds, connections: 32, env: { BODIES_FILE: BODIES, API_KEY: apiKey } });

@@ -11,12 +11,8 @@
 // send fixed bytes), and the ceiling once more at about the all-hits pace
 // (ceiling-server.ts, BUSY_US). The headline is the server's CPU microseconds per
 // request (from /proc/PID/stat over the run): it holds when the machine is
-// noisy, where requests/s does not. Fresh Zipf and uniform run again on a
-// server whose snapshot holds templates only (MAQAM_SONG_SNAPSHOT=templates:
-// misses are rendered from them, as before the snapshot held rendered
-// answers), and on one whose misses read SQLite instead of the song snapshot
-// (MAQAM_SONG_SNAPSHOT=off, the 128 MB cache that went with it), the store
-// the snapshot replaced.
+// noisy, where requests/s does not. (Against another commit, side by side:
+// compare.ts.)
 //
 //   npm run bench:batch-get                      # 1,000,000 songs (seeded once, cached in bench/.data)
 //   BENCH_SONGS=100000 BENCH_SECONDS=5 BENCH_WARMUP=3 npm run bench:batch-get
@@ -25,7 +21,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { seededRandom } from '@maqam/server';
-import { cpuSeconds, memoryOf, startPinned, stop, storageReadBytes, waitReady, waitSongSnapshot, warmPageCache, wrk, type WrkResult } from '../lib/load.ts';
+import { cpuSeconds, memoryOf, startPinned, stop, storageReadBytes, waitReady, warmPageCache, wrk, type WrkResult } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -133,8 +129,10 @@ const results: Record<string, Run> = {};
 console.log(`\n${SONGS.toLocaleString('en')} songs, ${CONNECTIONS} connections, ${SECONDS} s per run after ${WARMUP_SECONDS} s warm-up`);
 
 const maqam = startPinned([BIN, 'serve'], processEnv);
+const started = performance.now();
 await waitReady(maqam, post);
-console.log(`song snapshot built in ${(await waitSongSnapshot(base)).toFixed(1)} s`);
+// The first start on a catalog stored in another format rebuilds it (prepareDatabase) before it listens.
+console.log(`server ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 const sampleBody = Buffer.from(await (await fetch(`${base}/v1/music/songs:batchGet`, {
   method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'accept-language': 'en' }, body: firstBody,
 })).arrayBuffer());
@@ -146,25 +144,6 @@ for (const name of ['all hits', 'fresh zipf', 'fresh uniform'] as const) {
   console.log(name, results[name]);
 }
 await stop(maqam);
-
-// The peers of the song snapshot, in the same run: a snapshot of templates only, whose misses are rendered from
-// them; and no snapshot, misses read SQLite, with the cache size that went with that.
-const peers = [
-  { label: 'misses expand templates', env: { MAQAM_SONG_SNAPSHOT: 'templates' } },
-  { label: 'misses read SQLite (128 MB cache)', env: { MAQAM_SONG_SNAPSHOT: 'off', MAQAM_SONG_CACHE_MB: '128' } },
-];
-for (const { label, env: peerEnv } of peers) {
-  const server = startPinned([BIN, 'serve'], { ...processEnv, ...peerEnv });
-  await waitReady(server, post);
-  if (peerEnv.MAQAM_SONG_SNAPSHOT !== 'off') await waitSongSnapshot(base);
-  for (const name of ['fresh zipf', 'fresh uniform'] as const) {
-    measure(server, streams[name].file, WARMUP_SECONDS);
-    const peer = `${name}, ${label}`;
-    results[peer] = { ...measure(server, streams[name].file, SECONDS), ...memoryOf(server.pid!) };
-    console.log(peer, results[peer]);
-  }
-  await stop(server);
-}
 
 for (const [name, script] of [['ceiling', 'ceiling-server.ts'], ['fastify floor', 'fastify-floor.ts']] as const) {
   const server = startPinned([process.execPath, join(HERE, script)], { ...processEnv, BODY_FILE: sampleFile });

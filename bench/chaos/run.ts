@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import {
-  buildApp, createApiKeysRepo, createApiKeysService, loadConfig, migrateToLatest, openStorage, seedDemoCatalog, seededRandom,
+  buildApp, createApiKeysRepo, createApiKeysService, loadConfig, prepareDatabase, openStorage, seedDemoCatalog, seededRandom,
 } from '@maqam/server';
 import { TcpProxy } from '../../packages/server/test/outage/tcp-proxy.ts';
 import { spawnServer, timeToRecover, type ServerProcess } from '../../packages/server/test/outage/spawn-server.ts';
@@ -74,7 +74,7 @@ async function createDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ url: st
 /** The catalog, an API key, and the exact bytes a cacheless server renders for each id of the pool, per locale. */
 async function prepare(url: string) {
   const storage = openStorage(url);
-  await migrateToLatest(storage);
+  await prepareDatabase(storage);
   await seedDemoCatalog(storage, { songs: SONGS });
   const key = (await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'chaos' })).key;
   const reference = await buildApp({

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { create, insert, search as oramaSearch } from '@orama/orama';
 import type { ImportRecord } from '@maqam/contract';
-import { buildApp, createApiKeysRepo, createApiKeysService, importNdjsonFile, loadConfig, migrateToLatest, openStorage } from '@maqam/server';
+import { buildApp, createApiKeysRepo, createApiKeysService, importNdjsonFile, loadConfig, prepareDatabase, openStorage } from '@maqam/server';
 import { QUALITY_RECORDS } from './catalog.ts';
 
 export type Engine = (q: string) => Promise<string[]>;
@@ -37,7 +37,7 @@ export async function maqamEngine(): Promise<{ engine: Engine; close(): Promise<
   const dir = mkdtempSync(join(tmpdir(), 'maqam-search-quality-'));
   const url = `sqlite:${join(dir, 'quality.db')}`;
   const storage = openStorage(url);
-  await migrateToLatest(storage);
+  await prepareDatabase(storage);
   const file = join(dir, 'catalog.ndjson');
   writeFileSync(file, QUALITY_RECORDS.map((r) => JSON.stringify(r)).join('\n'));
   const outcome = await importNdjsonFile(storage, file);

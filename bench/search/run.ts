@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { cpuSeconds, startPinned, stop, waitReady, waitSongSnapshot, warmPageCache, wrk } from '../lib/load.ts';
+import { cpuSeconds, startPinned, stop, waitReady, warmPageCache, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DATA = join(ROOT, 'bench/.data');
@@ -44,9 +44,6 @@ const PORT = 19_500 + Math.floor(Math.random() * 400);
 const base = `http://127.0.0.1:${PORT}`;
 const server = startPinned([BIN, 'serve'], { ...env, PORT: String(PORT) });
 await waitReady(server, () => fetch(`${base}/v1/search?q=x`, { headers: { 'x-api-key': apiKey } }));
-// On SQLite the server builds its song snapshot in a process of its own, which shares the server's core for
-// about twenty seconds: measured during it, the first kinds waited on that process, not on the searches.
-if (databaseUrl.startsWith('sqlite:')) console.log(`song snapshot built in ${(await waitSongSnapshot(base)).toFixed(1)} s`);
 
 console.log(`\n${databaseUrl.split(':')[0]}: 8 connections, ${SECONDS} s a kind\n`);
 console.log('| query kind | requests/s | p50 | p99 | CPU us/request | errors |');

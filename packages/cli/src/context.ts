@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { loadConfig, migrateToLatest, openStorage, STAMP_MAX_AGE_MS, type Config, type Storage } from '@maqam/server';
-import type { Output } from './output.ts';
+import { loadConfig, openStorage, prepareDatabase, STAMP_MAX_AGE_MS, type Config, type RebuildProgress, type Storage } from '@maqam/server';
+import { progressMeter, type Output } from './output.ts';
 
 /** The CLI reads the same environment as the server; flags override it. */
 export function configFrom(
@@ -46,9 +46,29 @@ export async function withStorage<T>(config: Config, out: Output, work: (storage
   out.info(`database: ${describeDatabase(config.databaseUrl)}`);
   const storage = openConfiguredStorage(config, out);
   try {
-    await migrateToLatest(storage);
+    await prepareDatabase(storage, reportRebuilds(out));
     return await work(storage);
   } finally {
     await storage.close();
   }
+}
+
+/**
+ * Tells the operator about data rebuilt because the database holds it in
+ * another format (prepareDatabase): a line as each begins, then a progress
+ * bar, which can take minutes on a large catalog.
+ */
+export function reportRebuilds(out: Output): RebuildProgress {
+  let current: { name: string; meter: (count: number, fraction: number) => string } | undefined;
+  return (name, done, total) => {
+    if (total === 0) return; // nothing stored yet: the version is only recorded
+    if (current?.name !== name) {
+      if (current !== undefined) out.done();
+      current = { name, meter: progressMeter('items') };
+      out.info(`rebuilding the ${name}, stored in another format (${total.toLocaleString('en')} items)...`);
+    }
+    const fraction = total === 0 ? 1 : done / total;
+    out.progress(fraction, current.meter(done, fraction));
+    if (done === total) out.done();
+  };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { DatabaseSync } from 'node:sqlite';
 import { writeFileSync } from 'node:fs';
-import { createUsersService, migrateToLatest, openStorage } from '@maqam/server';
+import { createUsersService, prepareDatabase, openStorage } from '@maqam/server';
 import { fixtureRecords, writeNdjson } from '../../server/test/fixtures.ts';
 import { dumpTable, runCli, runCliJson } from './run-cli.ts';
 import { ffmpegAvailable } from '../../server/test/system-tools.ts';
@@ -30,7 +30,7 @@ describe('maqam users create', () => {
     await runCliJson(env, ['users', 'create', '--username', 'سلمى', '--password-stdin'], 'كلمة سر طويلة\n');
     const storage = openStorage(env.DATABASE_URL!);
     try {
-      await migrateToLatest(storage);
+      await prepareDatabase(storage);
       const users = createUsersService(storage.db);
       expect(await users.authenticate('سلمى', 'كلمة سر طويلة')).toMatchObject({ username: 'سلمى' });
       expect(await users.authenticate('سلمى', 'كلمة سر طويلة\n')).toBeNull();

@@ -11,7 +11,6 @@ import { BufferPool } from './catalog/buffer-pool.ts';
 import { createCatalogService } from './catalog/catalog.service.ts';
 import { ArtistNames } from './catalog/artist-names.ts';
 import { watchCatalog } from './catalog/catalog-watch.ts';
-import { SongSnapshots, type SongSnapshotsOptions } from './catalog/song-snapshot.ts';
 import { FragmentCache } from './catalog/fragment-cache.ts';
 import { createPageCursorCodec } from './catalog/page-cursor.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
@@ -60,8 +59,6 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** The demo web app to serve at /demo (`maqam serve --demo`). */
   demo?: DemoApp;
-  /** The song snapshot's knobs (tests: a small catalog, no quiet polls, a chosen hash seed). */
-  songSnapshot?: Pick<SongSnapshotsOptions, 'minSongs' | 'quietPolls' | 'hashSeed' | 'renderedChains'>;
   /** The fragment cache's hash seed (tests that make two ids' hashes collide); random by default. */
   fragmentCacheHashSeed?: number;
   /** How often the catalog version is polled (tests of the word through Redis make it rare); a second by default. */
@@ -83,7 +80,7 @@ function subkey(secret: string, purpose: string): Buffer {
  * Builds the whole API on a migrated database. It never listens: main.ts does,
  * and tests call `inject` or listen on a port of their own.
  */
-export async function buildApp({ config, storage, logger, demo, songSnapshot, fragmentCacheHashSeed, catalogPollMs, clock = Date.now }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, storage, logger, demo, fragmentCacheHashSeed, catalogPollMs, clock = Date.now }: AppDeps): Promise<FastifyInstance> {
   const negotiator = new LocaleNegotiator(config.defaultLocale);
   const handleError = createErrorHandler(negotiator, BODY_LIMIT);
   const logsRequests = config.logLevel === 'debug' || config.logLevel === 'trace';
@@ -124,22 +121,11 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   const cursors = createPageCursorCodec(createTokenSealer(subkey(secret, 'page-token')), config.pageTokenTtlSeconds, clock);
   // Idle blocks for about a hundred answers in flight: more than the connections a loaded node serves at once.
   const buffers = new BufferPool(8 * 1024 * 1024);
-  const snapshots = config.songSnapshot !== 'off' && storage.sqliteFile !== undefined
-    ? new SongSnapshots({
-      databasePath: storage.sqliteFile,
-      songsAtMost: () => catalogRepo.songTemplatesAtMost(),
-      renderedChains: () => (config.songSnapshot === 'rendered' ? negotiator.usualChains() : []),
-      publicUrl: config.publicUrl,
-      ...songSnapshot,
-      onError: (error) => app.log.warn({ err: error }, 'song snapshot not built; songs the cache lacks are read from the database'),
-    })
-    : undefined;
-  const metrics = createHttpMetrics(snapshots);
-  const catalog = createCatalogService({ repo: catalogRepo, cache, buffers, artistNames, cursors, publicUrl: config.publicUrl, snapshots });
+  const metrics = createHttpMetrics();
+  const catalog = createCatalogService({ repo: catalogRepo, cache, buffers, artistNames, cursors, publicUrl: config.publicUrl });
   const search = createSearchService({ repo: createSearchRepo(storage), catalog, cursors });
   const watcher = await watchCatalog({
     repo: catalogRepo, caches: [cache, artistNames, search], negotiator, changes: storage.catalogChanges, intervalMs: catalogPollMs ?? CATALOG_POLL_MS, log: app.log,
-    ...(snapshots ? { onVersion: (version: string) => snapshots.observe(version) } : {}),
   });
   // Shutdown (serve.ts closeOnSignals): Fastify stops accepting connections and closes the idle ones; a
   // request taken before is answered, with Connection: close so its connection ends after it; one that
@@ -161,7 +147,6 @@ export async function buildApp({ config, storage, logger, demo, songSnapshot, fr
   app.addHook('onClose', async () => {
     clearInterval(sweep);
     watcher.stop();
-    await snapshots?.close();
   });
 
   const apiKeys = createApiKeysService(createApiKeysRepo(storage.db, { changeStamp: storage.changeStamp }), clock, (error) => app.log.warn({ err: error }, 'could not record an API key\'s last use'));

@@ -21,9 +21,6 @@ export interface Config {
   codeTtlSeconds: number;
   rateLimitPerMinute: number;
   songCacheMegabytes: number;
-  /** SQLite: keep a snapshot of the song templates in a file of their own, for songs the cache lacks (catalog/song-snapshot.ts). */
-  /** Where songs the cache lacks are read from on SQLite: a snapshot with rendered chains, one of templates only, or the database. */
-  songSnapshot: 'rendered' | 'templates' | 'off';
   pageTokenTtlSeconds: number;
   mediaDirectory: string;
   streamUrlTtlSeconds: number;
@@ -188,26 +185,13 @@ export const SETTINGS = [
     parse: integer('MAQAM_RATE_LIMIT', 600, 0, 10_000_000),
   } satisfies Setting<'rateLimitPerMinute'>,
   {
-    key: 'songSnapshot',
-    env: 'MAQAM_SONG_SNAPSHOT',
-    shownDefault: 'on',
-    description:
-      'SQLite, catalogs of 10,000 songs or more: copy the songs\' pre-rendered templates into a file beside the database (unlinked at once, rebuilt after the catalog changes), each with the song\'s answer rendered in the usual locale chains (no Accept-Language, and each catalog language), and read a song the cache lacks from there: one read instead of two B-tree walks, and no rendering in those chains. About 650 MB of disk for 1M songs\' templates and about 640 MB a rendered chain (2.57 GB in all for the demo\'s three); `templates` keeps only the templates; `off` reads SQLite.',
-    parse: (raw) => {
-      if (raw === undefined || raw === '' || raw === 'on') return 'rendered';
-      if (raw === 'templates' || raw === 'off') return raw;
-      throw new ConfigError(`MAQAM_SONG_SNAPSHOT must be on, templates or off, got "${raw}"`);
-    },
-  } satisfies Setting<'songSnapshot'>,
-  {
     key: 'songCacheMegabytes',
     env: 'MAQAM_SONG_CACHE_MB',
-    shownDefault: '64 on SQLite with the song snapshot, else 128',
+    shownDefault: '64 on SQLite, else 128',
     description: 'Memory for serialized songs (all locales together); 0 disables the cache.',
-    // With the snapshot a song the cache lacks costs one read, so half the cache costs little CPU and saves 64 MB
-    // (bench/README.md, "The song snapshot"); PostgreSQL nodes read the database for it.
-    parse: (raw, partial) =>
-      integer('MAQAM_SONG_CACHE_MB', partial.songSnapshot !== 'off' && partial.databaseUrl?.startsWith('sqlite:') ? 64 : 128, 0, 4095)(raw),
+    // SQLite: the server and its database share one machine's memory, and the 1M catalog's RSS target is 300 MB;
+    // half the cache costs little CPU there (bench/README.md). PostgreSQL nodes keep more, as a miss is a round trip.
+    parse: (raw, partial) => integer('MAQAM_SONG_CACHE_MB', partial.databaseUrl?.startsWith('sqlite:') ? 64 : 128, 0, 4095)(raw),
   } satisfies Setting<'songCacheMegabytes'>,
   {
     key: 'pageTokenTtlSeconds',

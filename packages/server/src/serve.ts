@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { DemoApp } from './demo/demo.routes.ts';
-import { migrateToLatest, openStorage, type Storage } from './storage/storage.ts';
+import { prepareDatabase } from './prepare-database.ts';
+import { openStorage, type Storage } from './storage/storage.ts';
+import type { RebuildProgress } from './storage/stored-formats.ts';
 import { atMostOncePer } from './storage/unavailable.ts';
 
 export interface RunningServer {
@@ -15,14 +17,19 @@ export interface RunningServer {
 /** config -> database (migrated) -> app -> listen. The caller decides about signals. */
 export async function startServer(
   config: Config,
-  options: { beforeListen?: (storage: Storage) => Promise<void>; demo?: DemoApp | undefined } = {},
+  options: {
+    beforeListen?: (storage: Storage) => Promise<void>;
+    demo?: DemoApp | undefined;
+    /** Told as stored data of another format is rebuilt, before the server listens. */
+    onRebuildProgress?: RebuildProgress;
+  } = {},
 ): Promise<RunningServer> {
   // Migrations and seeding may run long statements: they get a connection without deadlines.
   let reportEpochError: (error: Error) => void = (error) => process.emitWarning(error.message);
   const shared = { redisUrl: config.redisUrl, onWriteEpochError: (error: Error) => reportEpochError(error) };
   const maintenance = openStorage(config.databaseUrl, shared);
   try {
-    await migrateToLatest(maintenance);
+    await prepareDatabase(maintenance, options.onRebuildProgress);
     await options.beforeListen?.(maintenance);
   } finally {
     await maintenance.close();

@@ -8,7 +8,7 @@ import {
   createApiKeysService,
   importNdjsonFile,
   loadConfig,
-  migrateToLatest,
+  prepareDatabase,
   openStorage,
   type ApiKeysService,
   type Storage,
@@ -33,7 +33,7 @@ export async function startTestServer(dialect: TestDialect, env: Record<string, 
   const database = await dialect.create();
   // With REDIS_URL on PostgreSQL the server checks credentials from memory between writes (storage/write-epoch.ts).
   const storage = openStorage(database.url, { redisUrl: env.REDIS_URL });
-  await migrateToLatest(storage);
+  await prepareDatabase(storage);
   const dir = mkdtempSync(join(tmpdir(), 'maqam-fixture-'));
   const outcome = await importNdjsonFile(storage, writeNdjson(dir, 'catalog.ndjson', fixtureRecords()));
   rmSync(dir, { recursive: true, force: true });

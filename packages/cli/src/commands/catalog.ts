@@ -1,15 +1,18 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { demoCatalogSize, importNdjsonFile, migrateToLatest, seedDemoCatalog, type Config } from '@maqam/server';
-import { describeDatabase, openConfiguredStorage, withStorage } from '../context.ts';
+import { demoCatalogSize, importNdjsonFile, prepareDatabase, seedDemoCatalog, type Config } from '@maqam/server';
+import { describeDatabase, openConfiguredStorage, reportRebuilds, withStorage } from '../context.ts';
 import { parsePositiveInteger, progressMeter, UsageError, type Output } from '../output.ts';
 
 export async function migrate(config: Config, out: Output): Promise<number> {
   out.info(`database: ${describeDatabase(config.databaseUrl)}`);
   const storage = openConfiguredStorage(config, out);
   try {
-    const applied = await migrateToLatest(storage);
-    out.record({ applied }, () => (applied.length === 0 ? 'database is up to date' : `applied: ${applied.join(', ')}`));
+    const { migrations: applied, rebuilt } = await prepareDatabase(storage, reportRebuilds(out));
+    out.record({ applied, rebuilt }, () =>
+      applied.length === 0 && rebuilt.length === 0
+        ? 'database is up to date'
+        : [applied.length > 0 ? `applied: ${applied.join(', ')}` : '', rebuilt.length > 0 ? `rebuilt: ${rebuilt.join(', ')}` : ''].filter(Boolean).join('\n'));
     return 0;
   } finally {
     await storage.close();

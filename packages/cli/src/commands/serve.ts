@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { sql } from 'kysely';
 import { addMedia, closeOnSignals, createClientsService, createUsersService, seedDemoCatalog, startServer, type Config, type Storage } from '@maqam/server';
+import { reportRebuilds } from '../context.ts';
 import type { Output } from '../output.ts';
 
 /** The demo's sign-in: printed at start, meant for a machine of one's own. */
@@ -112,6 +113,7 @@ export async function serve(given: Config, out: Output, flags: { demo?: boolean 
   // The demo signs /docs in with the demo client unless another is configured.
   const config = flags.demo && given.docsClientId === '' ? { ...given, docsClientId: DEMO_CLIENT_ID } : given;
   const server = await startServer(config, {
+    onRebuildProgress: reportRebuilds(out),
     beforeListen: flags.demo ? (storage) => seedDemo(storage, config, out) : undefined,
     demo: flags.demo
       ? {

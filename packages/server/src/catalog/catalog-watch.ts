@@ -16,8 +16,6 @@ export async function watchCatalog(deps: {
   /** What holds catalog data in memory: rendered fragments, artist names, the search vocabulary. */
   caches: readonly { clear(): void }[];
   negotiator: LocaleNegotiator;
-  /** Told the version after every poll, changed or not (the song snapshot builds once it stays the same). */
-  onVersion?: (version: string) => void;
   /** Word of changes from other processes (Storage.catalogChanges). */
   changes: CatalogChanges;
   intervalMs: number;
@@ -31,7 +29,6 @@ export async function watchCatalog(deps: {
       for (const cache of deps.caches) cache.clear();
       version = current;
     }
-    deps.onVersion?.(current);
   }
   await refresh();
   const check = () => {

@@ -194,12 +194,6 @@ export function createCatalogRepo(storage: Storage) {
       return (await db.selectFrom('catalog_languages').select('tag').execute()).map((r) => r.tag);
     },
 
-    /** SQLite: the templates' largest rowid, at least their count (rowids are distinct and positive), in one index step. */
-    async songTemplatesAtMost(): Promise<number> {
-      const row = await sql<{ last: number | null }>`select max(rowid) as last from song_templates`.execute(db);
-      return Number(row.rows[0]?.last ?? 0);
-    },
-
     /** Bumped by every import batch; servers poll it to drop cached renderings. */
     async catalogVersion(): Promise<string> {
       const row = await db.selectFrom('settings').select('value').where('key', '=', 'catalog_version').executeTakeFirst();

@@ -7,8 +7,8 @@ import type { CatalogRepo, KeysetRow } from './catalog.repo.ts';
 import { NOT_CACHED, REPEATED, type FragmentCache } from './fragment-cache.ts';
 import type { KeysetPosition, PageCursorCodec } from './page-cursor.ts';
 import { renderAlbumResult, renderArtistResult, renderLyrics } from './render.ts';
-import { expandSongTemplate, parseSongTemplates } from './song-template.ts';
-import type { RenderedPlacement, SongSnapshot } from './song-snapshot.ts';
+import { databaseUnavailable } from '../storage/unavailable.ts';
+import { expandSongTemplate, parseSongTemplates, SongTemplateFormatError, type SongTemplates } from './song-template.ts';
 
 const quote = JSON.stringify as (value: string) => string;
 
@@ -21,8 +21,6 @@ export interface CatalogServiceDeps {
   cursors: PageCursorCodec;
   /** MAQAM_PUBLIC_URL: what server-relative image URLs resolve against. */
   publicUrl: string;
-  /** Where songs the cache lacks are read from while it holds the catalog's version (SQLite only). */
-  snapshots?: { readonly current: SongSnapshot | undefined } | undefined;
 }
 
 /** A page request as the route read it: the size, and the token with the name the client spelled it by. */
@@ -43,15 +41,9 @@ interface FragmentKind {
   readonly notFound: ErrorReason;
   /** The fragments of the ids found, each behind its key (`keyed`). */
   render(ids: string[], negotiation: Negotiation): Promise<Map<string, Buffer>>;
-  /**
-   * Where these ids' finished fragments can be read at once, without
-   * awaiting (the song snapshot's rendered chains); undefined when `render`
-   * must do it.
-   */
-  place?(ids: readonly string[], negotiation: Negotiation): RenderedPlacement | undefined;
 }
 
-export function createCatalogService({ repo, cache, buffers, artistNames, cursors, publicUrl, snapshots }: CatalogServiceDeps) {
+export function createCatalogService({ repo, cache, buffers, artistNames, cursors, publicUrl }: CatalogServiceDeps) {
   /** What a song template's public URL marks become: the URL as it reads inside a JSON string. */
   const publicUrlInJson = Buffer.from(quote(publicUrl).slice(1, -1));
 
@@ -60,27 +52,15 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     chainPrefix: '',
     notFound: 'songNotFound',
     async render(ids, negotiation) {
-      const snapshot = snapshots?.current;
-      // Rendered already, when the snapshot holds this chain's fragments.
-      const finished = snapshot?.readRendered(ids, negotiation.chainKey);
-      if (finished !== undefined) return finished;
-      // Else templates: from the snapshot, in a pooled block; or from the database as an aggregate: always one row, whose value is
-      // null when no song was found.
-      const fromSnapshot = snapshot?.read(ids, buffers);
-      const bytes = snapshot !== undefined ? fromSnapshot ?? null : ((await repo.songTemplates(ids))[0]?.templates ?? null);
+      // One row, whose value is null when no song was found: the templates one after another.
+      const bytes = (await repo.songTemplates(ids))[0]?.templates ?? null;
       const rendered = new Map<string, Buffer>();
       if (bytes === null) return rendered;
-      try {
-        const templates = parseSongTemplates(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-        const artistRefs = await artistNames.songArtistRefs(templates.artistIds, negotiation);
-        for (let n = 0; n < templates.ids.length; n++) rendered.set(templates.ids[n]!, expandSongTemplate(templates, n, negotiation.chain, artistRefs, publicUrlInJson));
-      } finally {
-        // The rendered fragments are copies: the templates' block is free again.
-        if (fromSnapshot) buffers.give(fromSnapshot);
-      }
+      const templates = readTemplates(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      const artistRefs = await artistNames.songArtistRefs(templates.artistIds, negotiation);
+      for (let n = 0; n < templates.ids.length; n++) rendered.set(templates.ids[n]!, expandSongTemplate(templates, n, negotiation.chain, artistRefs, publicUrlInJson));
       return rendered;
     },
-    place: (ids, negotiation) => snapshots?.current?.placeRendered(ids, negotiation.chainKey),
   };
 
   const album: FragmentKind = {
@@ -116,6 +96,19 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     },
   };
 
+  /**
+   * Templates as the table holds them. One of another format (written by a node
+   * of another version) is refused, not misread: the request answers 503.
+   */
+  function readTemplates(bytes: Buffer): SongTemplates {
+    try {
+      return parseSongTemplates(bytes);
+    } catch (error) {
+      if (error instanceof SongTemplateFormatError) throw databaseUnavailable(error);
+      throw error;
+    }
+  }
+
   /** A fragment as the cache keeps it: behind its batch result key, `"<id>":`, so a Batch* answer is copies only. */
   function keyed(id: string, fragment: string): Buffer {
     return Buffer.from(`${quote(id)}:${fragment}`);
@@ -146,7 +139,6 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     // Repeated ids: the cache told the hits apart by their entries; the misses are told apart here, by their hashes
     // in a small table (ids compared only when two hashes are equal): a Set hashed every missed id again.
     let missing: string[] | undefined;
-    let missingHashes: number[] | undefined;
     let missingSeen: Int32Array | undefined;
     let repeated = false;
     for (let i = 0; i < requested.length; i++) {
@@ -165,7 +157,6 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
         } else {
           missingSeen[slot] = i + 1;
           (missing ??= []).push(id);
-          (missingHashes ??= []).push(hash);
         }
       }
     }
@@ -181,10 +172,6 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
       writeBatchAnswer(body, ids.length, (i, target, at) => cache.copyTo(entries[i]!, target, at, lease));
       return body;
     }
-
-    const placement = kind.place?.(missing, negotiation);
-    const direct = placement && answerWithPlacedMisses(kind, chain, ids, entries, lease, hitBytes + frame, missing, missingHashes!, placement, negotiation.messageLocale);
-    if (direct) return direct;
 
     // The database read below yields to other requests, whose inserts can
     // evict and reuse the entries found above (and the catalog watcher can
@@ -214,62 +201,6 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
       // Every hit was copied into the body (or the request failed): nothing reads the scratch copy any more.
       buffers.give(hits);
     }
-  }
-
-  /**
-   * A batch answer whose misses are read straight into it from where
-   * `placement` found them, beside the hits, with no await in between: the
-   * entries found are still valid, and no scratch copy of the hits or of the
-   * misses is made. Misses read are then offered to the cache. Undefined (and
-   * nothing kept) when a slot turned out to be another id's of the same hash.
-   */
-  function answerWithPlacedMisses(
-    kind: FragmentKind,
-    chain: string,
-    ids: readonly string[],
-    entries: Int32Array,
-    lease: number,
-    hitsAndFrame: number,
-    missing: readonly string[],
-    missingHashes: readonly number[],
-    placement: RenderedPlacement,
-    locale: MessageLocale,
-  ): Buffer | undefined {
-    let size = hitsAndFrame;
-    // Each miss's length, read from the snapshot's index once (-1 for an id it lacks).
-    const lengths = new Int32Array(missing.length);
-    let absent: Map<number, Buffer> | undefined;
-    for (let m = 0; m < missing.length; m++) {
-      const length = (lengths[m] = placement.lengthOf(m));
-      if (length !== -1) size += length;
-      else {
-        const fragment = notFoundResult(kind, missing[m]!, locale);
-        (absent ??= new Map()).set(m, fragment);
-        size += fragment.length;
-      }
-    }
-    const body = buffers.take(size);
-    const read = new Int32Array(missing.length).fill(-1);
-    let m = 0;
-    const written = writeBatchAnswer(body, ids.length, (i, target, at) => {
-      if (entries[i] !== NOT_CACHED) return cache.copyTo(entries[i]!, target, at, lease);
-      const miss = m++;
-      const notFound = absent?.get(miss);
-      if (notFound !== undefined) return notFound.copy(target, at);
-      if (!placement.readInto(miss, target, at)) return -1;
-      read[miss] = at;
-      return lengths[miss]!;
-    });
-    if (written === -1) {
-      buffers.give(body);
-      return undefined;
-    }
-    let missedLease = lease;
-    for (let m = 0; m < missing.length; m++) {
-      // Nothing was awaited since findAll, and each id is here once: the cache still lacks them.
-      if (read[m] !== -1) missedLease = cache.setMissed(chain, missing[m]!, body.subarray(read[m], read[m]! + lengths[m]!), missingHashes[m]!, missedLease);
-    }
-    return body;
   }
 
   /** The fragments of these ids, in order (without their keys); undefined for an id not in the catalog (or withdrawn). */

@@ -214,7 +214,7 @@ export class FragmentCache {
    * A lease on entry numbers: the entries `findAll` and `index` answer stay
    * where they are only until the cache next changes (a `set`, a `clear`),
    * which any await may let another request do. Read the lease before the
-   * lookup and hand it to `copyTo` (and `setMissed`): a lease the cache has
+   * lookup and hand it to `copyTo`: a lease the cache has
    * changed since fails loudly, rather than copy another key's bytes.
    */
   get lease(): number {
@@ -238,7 +238,7 @@ export class FragmentCache {
    * entry number, NOT_CACHED for a key the cache lacks, or REPEATED for a
    * key found at an earlier position too; answers the fragments' bytes of the
    * entries found (each once). Valid until the next `set` or `clear`.
-   * `hashes` gets each key's hash, for `setMissed`.
+   * `hashes` gets each key's hash (what tells the misses apart cheaply).
    *
    * The lookups go in phases over all the keys (their home slots, then those
    * slots' entries, then the keys' bytes) rather than one after another: a
@@ -339,21 +339,6 @@ export class FragmentCache {
     const number = this.#chainNumber(chain);
     const hash = this.#hashOf(number, key);
     if (this.#lookup(number, key, hash) === undefined) this.#admit(number, key, value, hash);
-  }
-
-  /**
-   * Caches the fragment of a key that `findAll` just answered NOT_CACHED
-   * for, with the hash it gave, without looking the key up again: only
-   * before anything else is awaited or `set` (but other keys missed by that
-   * same `findAll`, each once). Under uniform misses, hashing and looking up
-   * each miss a second time took about 3% of the server's time. `lease` is
-   * the one read before that `findAll`, or the one the previous `setMissed`
-   * answered; answers the lease after this one.
-   */
-  setMissed(chain: string, key: string, value: Buffer, hash: number, lease: number): number {
-    if (lease !== this.#mutations) throw new StaleLeaseError();
-    this.#admit(this.#chainNumber(chain), key, value, hash);
-    return this.#mutations;
   }
 
   /** The number of a locale chain, given one at its first sight: it salts the chain's hashes. */

@@ -1,8 +1,8 @@
 /**
- * The hash of a catalog id that Maqam's off-heap tables probe by (the
- * fragment cache's index, the song snapshot's index): FNV-1a over a seed,
+ * The hash of a catalog id that the fragment cache's off-heap index probes
+ * by: FNV-1a over a seed,
  * a number and the id's UTF-16 code units, finished with murmur3's mixer
- * (linear probing wants every bit mixed). Each table draws its seed at
+ * (linear probing wants every bit mixed). Each cache draws its seed at
  * random per process, and only catalog ids are ever inserted, so a client
  * choosing ids cannot build the long probe runs a collision attack needs.
  */

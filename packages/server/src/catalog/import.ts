@@ -218,8 +218,11 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
     const upsert = upsertFor(storage);
     await checkpoints.settled();
     if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage.db);
-    await storage.db.transaction().execute((trx) =>
-      indexesDeferred ? withSearchItemIndexesRebuilt(trx, () => mergeSegmentsAfter(trx, upsert, lastSegment)) : mergeSegmentsAfter(trx, upsert, lastSegment));
+    await storage.db.transaction().execute(async (trx) => {
+      const lock = await storage.lockCatalogWrites(trx);
+      const merge = () => mergeSegmentsAfter(trx, lock, upsert, lastSegment);
+      await (indexesDeferred ? withSearchItemIndexesRebuilt(trx, merge) : merge());
+    });
     await analyzeTables(storage, IMPORTED_TABLES);
     checkpoints.afterCommit();
     await checkpoints.settled();
@@ -553,6 +556,7 @@ async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBa
 
   await checkpoints?.beforeWrite(batch.size);
   await storage.db.transaction().execute(async (trx: Transaction<Database>) => {
+    const lock = await storage.lockCatalogWrites(trx);
     const referenceErrors = [
       ...(await missingReferences(trx, storage, 'artists', artistRefs, artistIds, written?.artists)),
       ...(await missingReferences(trx, storage, 'albums', albumRefs, albumIds, written?.albums)),
@@ -604,7 +608,7 @@ async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBa
     }
     await reindex(trx, storage, upsert, songIds, albumIds, songArtists, albumArtists);
     const songRows = new Map(songs.map((song) => [song.id, song as IndexedSongRow]));
-    await updateSearchIndex(trx, upsert, { artistIds, albumIds, songIds, albumsToRecount, songs: songRows, newSongs }, { ...(largestMerge === undefined ? {} : { largestMerge }), ...(memo ? { memo } : {}) });
+    await updateSearchIndex(trx, lock, upsert, { artistIds, albumIds, songIds, albumsToRecount, songs: songRows, newSongs }, { ...(largestMerge === undefined ? {} : { largestMerge }), ...(memo ? { memo } : {}) });
     await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
     await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: catalogVersion }]);
   });

@@ -23,12 +23,30 @@ import { localizedJson } from './render.ts';
  *
  * Layout (every count and length a u32, little-endian, so no record the
  * importer accepts is too large for it):
+ *   format                      one byte, SONG_TEMPLATE_FORMAT (a reader refuses any other)
  *   length, head bytes          `"<id>":{"song":{"id":{"value":"<id>"},"title":`
  *   count, then per title       length, language tag (ASCII); length, LocalizedString bytes
  *                               (the first has an empty tag: the original, the fallback)
  *   count, then per artist      length, artist id (UTF-8)
  *   length, tail bytes          `],"albumId":...,"previewUrl":"..."}}`
  */
+
+/**
+ * The layout's version, the first byte of every template. Templates of
+ * another version are rebuilt before a server starts (song-templates.format.ts);
+ * one met while serving (a node of another version wrote it) is refused, never
+ * misread. 1 was the layout before it began with this byte.
+ */
+export const SONG_TEMPLATE_FORMAT = 2;
+
+/** A template of another layout version than SONG_TEMPLATE_FORMAT. */
+export class SongTemplateFormatError extends Error {
+  readonly found: number;
+  constructor(found: number) {
+    super(`a song template of format ${found}; this server reads format ${SONG_TEMPLATE_FORMAT} (run "maqam migrate" to rebuild them)`);
+    this.found = found;
+  }
+}
 
 const quote = JSON.stringify as (value: string) => string;
 const ARTISTS_OPEN = Buffer.from(',"artists":[');
@@ -50,12 +68,13 @@ export function buildSongTemplate(row: SongRow): Buffer {
     `,"releaseDate":${quote(row.release_date)},"genres":${row.genres}` +
     `,"isExplicit":${row.is_explicit === 1},"isrc":${quote(row.isrc)},"hasLyrics":${row.has_lyrics === 1}` +
     `,"popularity":${row.popularity},"artwork":${artwork},"previewUrl":${quote(row.preview_url)}}}`;
-  // Every part is a u32 length and its bytes (a tag is ASCII, written as latin1), plus the two counts.
-  let size = 4 + Buffer.byteLength(head) + 4 + 4 + 4 + Buffer.byteLength(tail);
+  // The format byte; every part is a u32 length and its bytes (a tag is ASCII, written as latin1), plus the two counts.
+  let size = 1 + 4 + Buffer.byteLength(head) + 4 + 4 + 4 + Buffer.byteLength(tail);
   for (const [tag, json] of titles) size += 8 + tag.length + Buffer.byteLength(json);
   for (const id of artistIds) size += 4 + Buffer.byteLength(id);
   const bytes = Buffer.allocUnsafe(size);
-  let at = 0;
+  bytes[0] = SONG_TEMPLATE_FORMAT;
+  let at = 1;
   const text = (value: string, encoding: 'utf8' | 'latin1' = 'utf8') => {
     const length = bytes.write(value, at + 4, encoding);
     bytes.writeUInt32LE(length, at);
@@ -106,7 +125,11 @@ const TAIL_START = 6;
 const TAIL_END = 7;
 const LAYOUT_FIELDS = 8;
 
-/** The templates in `bytes`, which holds any number of them one after another (each says where it ends). */
+/**
+ * The templates in `bytes`, which holds any number of them one after another
+ * (each says where it ends). Throws SongTemplateFormatError at a template of
+ * another format.
+ */
 export function parseSongTemplates(bytes: Buffer): SongTemplates {
   const ids: string[] = [];
   const artistIds: string[] = [];
@@ -124,6 +147,8 @@ export function parseSongTemplates(bytes: Buffer): SongTemplates {
       grown.set(layout);
       layout = grown;
     }
+    if (bytes[at] !== SONG_TEMPLATE_FORMAT) throw new SongTemplateFormatError(bytes[at]!);
+    at++;
     const fields = n * LAYOUT_FIELDS;
     layout[fields + HEAD_START] = at + 4;
     layout[fields + HEAD_END] = skip();

@@ -92,19 +92,6 @@ export class LocaleNegotiator {
     return result;
   }
 
-  /**
-   * The chains most requests resolve to: that of a request without
-   * Accept-Language, then that of each catalog language asked for alone.
-   */
-  usualChains(): readonly (readonly string[])[] {
-    const chains = new Map<string, readonly string[]>();
-    for (const header of [undefined, ...[...this.#catalogLanguages].sort()]) {
-      const negotiation = this.negotiate(header)!;
-      if (!chains.has(negotiation.chainKey)) chains.set(negotiation.chainKey, negotiation.chain);
-    }
-    return [...chains.values()];
-  }
-
   /** Best effort for error messages: an invalid header falls back to the default. */
   messageLocale(header: string | undefined): MessageLocale {
     return (this.negotiate(header) ?? this.negotiate(undefined)!).messageLocale;

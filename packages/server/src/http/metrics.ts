@@ -1,5 +1,4 @@
-import { Registry, collectDefaultMetrics, Gauge } from 'prom-client';
-import type { SongSnapshots } from '../catalog/song-snapshot.ts';
+import { Registry, collectDefaultMetrics } from 'prom-client';
 
 /** The Prometheus metrics of one node, and the one place answered requests are counted. */
 export interface HttpMetrics {
@@ -8,28 +7,12 @@ export interface HttpMetrics {
   observe(method: string, route: string, status: number, seconds: number): void;
 }
 
-export function createHttpMetrics(snapshots?: SongSnapshots): HttpMetrics {
+export function createHttpMetrics(): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new AnsweredRequests();
   registry.registerMetric(requests.counter as never);
   registry.registerMetric(requests.histogram as never);
-  new Gauge({
-    name: 'maqam_song_snapshot_songs',
-    help: 'Songs in the snapshot that songs the cache lacks are read from (0 while there is none: they are read from the database).',
-    registers: [registry],
-    collect() {
-      this.set(snapshots?.current?.songs ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'maqam_song_snapshot_rendered_chains',
-    help: 'Locale chains whose answers the song snapshot holds rendered (a song the cache lacks in another chain is rendered from its template).',
-    registers: [registry],
-    collect() {
-      this.set(snapshots?.current?.renderedChains.length ?? 0);
-    },
-  });
   return { registry, observe: (method, route, status, seconds) => requests.observe(method, route, status, seconds) };
 }
 

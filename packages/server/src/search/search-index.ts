@@ -1,6 +1,7 @@
-import { PostgresAdapter, sql, type Insertable, type Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../storage/database.ts';
 import type { BulkUpsert } from '../storage/bulk-upsert.ts';
+import type { CatalogWriteLock } from '../storage/catalog-write-lock.ts';
 import { searchTerms, type SearchTerm } from '../text/normalize.ts';
 import { CHUNK_SIZE, decodeChunk, encodeChunk, withDeleted } from './doclist.ts';
 
@@ -372,6 +373,8 @@ async function recall<V, Row>(
  */
 export async function updateSearchIndex(
   trx: Kysely<Database>,
+  // Segments are read, changed and written back: writers take turns.
+  _lock: CatalogWriteLock,
   upsert: BulkUpsert,
   written: WrittenItems,
   options: {
@@ -382,8 +385,6 @@ export async function updateSearchIndex(
     memo?: IndexMemo;
   } = {},
 ): Promise<void> {
-  // Segments are read, changed and written back: two imports on PostgreSQL take turns.
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(7262001)`.execute(trx);
   // Without an import's memo a new, empty one serves: it has nothing to forget, so it needs no check.
   const memo = options.memo ?? new IndexMemo();
   if (options.memo) await memo.check(trx, written);
@@ -795,8 +796,7 @@ export async function lastSegmentId(db: Kysely<Database>): Promise<number> {
  * segments, and a search reads each: on the seeded 1M catalog the bench's
  * queries took 2.0 ms in twelve segments and 0.9 ms in one.
  */
-export async function mergeSegmentsAfter(trx: Kysely<Database>, upsert: BulkUpsert, after: number): Promise<void> {
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(7262001)`.execute(trx);
+export async function mergeSegmentsAfter(trx: Kysely<Database>, _lock: CatalogWriteLock, upsert: BulkUpsert, after: number): Promise<void> {
   const written = (await trx.selectFrom('search_segments').select(['id', 'size']).where('id', '>', after).orderBy('id').execute())
     .map((row) => ({ id: Number(row.id), size: Number(row.size) }));
   if (written.length > 1) await mergeInto(trx, upsert, written);

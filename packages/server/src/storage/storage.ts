@@ -9,6 +9,7 @@ import { buildReadOnlyCatalogIndexes } from './catalog-indexes.ts';
 import { createRedisWriteEpoch } from './write-epoch.ts';
 import { readSetting } from './settings.repo.ts';
 import { createRedisCatalogChanges, POLL_ONLY, type CatalogChanges } from './catalog-changes.ts';
+import { catalogWriteLock, type CatalogWriteLock } from './catalog-write-lock.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -43,6 +44,8 @@ export interface Storage {
    * it. Undefined before that migration; read once, then remembered.
    */
   deploymentId(): Promise<string | undefined>;
+  /** The first statement of a transaction that writes the catalog: catalog writers take turns (catalog-write-lock.ts). */
+  lockCatalogWrites(trx: Kysely<Database>): Promise<CatalogWriteLock>;
   /** Word of catalog changes between the processes of the deployment (through `redisUrl`; else none: nodes poll). */
   readonly catalogChanges: CatalogChanges;
   /**
@@ -133,6 +136,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
         }
         : () => null,
       deploymentId,
+      lockCatalogWrites: catalogWriteLock('postgres'),
       catalogChanges,
       close: async () => {
         await db.destroy();
@@ -155,6 +159,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       idListParameter,
       changeStamp: sqlite.changeStamp,
       deploymentId,
+      lockCatalogWrites: catalogWriteLock('sqlite'),
       catalogChanges,
       ...(path === ':memory:' ? {} : { checkpointer: () => new Checkpointer(path), sqliteFile: path }),
       close: async () => {

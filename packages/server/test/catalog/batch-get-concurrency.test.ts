@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, createApiKeysRepo, createApiKeysService, loadConfig, migrateToLatest, openStorage, seedDemoCatalog, seededRandom, type Storage } from '@maqam/server';
+import { buildApp, createApiKeysRepo, createApiKeysService, loadConfig, prepareDatabase, openStorage, seedDemoCatalog, seededRandom, type Storage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 
 /**
@@ -41,7 +41,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs under co
   beforeAll(async () => {
     database = await dialect.create();
     storage = openStorage(database.url);
-    await migrateToLatest(storage);
+    await prepareDatabase(storage);
     await seedDemoCatalog(storage, { songs: SONGS });
     const env = { DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0' };
     reference = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_CACHE_MB: '0' }), storage, logger: false });

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp, createApiKeysRepo, createApiKeysService, demoCatalogSize, importNdjsonFile, loadConfig, migrateToLatest, openStorage, seedDemoCatalog, type Storage } from '@maqam/server';
+import { buildApp, createApiKeysRepo, createApiKeysService, demoCatalogSize, importNdjsonFile, loadConfig, prepareDatabase, openStorage, seedDemoCatalog, type Storage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { fixtureRecords, writeNdjson } from '../fixtures.ts';
 
@@ -47,7 +47,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('catalog answers on %s'
   beforeAll(async () => {
     database = await dialect.create();
     storage = openStorage(database.url);
-    await migrateToLatest(storage);
+    await prepareDatabase(storage);
     const dir = mkdtempSync(join(tmpdir(), 'maqam-golden-'));
     const outcome = await importNdjsonFile(storage, writeNdjson(dir, 'catalog.ndjson', fixtureRecords()));
     rmSync(dir, { recursive: true, force: true });

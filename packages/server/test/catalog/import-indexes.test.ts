@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { ImportRecord } from '@maqam/contract';
-import { generateDemoCatalog, migrateToLatest, openStorage, runImport, type Storage } from '@maqam/server';
+import { generateDemoCatalog, prepareDatabase, openStorage, runImport, type Storage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 
 /**
@@ -29,7 +29,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the read-only catalog 
     databases.push(database);
     const storage = openStorage(database.url);
     storages.push(storage);
-    await migrateToLatest(storage);
+    await prepareDatabase(storage);
     return storage;
   }
 
@@ -111,7 +111,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the read-only catalog 
     // A process killed mid-load never reaches its end: as if it had dropped them and stopped there.
     for (const index of READ_ONLY_INDEXES) await storage.db.schema.dropIndex(index).execute();
     expect(await definitions(storage)).toEqual({});
-    await migrateToLatest(storage);
+    await prepareDatabase(storage);
     expect(await definitions(storage)).toEqual(migrated);
   });
 });

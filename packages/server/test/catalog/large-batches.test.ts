@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { ImportRecord } from '@maqam/contract';
-import { buildApp, createApiKeysRepo, createApiKeysService, generateDemoCatalog, importNdjsonFile, loadConfig, migrateToLatest, openStorage, type Storage } from '@maqam/server';
+import { buildApp, createApiKeysRepo, createApiKeysService, generateDemoCatalog, importNdjsonFile, loadConfig, prepareDatabase, openStorage, type Storage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { writeNdjson } from '../fixtures.ts';
 
@@ -59,7 +59,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('an import batch larger
   beforeAll(async () => {
     const database = await dialect.create();
     storage = openStorage(database.url);
-    await migrateToLatest(storage);
+    await prepareDatabase(storage);
     app = await buildApp({ config: loadConfig({ DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0', MAQAM_SONG_CACHE_MB: '0' }), storage, logger: false });
     apiKey = (await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'large-batches' })).key;
     drop = async () => {
@@ -111,7 +111,7 @@ describe('an import read on a thread of its own', () => {
     const dir = mkdtempSync(join(tmpdir(), 'maqam-reader-thread-'));
     const storage = openStorage(`sqlite:${join(dir, 'maqam.db')}`);
     try {
-      await migrateToLatest(storage);
+      await prepareDatabase(storage);
       const records = [...generateDemoCatalog({ songs: 300, seed: 9 })];
       const lines = records.map((record) => JSON.stringify(record));
       // The last line: a bad one there keeps only the last batch out, and no later line references it.
@@ -143,7 +143,7 @@ describe('an import of large batches into a SQLite file', () => {
     const path = join(dir, 'maqam.db');
     const storage = openStorage(`sqlite:${path}`);
     try {
-      await migrateToLatest(storage);
+      await prepareDatabase(storage);
       const records = [...generateDemoCatalog({ songs: 12_000, seed: 5 })];
       const result = await importNdjsonFile(storage, writeNdjson(dir, 'catalog.ndjson', records), { batchSize: 6_000 });
       expect(result.errors).toEqual([]);

@@ -7,7 +7,7 @@ import {
   createClientsService,
   createUsersService,
   importNdjsonFile,
-  migrateToLatest,
+  prepareDatabase,
   openStorage,
   type Storage,
 } from '@maqam/server';
@@ -40,7 +40,7 @@ describe.runIf(postgres)('PostgreSQL outages under load', () => {
   beforeAll(async () => {
     database = await postgres!.create();
     const storage: Storage = openStorage(database.url);
-    await migrateToLatest(storage);
+    await prepareDatabase(storage);
     await importNdjsonFile(storage, writeNdjson(mkdtempSync(join(tmpdir(), 'maqam-outage-')), 'catalog.ndjson', fixtureRecords()));
     key = (await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'outage' })).key;
     await storage.close();

@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, createClientsService, createUsersService, importNdjsonFile, loadConfig, migrateToLatest, openStorage, type Storage } from '@maqam/server';
+import { buildApp, createClientsService, createUsersService, importNdjsonFile, loadConfig, prepareDatabase, openStorage, type Storage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { fixtureRecords, writeNdjson } from '../fixtures.ts';
 import { ffmpegAvailable } from '../system-tools.ts';
@@ -50,7 +50,7 @@ interface Node {
 /** A node on `databaseUrl` with the fixture catalog, a user and a client; its warnings and errors kept in `logs`. */
 async function startNode(databaseUrl: string, env: Record<string, string> = {}): Promise<Node> {
   const storage = openStorage(databaseUrl);
-  await migrateToLatest(storage);
+  await prepareDatabase(storage);
   const dir = mkdtempSync(join(tmpdir(), 'maqam-full-'));
   await importNdjsonFile(storage, writeNdjson(dir, 'catalog.ndjson', fixtureRecords()));
   rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { ImportRecord } from '@maqam/contract';
-import { buildApp, createApiKeysRepo, createApiKeysService, demoCatalogSize, generateDemoCatalog, importNdjsonFile, loadConfig, migrateToLatest, openStorage, seedDemoCatalog, type Storage } from '@maqam/server';
+import { buildApp, createApiKeysRepo, createApiKeysService, demoCatalogSize, generateDemoCatalog, importNdjsonFile, loadConfig, prepareDatabase, openStorage, seedDemoCatalog, type Storage } from '@maqam/server';
 import { dialects, type TestDialect } from '../dialects.ts';
 import { writeNdjson } from '../fixtures.ts';
 
@@ -50,7 +50,7 @@ async function importRecords(storage: Storage, records: readonly ImportRecord[],
 async function openCatalog(dialect: TestDialect, load: (storage: Storage) => Promise<void>): Promise<Catalog> {
   const database = await dialect.create();
   const storage = openStorage(database.url);
-  await migrateToLatest(storage);
+  await prepareDatabase(storage);
   await load(storage);
   const app = await buildApp({ config: loadConfig({ DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0' }), storage, logger: false });
   const apiKey = (await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'bulk' })).key;

@@ -1,6 +1,4 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import { updateSearchIndex } from '../../search/search-index.ts';
-import { createBulkUpsert } from '../bulk-upsert.ts';
 
 /**
  * The search index's postings, packed (search/doclist.ts). A row a posting
@@ -10,7 +8,11 @@ import { createBulkUpsert } from '../bulk-upsert.ts';
  * the index is segments: each numbers its items in walk order, and stores a
  * word's postings in chunks of 16-bit offsets, so intersecting words is
  * bitwise work on a chunk and a page usually needs the first chunk only.
- * The catalog is indexed again here, a page of items at a time.
+ *
+ * Frozen: the index is written by the live code, which this migration does
+ * not import. A catalog already imported is indexed again when the server
+ * finds the index's format unrecorded and the segments empty
+ * (search/search-index.format.ts), after the migrations.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -50,23 +52,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('search_doclists_pk', ['segment', 'chunk', 'word'])
     .execute();
 
-  const upsert = createBulkUpsert(db);
-  const none = new Set<string>();
-  for (const table of ['artists', 'albums', 'songs'] as const) {
-    let after = '';
-    for (;;) {
-      const rows: { id: string }[] = await db.selectFrom(table).select('id').where('withdrawn', '=', 0).where('id', '>', after).orderBy('id').limit(10_000).execute();
-      if (rows.length === 0) break;
-      const ids = new Set(rows.map((row) => row.id));
-      await updateSearchIndex(db, upsert, {
-        artistIds: table === 'artists' ? ids : none,
-        albumIds: table === 'albums' ? ids : none,
-        songIds: table === 'songs' ? ids : none,
-        albumsToRecount: none,
-      }, { dependents: false });
-      after = rows[rows.length - 1]!.id;
-    }
-  }
   await db.schema.dropTable('search_postings').execute();
   // Each word's popularity bound let a walk skip words (migration 009); a search reads chunks now.
   await db.schema.alterTable('search_vocabulary').dropColumn('max_popularity').execute();

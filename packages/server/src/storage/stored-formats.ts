@@ -1,0 +1,59 @@
+import type { Db } from './database.ts';
+import { readSetting } from './settings.repo.ts';
+import type { Storage } from './storage.ts';
+
+/**
+ * Data the server derives from the catalog and stores in a layout of its own
+ * (pre-rendered song templates, the search index's segments). Each layout
+ * carries a version, recorded in `settings` under `format:<name>` once the
+ * data is all of it. A database that holds another version has its data
+ * rebuilt by the live code before a server uses it (`rebuildStaleFormats`,
+ * run after the migrations), so migrations only change the schema and never
+ * import the code that renders or indexes.
+ */
+export interface StoredFormat {
+  /** What the data is, for the settings key and the operator's progress. */
+  readonly name: string;
+  /** The layout this code reads and writes. */
+  readonly version: number;
+  /**
+   * The version a database holds that never recorded one (it was written
+   * before versions were recorded), if that can be told; undefined: rebuild.
+   */
+  unrecordedVersion?(db: Db): Promise<number | undefined>;
+  /** Writes all of the data in this version, telling how far it is (items done, items in all); answers the items written. */
+  rebuild(storage: Storage, progress: (done: number, total: number) => void): Promise<number>;
+}
+
+/** Told as a rebuild goes: which data, items done, items in all. */
+export type RebuildProgress = (name: string, done: number, total: number) => void;
+
+const settingKey = (format: StoredFormat) => `format:${format.name}`;
+
+/** The version of `format` this database holds, undefined when not known. */
+export async function storedVersion(db: Db, format: StoredFormat): Promise<number | undefined> {
+  const recorded = await readSetting(db, settingKey(format));
+  if (recorded !== undefined) return Number(recorded);
+  return format.unrecordedVersion?.(db);
+}
+
+/**
+ * Rebuilds each format whose stored version is not the code's, then records
+ * the version (so a rebuild cut off is started again next time). Answers the
+ * names of those that had data to rebuild (a new database has none: its
+ * versions are only recorded).
+ */
+export async function rebuildStaleFormats(storage: Storage, formats: readonly StoredFormat[], onProgress?: RebuildProgress): Promise<string[]> {
+  const rebuilt: string[] = [];
+  for (const format of formats) {
+    if ((await storedVersion(storage.db, format)) === format.version) continue;
+    const items = await format.rebuild(storage, (done, total) => onProgress?.(format.name, done, total));
+    await storage.db
+      .insertInto('settings')
+      .values({ key: settingKey(format), value: String(format.version) })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(format.version) }))
+      .execute();
+    if (items > 0) rebuilt.push(format.name);
+  }
+  return rebuilt;
+}
