@@ -15,6 +15,7 @@ import { FragmentCache } from './catalog/fragment-cache.ts';
 import { createPageCursorCodec } from './catalog/page-cursor.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { artworkRoutes } from './catalog/artwork.routes.ts';
+import { coverFileOf } from './streaming/media-scan.ts';
 import { createSearchRepo } from './search/search.repo.ts';
 import { createSearchService } from './search/search.service.ts';
 import { searchRoutes } from './search/search.routes.ts';
@@ -23,7 +24,7 @@ import { addressKey, createRateLimiter, credentialKey, FallbackRateLimitStore, M
 import { createErrorHandler } from './http/error-handler.ts';
 import { createCors } from './http/cors.ts';
 import { createClientErrorHandler, createFrameworkErrors } from './http/framework-errors.ts';
-import { LocaleNegotiator } from './http/locale.ts';
+import { LocaleNegotiator } from './locale/negotiation.ts';
 import { opsRoutes } from './http/ops.routes.ts';
 import { createHttpMetrics } from './http/metrics.ts';
 import { requestIdOf } from './http/request-id.ts';
@@ -40,6 +41,7 @@ import { createUsersService } from './oauth/users.service.ts';
 import { createStreamUrlSigner } from './streaming/stream-urls.ts';
 import { createTokenSealer } from './crypto/sealed-token.ts';
 import { createStreamingService } from './streaming/streaming.service.ts';
+import { createStreamingRepo } from './streaming/streaming.repo.ts';
 import { streamingRoutes } from './streaming/streaming.routes.ts';
 import type { Storage } from './storage/storage.ts';
 import { demoRoutes, type DemoApp } from './demo/demo.routes.ts';
@@ -195,12 +197,13 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     }
     done();
   });
+  const clients = createClientsService(storage.db);
   // Before the credential and rate-limit hooks: a preflight is answered here, and a refusal below still carries the CORS headers.
   app.addHook('onRequest', createCors({
     configured: config.corsOrigins,
     ownOrigin: new URL(config.publicUrl).origin,
-    redirectUris: async () =>
-      (await storage.db.selectFrom('oauth_clients').select('redirect_uris').execute()).flatMap((row) => JSON.parse(row.redirect_uris) as string[]),
+    redirectUris: async () => (await clients.list()).flatMap((client) => client.redirectUris),
+    changeStamp: storage.changeStamp,
     methodsOf: (url) => (methodsByPath.has(url) ? [...methodsByPath.get(url)!] : undefined),
   }));
   app.setErrorHandler(handleError);
@@ -250,22 +253,21 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   // Paths the API serves, so a wrong method is a 405 and not a 404.
 
   await app.register(catalogRoutes, { catalog, guard, negotiator });
-  artworkRoutes(app, catalogRepo, config.mediaDirectory);
+  artworkRoutes(app, catalogRepo, (albumId) => coverFileOf(config.mediaDirectory, albumId));
   searchRoutes(app, { search, guard, negotiator });
   opsRoutes(app, storage, metrics);
   const signer = createStreamUrlSigner(createTokenSealer(subkey(secret, 'stream-url')), clock);
   streamingRoutes(app, {
-    streaming: createStreamingService(storage.db, { publicUrl: config.publicUrl, urlTtlSeconds: config.streamUrlTtlSeconds, signer, clock }),
+    streaming: createStreamingService(createStreamingRepo(storage.db), { publicUrl: config.publicUrl, urlTtlSeconds: config.streamUrlTtlSeconds, signer, clock }),
     signer,
     guard,
-    db: storage.db,
     mediaRoot: config.mediaDirectory,
     publicUrl: config.publicUrl,
     clock,
   });
   await app.register(authRoutes, {
     issuer: config.publicUrl,
-    clients: createClientsService(storage.db),
+    clients,
     users: createUsersService(storage.db),
     tokens,
     csrf: createCsrf(subkey(secret, 'csrf'), clock),

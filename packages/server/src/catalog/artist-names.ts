@@ -1,11 +1,7 @@
-import type { Negotiation } from '../http/locale.ts';
-import { renderSongArtistRef } from './render.ts';
+import type { Negotiation } from '../locale/negotiation.ts';
+import { renderSongArtistRef, type ArtistName } from './render.ts';
 import type { CatalogRepo } from './catalog.repo.ts';
 
-export interface ArtistName {
-  readonly texts: Readonly<Record<string, string>>;
-  readonly originalLanguage: string;
-}
 
 /** Artists whose names are kept at once; a catalog of 1M songs has about 40,000. */
 const MAX_ARTISTS = 200_000;

@@ -6,7 +6,6 @@ import { ApiError } from '../errors.ts';
 import { contentEtag } from '../http/etag.ts';
 import { artworkSvg } from './artwork.ts';
 import type { CatalogRepo } from './catalog.repo.ts';
-import { coverFileOf } from '../streaming/media-scan.ts';
 
 const ArtworkParams = Type.Object({
   kind: Type.Union([Type.Literal('artists'), Type.Literal('albums')]),
@@ -18,8 +17,10 @@ const ArtworkParams = Type.Object({
  * GET /artwork/{artists|albums}/{id}.svg: the drawn cover or portrait of an
  * item. Public like any image on a CDN (an <img> cannot send credentials),
  * and cacheable: the picture changes only with the item's name.
+ * `coverFile`: where an album's cover image is, when the media scan extracted
+ * one (streaming/media-scan.ts owns that layout); else its artwork is drawn.
  */
-export function artworkRoutes(app: FastifyInstance, repo: CatalogRepo, mediaRoot: string): void {
+export function artworkRoutes(app: FastifyInstance, repo: CatalogRepo, coverFile: (albumId: string) => string): void {
   app.get<{ Params: { kind: 'artists' | 'albums'; file: string } }>(
     '/artwork/:kind/:file',
     { schema: { hide: true, params: ArtworkParams } },
@@ -34,7 +35,7 @@ export function artworkRoutes(app: FastifyInstance, repo: CatalogRepo, mediaRoot
         return request.headers['if-none-match'] === etag ? reply.code(304).send() : reply.send(body);
       };
       if (file.endsWith('.jpg')) {
-        const cover = kind === 'albums' ? await readFile(coverFileOf(mediaRoot, id)).catch(() => undefined) : undefined;
+        const cover = kind === 'albums' ? await readFile(coverFile(id)).catch(() => undefined) : undefined;
         if (cover === undefined) throw new ApiError('albumNotFound', { params: { id } });
         return send(cover, 'image/jpeg');
       }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { LocaleNegotiator } from '../http/locale.ts';
+import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import type { CatalogChanges } from '../storage/catalog-changes.ts';
 import type { CatalogRepo } from './catalog.repo.ts';
 

@@ -1,5 +1,5 @@
 import { ApiError, ERRORS, formatMessage, invalidRequest, type ErrorReason, type MessageLocale } from '../errors.ts';
-import type { Negotiation } from '../http/locale.ts';
+import type { Negotiation } from '../locale/negotiation.ts';
 import { batchFrameBytes, listAnswer, writeBatchAnswer } from './answer-writer.ts';
 import type { ArtistNames } from './artist-names.ts';
 import type { BufferPool } from './buffer-pool.ts';

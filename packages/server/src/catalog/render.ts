@@ -1,7 +1,12 @@
-import { resolveLocalizedString } from '../http/locale.ts';
-import type { ArtistName } from './artist-names.ts';
+import { resolveLocalizedString } from '../locale/negotiation.ts';
 import type { AlbumRow, ArtistRow, LyricsRow } from './catalog.repo.ts';
 import { resolveImageUrls } from './artwork.ts';
+
+/** An artist's name in each language it has, and the one it was given in: what a credit renders from. */
+export interface ArtistName {
+  readonly texts: Readonly<Record<string, string>>;
+  readonly originalLanguage: string;
+}
 
 /**
  * Serializes catalog items into the JSON fragments the API answers with, by

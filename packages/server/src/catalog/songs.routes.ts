@@ -6,7 +6,7 @@ import {
 import { BatchIds, batchBodyReader, type BatchBodyReader } from '../http/batch-body.ts';
 import type { Guard } from '../http/credentials.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
-import type { LocaleNegotiator } from '../http/locale.ts';
+import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import type { CatalogService } from './catalog.service.ts';
 

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { StampedCache, type ChangeStamp } from '../storage/stamped-cache.ts';
 import { addVary } from './vary.ts';
 
 /**
@@ -14,8 +15,6 @@ const ALLOW_HEADERS = 'authorization, x-api-key, content-type, accept-language, 
 const EXPOSE_HEADERS = 'x-request-id, content-language, retry-after, www-authenticate, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset';
 const MAX_AGE = '600';
 const STREAMS = '/v1/streaming/hls/';
-/** How long the registered clients' origins are kept before they are read again (clients are added by the CLI). */
-const CLIENT_ORIGINS_TTL_MS = 5000;
 
 /** The origin of a redirect URI if it may be trusted: https, or http on a loopback host. */
 export function trustedOriginOf(redirectUri: string): string | undefined {
@@ -35,35 +34,26 @@ export interface CorsOptions {
   configured: readonly string[];
   /** The redirect URIs of every registered client. */
   redirectUris: () => Promise<string[]>;
+  /**
+   * Storage.changeStamp: the clients' origins are kept while the database
+   * has certainly not changed, so a client registered by the CLI or another
+   * node is trusted on the very next request.
+   */
+  changeStamp: ChangeStamp;
   /** The server's own origin, which needs no CORS. */
   ownOrigin: string;
   /** The methods of a route, for Access-Control-Allow-Methods. */
   methodsOf: (routeUrl: string) => readonly string[] | undefined;
-  clock?: () => number;
 }
 
 export function createCors(options: CorsOptions) {
-  const clock = options.clock ?? Date.now;
   const everyone = options.configured.includes('*');
   const configured = new Set(options.configured);
-  let clients: { origins: Set<string>; at: number } | undefined;
-  let loading: Promise<Set<string>> | undefined;
+  const clients = new StampedCache<Set<string>>(options.changeStamp, 1);
 
   async function clientOrigins(): Promise<Set<string>> {
-    if (clients && clock() - clients.at < CLIENT_ORIGINS_TTL_MS) return clients.origins;
-    loading ??= options.redirectUris().then(
-      (uris) => {
-        const origins = new Set(uris.flatMap((uri) => trustedOriginOf(uri) ?? []));
-        clients = { origins, at: clock() };
-        loading = undefined;
-        return origins;
-      },
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    );
-    return loading;
+    const origins = await clients.get('origins', async () => new Set((await options.redirectUris()).flatMap((uri) => trustedOriginOf(uri) ?? [])));
+    return origins ?? new Set();
   }
 
   async function trusted(origin: string): Promise<boolean> {

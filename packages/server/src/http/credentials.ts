@@ -1,21 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ApiError, invalidRequest } from '../errors.ts';
-import type { ApiKeyPrincipal } from '../keys/api-keys.service.ts';
+import type { ApiKeyPrincipal, Principal, TokenPrincipal } from '../principal.ts';
 import type { RateLimiter } from './rate-limit.ts';
-
-/** A user signed in through OAuth, acting through a client with granted scopes. */
-export interface TokenPrincipal {
-  readonly kind: 'token';
-  readonly userId: string;
-  readonly clientId: string;
-  readonly scope: string;
-  readonly scopes: ReadonlySet<string>;
-  readonly issuedAt: number;
-  readonly expiresAt: number;
-}
-
-export type Principal = ApiKeyPrincipal | TokenPrincipal;
 
 /**
  * What an operation needs: catalog reads take an API key or `read`;

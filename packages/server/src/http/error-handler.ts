@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { addVary } from './vary.ts';
 import { ApiError, invalidRequest, localizeViolation } from '../errors.ts';
-import type { LocaleNegotiator } from './locale.ts';
+import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import { validationErrorToApiError } from './validation.ts';
 
 /** Maps what Fastify itself throws (parsing, limits, validation) to the error catalog. */

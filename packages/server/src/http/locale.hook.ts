@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { invalidRequest } from '../errors.ts';
-import type { LocaleNegotiator, Negotiation } from './locale.ts';
+import type { LocaleNegotiator, Negotiation } from '../locale/negotiation.ts';
 import { addVary } from './vary.ts';
 
 declare module 'fastify' {

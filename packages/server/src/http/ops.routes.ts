@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { ApiError } from '../errors.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { HttpMetrics } from './metrics.ts';
@@ -16,7 +15,7 @@ export function opsRoutes(app: FastifyInstance, storage: Storage, metrics: HttpM
   app.get('/healthz', hidden, async () => ({ status: 'ok' }));
   app.get('/readyz', hidden, async () => {
     try {
-      await sql`select 1`.execute(storage.db);
+      await storage.ping();
     } catch {
       throw new ApiError('unavailable', { headers: { 'retry-after': '5' } });
     }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { coolingOffAfterFailure, createResilientRedis, RedisCoolingOffError } from '../storage/redis-client.ts';
 import { ApiError } from '../errors.ts';
-import type { Principal } from './credentials.ts';
+import type { Principal } from '../principal.ts';
 
 /** One counted call: how many calls the key has made in its window, and when the window ends. */
 export interface WindowCount {

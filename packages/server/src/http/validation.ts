@@ -1,25 +1,8 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { invalidRequest, type Violation } from '../errors.ts';
+import { createAjv } from '../schema-validator.ts';
 import { BatchIds } from './batch-body.ts';
-
-// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
-/** An ajv with the formats the contract uses (OpenAPI's int32 included). */
-export function createAjv(coerceTypes = false): Ajv {
-  const ajv = new Ajv({
-    allErrors: true, // report every violation at once, not the first
-    coerceTypes, // query strings and path parameters arrive as text
-    useDefaults: false, // defaults would hide which alias of page_size the client sent
-    removeAdditional: false,
-    strict: false,
-  });
-  addFormats(ajv);
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
-  return ajv;
-}
 
 const bodyAjv = createAjv(false);
 const textAjv = createAjv(true);

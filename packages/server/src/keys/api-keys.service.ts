@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { hashSecret, secretDigest } from '../crypto/secret-hash.ts';
 import type { ApiKeySummary, CreatedApiKey } from '@maqam/contract';
 import type { ApiKeyRow, ApiKeysRepo } from './api-keys.repo.ts';
+import type { ApiKeyPrincipal } from '../principal.ts';
 
 /**
  * API keys are `mk_<keyId>_<secret>`: the id finds the row, the secret proves
@@ -11,11 +12,6 @@ import type { ApiKeyRow, ApiKeysRepo } from './api-keys.repo.ts';
  */
 const KEY_PATTERN = /^mk_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 const KEY_ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-export interface ApiKeyPrincipal {
-  readonly kind: 'apiKey';
-  readonly keyId: string;
-}
 
 /** What an unknown key id's secret is compared with (no secret hashes to it), decoded as a row's hash is. */
 const DECOY_SECRET_HASH = '00'.repeat(32);

@@ -4,7 +4,7 @@ import { MAX_QUERY_LENGTH, SEARCH_TYPES, SearchQuery, SearchResponse, type Searc
 import { invalidRequest } from '../errors.ts';
 import type { Guard } from '../http/credentials.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
-import type { LocaleNegotiator } from '../http/locale.ts';
+import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import { pageRequest } from '../catalog/paging.ts';
 import { CATALOG_SECURITY, ERROR_RESPONSES, sendJson } from '../catalog/songs.routes.ts';
 import type { SearchService } from './search.service.ts';

@@ -1,5 +1,5 @@
 import { invalidRequest } from '../errors.ts';
-import type { Negotiation } from '../http/locale.ts';
+import type { Negotiation } from '../locale/negotiation.ts';
 import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
 import type { PageCursorCodec } from '../catalog/page-cursor.ts';
 import { listAnswer } from '../catalog/answer-writer.ts';

@@ -44,6 +44,8 @@ export interface Storage {
    * it. Undefined before that migration; read once, then remembered.
    */
   deploymentId(): Promise<string | undefined>;
+  /** Answers once the database answers a trivial statement (the readiness probe); throws when it cannot. */
+  ping(): Promise<void>;
   /** The first statement of a transaction that writes the catalog: catalog writers take turns (catalog-write-lock.ts). */
   lockCatalogWrites(trx: Kysely<Database>): Promise<CatalogWriteLock>;
   /** Word of catalog changes between the processes of the deployment (through `redisUrl`; else none: nodes poll). */
@@ -105,6 +107,10 @@ function deploymentIdOf(db: () => Kysely<Database>): () => Promise<string | unde
   return async () => (known ??= await readSetting(db(), 'deployment_id'));
 }
 
+async function ping(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
 /** Opens `sqlite:<path>` (the default) or `postgres://...`. Does not migrate. */
 export function openStorage(databaseUrl: string, options: StorageOptions = {}): Storage {
   if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
@@ -136,6 +142,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
         }
         : () => null,
       deploymentId,
+      ping: () => ping(db),
       lockCatalogWrites: catalogWriteLock('postgres'),
       catalogChanges,
       close: async () => {
@@ -159,6 +166,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       idListParameter,
       changeStamp: sqlite.changeStamp,
       deploymentId,
+      ping: () => ping(db),
       lockCatalogWrites: catalogWriteLock('sqlite'),
       catalogChanges,
       ...(path === ':memory:' ? {} : { checkpointer: () => new Checkpointer(path), sqliteFile: path }),

@@ -4,7 +4,8 @@ import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 
 import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import type { AlbumRecord, ArtistRecord, ImportRecord, LyricsRecord, SongRecord } from '@maqam/contract';
-import { parseImportLine, runImport } from '../catalog/import.ts';
+import { parseImportLine } from '../import/import-batch.ts';
+import { runImport } from '../import/import.ts';
 import type { Storage } from '../storage/storage.ts';
 import { addMedia, MediaError, mediaDirectoryOf, runMediaTool } from './media.ts';
 

@@ -7,7 +7,6 @@ import { AcquireMusicStreamRequest, AcquireMusicStreamResponse, ErrorBody, Valid
 import { ApiError } from '../errors.ts';
 import type { Guard } from '../http/credentials.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
-import type { Db } from '../storage/database.ts';
 import { MEDIA_FILE } from './qualities.ts';
 import type { StreamUrlSigner } from './stream-urls.ts';
 import { NoMediaError, NoSuchSongError, type StreamingService } from './streaming.service.ts';
@@ -16,7 +15,6 @@ export interface StreamingRouteDeps {
   streaming: StreamingService;
   signer: StreamUrlSigner;
   guard: Guard;
-  db: Db;
   mediaRoot: string;
   publicUrl: string;
   /** The app's clock (AppDeps.clock): how long a signed URL's answer may be cached. */
@@ -42,7 +40,7 @@ function parseRange(header: string | undefined, size: number): { start: number; 
 }
 
 export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps): void {
-  const { streaming, signer, guard, db, mediaRoot, publicUrl } = deps;
+  const { streaming, signer, guard, mediaRoot, publicUrl } = deps;
 
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/v1/streaming/music',
@@ -81,9 +79,9 @@ export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps):
   async function directoryOf(token: string): Promise<{ directory: string; expiresAt: number }> {
     const claims = signer.verify(token);
     if (!claims) throw new ApiError('streamUrlInvalid');
-    const media = await db.selectFrom('song_media').select('directory').where('song_id', '=', claims.songId).where('quality', '=', claims.quality).executeTakeFirst();
-    if (!media) throw new ApiError('streamUrlInvalid');
-    return { directory: join(mediaRoot, media.directory), expiresAt: claims.expiresAt };
+    const directory = await streaming.mediaDirectory(claims.songId, claims.quality);
+    if (directory === undefined) throw new ApiError('streamUrlInvalid');
+    return { directory: join(mediaRoot, directory), expiresAt: claims.expiresAt };
   }
 
   const privateUntil = (reply: FastifyReply, expiresAt: number) =>

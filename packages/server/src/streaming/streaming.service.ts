@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../storage/database.ts';
-import type { TokenPrincipal } from '../http/credentials.ts';
+import type { TokenPrincipal } from '../principal.ts';
 import { rank } from './qualities.ts';
 import type { StreamUrlSigner } from './stream-urls.ts';
+import type { StreamingRepo } from './streaming.repo.ts';
 
 export class NoSuchSongError extends Error {
   override name = 'NoSuchSongError';
@@ -29,7 +29,7 @@ export interface AcquiredStream {
   billed: boolean;
 }
 
-export function createStreamingService(db: Db, options: { publicUrl: string; urlTtlSeconds: number; signer: StreamUrlSigner; clock?: () => number }) {
+export function createStreamingService(repo: StreamingRepo, options: { publicUrl: string; urlTtlSeconds: number; signer: StreamUrlSigner; clock?: () => number }) {
   const clock = options.clock ?? Date.now;
   return {
     /**
@@ -40,9 +40,8 @@ export function createStreamingService(db: Db, options: { publicUrl: string; url
      * the answer exists.
      */
     async acquire(principal: TokenPrincipal, songId: string, maxQuality: string | undefined): Promise<AcquiredStream> {
-      const song = await db.selectFrom('songs').select('id').where('id', '=', songId).where('withdrawn', '=', 0).executeTakeFirst();
-      if (!song) throw new NoSuchSongError(songId);
-      const media = (await db.selectFrom('song_media').selectAll().where('song_id', '=', songId).execute()).sort((a, b) => rank(a.quality) - rank(b.quality));
+      if (!(await repo.songPlayable(songId))) throw new NoSuchSongError(songId);
+      const media = (await repo.mediaOf(songId)).sort((a, b) => rank(a.quality) - rank(b.quality));
       if (media.length === 0) throw new NoMediaError(undefined);
       const allowed = maxQuality === undefined ? media : media.filter((m) => rank(m.quality) <= rank(maxQuality));
       const chosen = allowed[allowed.length - 1];
@@ -50,26 +49,8 @@ export function createStreamingService(db: Db, options: { publicUrl: string; url
 
       const now = clock();
       const expiresAt = now + options.urlTtlSeconds * 1000;
-      const ledgerId = randomUUID();
-      const billed = await db.transaction().execute(async (trx) => {
-        // Claims the billing window only if there is none or it has ended: atomic on either database.
-        const claimed = await trx
-          .insertInto('stream_entitlements')
-          .values({ user_id: principal.userId, song_id: songId, quality: chosen.quality, ledger_id: ledgerId, expires_at: expiresAt })
-          .onConflict((oc) =>
-            oc
-              .columns(['user_id', 'song_id', 'quality'])
-              .doUpdateSet({ ledger_id: ledgerId, expires_at: expiresAt })
-              .where('stream_entitlements.expires_at', '<=', now),
-          )
-          .returning('ledger_id')
-          .executeTakeFirst();
-        if (claimed?.ledger_id !== ledgerId) return false;
-        await trx
-          .insertInto('stream_ledger')
-          .values({ id: ledgerId, user_id: principal.userId, client_id: principal.clientId, song_id: songId, quality: chosen.quality, acquired_at: now })
-          .execute();
-        return true;
+      const billed = await repo.billUnlessWindowOpen({
+        ledgerId: randomUUID(), userId: principal.userId, clientId: principal.clientId, songId, quality: chosen.quality, acquiredAt: now, windowEndsAt: expiresAt,
       });
 
       const token = options.signer.sign({ userId: principal.userId, songId, quality: chosen.quality, expiresAt });
@@ -85,6 +66,9 @@ export function createStreamingService(db: Db, options: { publicUrl: string; url
         },
       };
     },
+
+    /** The media directory (relative to the media root) a stream URL's song and quality open, if packaged. */
+    mediaDirectory: (songId: string, quality: string) => repo.mediaDirectory(songId, quality),
   };
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchGetSongsResponse, ValidationErrorBody } from '@maqam/contract';
-import { createAjv } from '../../src/http/validation.ts';
+import { createAjv } from '../../src/schema-validator.ts';
 import { dialects } from '../dialects.ts';
 import { fixtureRecords, writeNdjson } from '../fixtures.ts';
 import { batchGet, ids, startTestServer, type TestServer } from '../harness.ts';

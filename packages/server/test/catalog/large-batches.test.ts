@@ -28,7 +28,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('an import batch larger
   const dir = mkdtempSync(join(tmpdir(), 'maqam-large-batch-'));
 
   const importAll = async (records: readonly ImportRecord[], name: string) => {
-    // On a thread of its own (catalog/import-reader.ts), as a large file is read: the rows cross between threads.
+    // On a thread of its own (import/import-reader.ts), as a large file is read: the rows cross between threads.
     const result = await importNdjsonFile(storage, writeNdjson(dir, name, records), { batchSize: records.length, readerThread: true });
     expect(result.errors).toEqual([]);
   };
@@ -137,7 +137,7 @@ describe('an import read on a thread of its own', () => {
 
 describe('an import of large batches into a SQLite file', () => {
   it('keeps its WAL the size of a batch, checkpointed on another thread, and leaves it checkpointed', async () => {
-    // The import turns the connection's own checkpoints off (catalog/import.ts BackgroundCheckpoints): if the
+    // The import turns the connection's own checkpoints off (import/import.ts BackgroundCheckpoints): if the
     // other thread did not checkpoint after each batch, the WAL would hold every batch, more than the database.
     const dir = mkdtempSync(join(tmpdir(), 'maqam-checkpoints-'));
     const path = join(dir, 'maqam.db');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetRelatedArtistsResponse, ValidationErrorBody } from '@maqam/contract';
 import { importNdjsonFile } from '@maqam/server';
-import { createAjv } from '../../src/http/validation.ts';
+import { createAjv } from '../../src/schema-validator.ts';
 import { dialects } from '../dialects.ts';
 import { RELATED_COUNT, writeNdjson } from '../fixtures.ts';
 import { startTestServer, type TestServer } from '../harness.ts';

@@ -17,7 +17,7 @@ import {
   type ImportRecord,
 } from '@maqam/contract';
 import { importNdjsonFile } from '@maqam/server';
-import { createAjv } from '../../src/http/validation.ts';
+import { createAjv } from '../../src/schema-validator.ts';
 import { dialects } from '../dialects.ts';
 import { writeNdjson } from '../fixtures.ts';
 import { startTestServer, type TestServer } from '../harness.ts';

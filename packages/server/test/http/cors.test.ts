@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientsService } from '@maqam/server';
+import { createClientsService, openStorage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 
@@ -97,6 +97,20 @@ describe.each(dialects.map((d) => [d.name, d] as const))('CORS on %s (contract s
   it('needs nothing for the server\'s own origin', async () => {
     const res = await server.call({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { origin: 'https://api.example' } });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  // Regression: the clients' origins were kept five seconds, so an app registered by the CLI met CORS refusals
+  // for up to five seconds; now they are kept only while the database has certainly not changed.
+  it('trusts the origin of a client registered by another process on the very next request', async () => {
+    const newcomer = 'https://newcomer.example';
+    expect((await preflight('/v1/music/songs:batchGet', newcomer)).headers['access-control-allow-origin']).toBeUndefined();
+    const cli = openStorage(server.databaseUrl);
+    try {
+      await createClientsService(cli.db).create({ name: 'newcomer', redirectUris: [`${newcomer}/callback`] });
+    } finally {
+      await cli.close();
+    }
+    expect((await preflight('/v1/music/songs:batchGet', newcomer)).headers['access-control-allow-origin']).toBe(newcomer);
   });
 });
 

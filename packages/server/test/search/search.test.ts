@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SearchResponse, ValidationErrorBody, type ImportRecord } from '@maqam/contract';
 import { importNdjsonFile, runImport } from '@maqam/server';
-import { createAjv } from '../../src/http/validation.ts';
+import { createAjv } from '../../src/schema-validator.ts';
 import { decodeChunk } from '../../src/search/doclist.ts';
 import { dialects } from '../dialects.ts';
 import { writeNdjson } from '../fixtures.ts';

@@ -1,6 +1,7 @@
 import type { ImportSummary } from '@maqam/contract';
 import type { Storage } from '../storage/storage.ts';
-import { DEFAULT_BATCH_SIZE, ImportBatch, runImport } from './import.ts';
+import { DEFAULT_BATCH_SIZE, runImport } from './import.ts';
+import { ImportBatch } from './import-batch.ts';
 import type { AlbumRecord, AlbumType, ArtistRecord, ImportRecord, LyricsRecord, RelatedRecord, SongRecord } from '@maqam/contract';
 
 /**

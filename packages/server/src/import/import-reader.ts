@@ -2,7 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import type { ImportRecord } from '@maqam/contract';
-import { ImportBatch, parseImportLine, type ImportBatchData, type LineError } from './import.ts';
+import { ImportBatch, parseImportLine, type ImportBatchData, type LineError } from './import-batch.ts';
 
 /**
  * An NDJSON file's import batches: each line parsed and checked, each

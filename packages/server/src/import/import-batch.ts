@@ -1,0 +1,351 @@
+import type { ValidateFunction } from 'ajv';
+import type { Insertable } from 'kysely';
+import {
+  ImportRecord, type AlbumRecord, type ArtistRecord, type LyricsRecord, type RelatedRecord, type SongRecord,
+} from '@maqam/contract';
+import type { SongRow } from '../catalog/catalog.repo.ts';
+import { LrcError, parseLrc } from '../catalog/lrc.ts';
+import { buildSongTemplate } from '../catalog/song-template.ts';
+import { createAjv } from '../schema-validator.ts';
+import type { Database } from '../storage/database.ts';
+import { forbiddenCharacterIn } from '../text/forbidden-characters.ts';
+
+// Reading an import: a line parsed and checked against the contract, and a batch of records turned into the
+// rows it writes (import.ts writes them; import-reader.ts reads a file into batches, on a thread of its own).
+
+/** A record as read, with the line it came from (for error reports). */
+export interface NumberedRecord {
+  readonly line: number;
+  readonly record: ImportRecord;
+}
+
+export interface LineError {
+  readonly line: number;
+  readonly message: string;
+}
+
+export class ImportBatchError extends Error {
+  override name = 'ImportBatchError';
+  readonly errors: readonly LineError[];
+  constructor(errors: readonly LineError[]) {
+    super(errors.map((e) => `line ${e.line}: ${e.message}`).join('\n'));
+    this.errors = errors;
+  }
+}
+
+const KINDS = ['artist', 'album', 'song', 'related', 'lyrics'];
+
+/** Parses and validates one NDJSON line; throws a message fit for `line N: ...`. */
+export function parseImportLine(text: string): ImportRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`not valid JSON (${(error as Error).message})`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('a record must be a JSON object');
+  const kind = (value as { kind?: unknown }).kind;
+  if (typeof kind !== 'string' || !KINDS.includes(kind)) throw new Error(`"kind" must be one of ${KINDS.join(', ')}`);
+  // Validate against the one schema of that kind, so the message names the real problem.
+  const branch = validateByKind[kind as ImportRecord['kind']];
+  if (!branch(value)) {
+    const [first] = branch.errors ?? [];
+    const where = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, '.') : 'record';
+    const what = first?.keyword === 'required' ? `needs "${(first.params as { missingProperty: string }).missingProperty}"` : (first?.message ?? 'is invalid');
+    throw new Error(`${kind} ${where} ${what}`);
+  }
+  const forbidden = forbiddenCharacterOf(value, '');
+  if (forbidden !== undefined) throw new Error(`${kind} ${forbidden.path} holds ${forbidden.character}, a character no text may hold (a control character or a lone surrogate)`);
+  if (kind === 'lyrics') checkLyrics(value as LyricsRecord);
+  return value as ImportRecord;
+}
+
+/** Members that hold ids, not texts: an id may hold any character (answers escape it as JSON does). */
+const ID_MEMBER = /^id$|Ids?$/;
+
+/**
+ * The first text of a parsed record holding a forbidden character
+ * (text/forbidden-characters.ts), with its path; ids are not texts.
+ */
+function forbiddenCharacterOf(value: unknown, path: string): { path: string; character: string } | undefined {
+  if (typeof value === 'string') {
+    const character = forbiddenCharacterIn(value);
+    return character === undefined ? undefined : { path: path || 'record', character };
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (ID_MEMBER.test(key)) continue;
+    // Paths as the schema's messages name them: name.en, lines.1.
+    const found = forbiddenCharacterOf(item, path ? `${path}.${key}` : key);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The synced lines of the lyrics records parseImportLine checked, so a batch's write does not parse them again. */
+const parsedLrc = new WeakMap<LyricsRecord, ReturnType<typeof parseLrc>>();
+
+/** Exactly one of `lines` and `lrc`, and an `lrc` that parses (its errors name the LRC line). */
+function checkLyrics(record: LyricsRecord): void {
+  if ((record.lines === undefined) === (record.lrc === undefined)) throw new Error('lyrics needs exactly one of "lines" and "lrc"');
+  if (record.lrc !== undefined) {
+    try {
+      parsedLrc.set(record, parseLrc(record.lrc));
+    } catch (error) {
+      if (error instanceof LrcError) throw new Error(`lyrics ${error.message}`);
+      throw error;
+    }
+  }
+}
+
+/** The stored form of a lyrics record: the JSON the API answers, ready to splice. */
+function lyricsColumns(record: LyricsRecord): { lines: string; synced_lines: string | null } {
+  if (record.lrc === undefined) return { lines: JSON.stringify(record.lines), synced_lines: null };
+  const synced = parsedLrc.get(record) ?? parseLrc(record.lrc);
+  return {
+    lines: JSON.stringify(synced.map((line) => line.text)),
+    synced_lines: JSON.stringify(synced.map((line) => ({ text: line.text, startTimeMs: String(line.startTimeMs) }))),
+  };
+}
+
+const validateByKind = Object.fromEntries(
+  (ImportRecord as unknown as { anyOf: { properties: { kind: { const: string } } }[] }).anyOf.map((schema) => [
+    schema.properties.kind.const,
+    createAjv().compile(schema),
+  ]),
+) as Record<ImportRecord['kind'], ValidateFunction>;
+
+const lower = (tag: string) => tag.toLowerCase();
+function texts(map: Record<string, string>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(map).map(([tag, text]) => [lower(tag), text])));
+}
+/** Keeps exactly the Image members, so the stored JSON can be spliced into responses as is. */
+function images(list: readonly { url: string; width: number; height: number }[]): string {
+  return JSON.stringify(list.map(({ url, width, height }) => ({ url, width, height })));
+}
+
+function addReference(map: Map<string, number[]>, id: string, line: number): void {
+  const lines = map.get(id);
+  if (lines) lines.push(line);
+  else map.set(id, [line]);
+}
+
+/** A batch's song templates built with it (ImportBatch.templates): song i's are bytes[ends[i - 1], ends[i]). */
+export interface PrebuiltTemplates {
+  readonly bytes: Uint8Array;
+  readonly ends: Uint32Array;
+  readonly hasLyrics: Uint8Array;
+}
+
+/** The fields of an ImportBatch, as a reading thread sends them. */
+export type ImportBatchData = Pick<
+  ImportBatch,
+  'artists' | 'albums' | 'songs' | 'related' | 'lyrics' | 'songArtists' | 'albumArtists' | 'songIds' | 'artistIds' | 'albumIds' | 'languages' |
+  'songRefs' | 'artistRefs' | 'albumRefs' | 'errors' | 'templates'
+> & { readonly size: number };
+
+/**
+ * One batch of an import as the rows it writes, built as each record is
+ * read: the parsed records are not kept, so a batch holds only what it
+ * writes. A record is a tree of objects (its texts, credits, artwork); its
+ * rows are mostly strings. Kept until their batch was written, the records
+ * of a 40,000-record batch outlived the young-generation collections that
+ * ran meanwhile, each of which copies what survives it.
+ */
+export class ImportBatch {
+  #size = 0;
+  readonly artists: Insertable<Database['artists']>[] = [];
+  readonly albums: Insertable<Database['albums']>[] = [];
+  readonly songs: Insertable<Database['songs']>[] = [];
+  readonly related = new Map<string, Insertable<Database['related_artists']>>();
+  /** Keyed by song: a later lyrics record for a song replaces an earlier one, in a batch as across batches. */
+  readonly lyrics = new Map<string, Insertable<Database['lyrics']>>();
+  readonly songArtists: Insertable<Database['song_artists']>[] = [];
+  readonly albumArtists: Insertable<Database['album_artists']>[] = [];
+  readonly songIds = new Set<string>();
+  readonly artistIds = new Set<string>();
+  readonly albumIds = new Set<string>();
+  readonly languages = new Set<string>();
+  /** Referenced ids, with the lines that reference them. */
+  readonly songRefs = new Map<string, number[]>();
+  readonly artistRefs = new Map<string, number[]>();
+  readonly albumRefs = new Map<string, number[]>();
+  /** Ids repeated in the batch and artists related to themselves, reported when the batch is written. */
+  readonly errors: LineError[] = [];
+  /** The line each id first appeared on, by kind. */
+  readonly #seenIds = { artist: new Map<string, number>(), album: new Map<string, number>(), song: new Map<string, number>() };
+  /** The rows' updated_at. */
+  readonly #now: number;
+  /**
+   * The songs' templates, built by the reader thread that read the batch (`buildTemplates`),
+   * one a song in `songs` order, each for the hasLyrics it assumed: whether
+   * the batch has the song's lyrics. The write uses those whose assumption
+   * held (it also finds lyrics already in the catalog) and builds the rest.
+   */
+  templates: PrebuiltTemplates | undefined;
+
+  constructor(now = Date.now()) {
+    this.#now = now;
+  }
+
+  /** Records added (lines that parsed). */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** What a thread sends of a batch it read (`toData`): structured clone keeps the Maps and Sets. */
+  toData(): ImportBatchData {
+    const { artists, albums, songs, related, lyrics, songArtists, albumArtists, songIds, artistIds, albumIds, languages, songRefs, artistRefs, albumRefs, errors, templates } = this;
+    return { size: this.#size, artists, albums, songs, related, lyrics, songArtists, albumArtists, songIds, artistIds, albumIds, languages, songRefs, artistRefs, albumRefs, errors, templates };
+  }
+
+  /** The batch a thread read, from what it sent. */
+  static fromData(data: ImportBatchData): ImportBatch {
+    const { size, ...fields } = data;
+    const batch = Object.assign(new ImportBatch(), fields);
+    batch.#size = size;
+    return batch;
+  }
+
+  /** Builds the songs' templates now (see `templates`): a reading thread does, so the writing one need not. */
+  buildTemplates(): void {
+    const parts: Buffer[] = [];
+    const ends = new Uint32Array(this.songs.length);
+    const hasLyrics = new Uint8Array(this.songs.length);
+    let end = 0;
+    this.songs.forEach((song, i) => {
+      if (song.withdrawn !== 1) {
+        hasLyrics[i] = this.lyrics.has(song.id) ? 1 : 0;
+        const template = buildSongTemplate({ ...(song as SongRow), has_lyrics: hasLyrics[i]! });
+        parts.push(template);
+        end += template.length;
+      }
+      ends[i] = end;
+    });
+    this.templates = { bytes: Buffer.concat(parts, end), ends, hasLyrics };
+  }
+
+  static of(records: readonly NumberedRecord[], now?: number): ImportBatch {
+    const batch = new ImportBatch(now);
+    for (const { line, record } of records) batch.add(line, record);
+    return batch;
+  }
+
+  #noteLanguages(map: Record<string, string>, original: string): void {
+    for (const tag of Object.keys(map)) this.languages.add(lower(tag));
+    this.languages.add(lower(original));
+  }
+
+  #noteId(kind: 'artist' | 'album' | 'song', id: string, line: number): void {
+    const seen = this.#seenIds[kind];
+    const first = seen.get(id);
+    if (first !== undefined) this.errors.push({ line, message: `${kind} "${id}" already appears on line ${first} of this batch` });
+    else seen.set(id, line);
+  }
+
+  /** A record parseImportLine accepted, from line `line`. */
+  add(line: number, record: ImportRecord): void {
+    const now = this.#now;
+    this.#size++;
+    switch (record.kind) {
+      case 'artist': {
+        const r: ArtistRecord = record;
+        this.#noteId('artist', r.id, line);
+        this.#noteLanguages(r.name, r.originalLanguage);
+        if (r.bio) this.#noteLanguages(r.bio, r.originalLanguage);
+        this.artistIds.add(r.id);
+        this.artists.push({
+          id: r.id,
+          name_i18n: texts(r.name),
+          original_language: lower(r.originalLanguage),
+          bio_i18n: r.bio ? texts(r.bio) : null,
+          genres: JSON.stringify(r.genres),
+          follower_count: String(r.followerCount),
+          monthly_listeners: String(r.monthlyListeners),
+          is_verified: r.isVerified ? 1 : 0,
+          social_links: JSON.stringify(r.socialLinks.map(({ platform, url }) => ({ platform, url }))),
+          artwork: images(r.artwork),
+          nationality: r.nationality,
+          withdrawn: r.withdrawn ? 1 : 0,
+          updated_at: now,
+        });
+        break;
+      }
+      case 'album': {
+        const r: AlbumRecord = record;
+        this.#noteId('album', r.id, line);
+        this.#noteLanguages(r.title, r.originalLanguage);
+        this.albumIds.add(r.id);
+        for (const id of r.artistIds) addReference(this.artistRefs, id, line);
+        const albumType = r.albumType ?? 'ALBUM_TYPE_ALBUM';
+        this.albums.push({
+          id: r.id,
+          title_i18n: texts(r.title),
+          original_language: lower(r.originalLanguage),
+          artist_ids: JSON.stringify(r.artistIds),
+          release_date: r.releaseDate,
+          artwork: images(r.artwork),
+          album_type: albumType,
+          label: r.label ?? '',
+          genres: JSON.stringify(r.genres ?? []),
+          withdrawn: r.withdrawn ? 1 : 0,
+          updated_at: now,
+        });
+        if (!r.withdrawn) {
+          for (const artistId of new Set(r.artistIds)) {
+            this.albumArtists.push({ artist_id: artistId, album_id: r.id, release_date: r.releaseDate, album_type: albumType });
+          }
+        }
+        break;
+      }
+      case 'song': {
+        const r: SongRecord = record;
+        this.#noteId('song', r.id, line);
+        this.#noteLanguages(r.title, r.originalLanguage);
+        addReference(this.albumRefs, r.albumId, line);
+        for (const artistId of r.artistIds) addReference(this.artistRefs, artistId, line);
+        this.songs.push({
+          id: r.id,
+          title_i18n: texts(r.title),
+          original_language: lower(r.originalLanguage),
+          album_id: r.albumId,
+          artist_ids: JSON.stringify(r.artistIds),
+          duration_ms: r.durationMs,
+          track_number: r.trackNumber,
+          disc_number: r.discNumber,
+          release_date: r.releaseDate,
+          genres: JSON.stringify(r.genres),
+          is_explicit: r.isExplicit ? 1 : 0,
+          isrc: r.isrc,
+          // Derived from the lyrics table once the batch is written; the record's hasLyrics is ignored.
+          has_lyrics: 0,
+          popularity: r.popularity,
+          artwork: images(r.artwork),
+          preview_url: r.previewUrl,
+          withdrawn: r.withdrawn ? 1 : 0,
+          updated_at: now,
+        });
+        this.songIds.add(r.id);
+        if (!r.withdrawn) {
+          for (const artistId of new Set(r.artistIds)) this.songArtists.push({ artist_id: artistId, song_id: r.id, popularity: r.popularity });
+        }
+        break;
+      }
+      case 'lyrics': {
+        const r: LyricsRecord = record;
+        addReference(this.songRefs, r.songId, line);
+        this.lyrics.set(r.songId, { song_id: r.songId, language: lower(r.language), ...lyricsColumns(r), updated_at: now });
+        break;
+      }
+      case 'related': {
+        const r: RelatedRecord = record;
+        addReference(this.artistRefs, r.artistId, line);
+        addReference(this.artistRefs, r.relatedId, line);
+        if (r.artistId === r.relatedId) this.errors.push({ line, message: 'an artist cannot be related to itself' });
+        this.related.set(`${r.artistId}\u0000${r.relatedId}`, { artist_id: r.artistId, related_id: r.relatedId, score: r.score });
+        break;
+      }
+    }
+  }
+}
+

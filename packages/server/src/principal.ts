@@ -1,0 +1,24 @@
+/**
+ * Who a request acts for, once its credential is checked (http/credentials.ts
+ * checks it; services take it). A domain type: what the API key or the
+ * token grants, not how it arrived.
+ */
+
+/** An application calling with an API key: catalog reads only. */
+export interface ApiKeyPrincipal {
+  readonly kind: 'apiKey';
+  readonly keyId: string;
+}
+
+/** A user signed in through OAuth, acting through a client with granted scopes. */
+export interface TokenPrincipal {
+  readonly kind: 'token';
+  readonly userId: string;
+  readonly clientId: string;
+  readonly scope: string;
+  readonly scopes: ReadonlySet<string>;
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+}
+
+export type Principal = ApiKeyPrincipal | TokenPrincipal;

@@ -1,0 +1,23 @@
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/**
+ * An ajv with the formats the contract uses (OpenAPI's int32 included): what
+ * checks a request (http/validation.ts) and an imported record (import/import.ts)
+ * against the contract's TypeBox schemas.
+ */
+export function createAjv(coerceTypes = false): Ajv {
+  const ajv = new Ajv({
+    allErrors: true, // report every violation at once, not the first
+    coerceTypes, // query strings and path parameters arrive as text
+    useDefaults: false, // defaults would hide which alias of page_size the client sent
+    removeAdditional: false,
+    strict: false,
+  });
+  addFormats(ajv);
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  return ajv;
+}

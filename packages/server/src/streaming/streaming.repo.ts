@@ -1,0 +1,66 @@
+import type { Selectable } from 'kysely';
+import type { Db, SongMediaTable } from '../storage/database.ts';
+
+export type SongMediaRow = Selectable<SongMediaTable>;
+
+/** A stream billed: who, through which client, what song and quality, when. */
+export interface BilledStream {
+  readonly ledgerId: string;
+  readonly userId: string;
+  readonly clientId: string;
+  readonly songId: string;
+  readonly quality: string;
+  readonly acquiredAt: number;
+  /** When the billing window it opens ends: until then the same user, song and quality is not billed again. */
+  readonly windowEndsAt: number;
+}
+
+/** What streaming reads and writes: songs' packaged media, and the billing windows and ledger of streams. */
+export function createStreamingRepo(db: Db) {
+  return {
+    async songPlayable(songId: string): Promise<boolean> {
+      return (await db.selectFrom('songs').select('id').where('id', '=', songId).where('withdrawn', '=', 0).executeTakeFirst()) !== undefined;
+    },
+
+    /** Every quality the song is packaged in. */
+    async mediaOf(songId: string): Promise<SongMediaRow[]> {
+      return db.selectFrom('song_media').selectAll().where('song_id', '=', songId).execute();
+    },
+
+    /** Where one quality of a song is packaged (relative to the media root), if it is. */
+    async mediaDirectory(songId: string, quality: string): Promise<string | undefined> {
+      return (await db.selectFrom('song_media').select('directory').where('song_id', '=', songId).where('quality', '=', quality).executeTakeFirst())?.directory;
+    },
+
+    /**
+     * Bills a stream unless the same user, song and quality has a billing
+     * window open at `stream.acquiredAt`: claims the window (a new one, or
+     * one that has ended) and writes the ledger row, in one transaction.
+     * Answers whether it billed.
+     */
+    async billUnlessWindowOpen(stream: BilledStream): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        // Claims the billing window only if there is none or it has ended: atomic on either database.
+        const claimed = await trx
+          .insertInto('stream_entitlements')
+          .values({ user_id: stream.userId, song_id: stream.songId, quality: stream.quality, ledger_id: stream.ledgerId, expires_at: stream.windowEndsAt })
+          .onConflict((oc) =>
+            oc
+              .columns(['user_id', 'song_id', 'quality'])
+              .doUpdateSet({ ledger_id: stream.ledgerId, expires_at: stream.windowEndsAt })
+              .where('stream_entitlements.expires_at', '<=', stream.acquiredAt),
+          )
+          .returning('ledger_id')
+          .executeTakeFirst();
+        if (claimed?.ledger_id !== stream.ledgerId) return false;
+        await trx
+          .insertInto('stream_ledger')
+          .values({ id: stream.ledgerId, user_id: stream.userId, client_id: stream.clientId, song_id: stream.songId, quality: stream.quality, acquired_at: stream.acquiredAt })
+          .execute();
+        return true;
+      });
+    },
+  };
+}
+
+export type StreamingRepo = ReturnType<typeof createStreamingRepo>;
