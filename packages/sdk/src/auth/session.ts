@@ -54,6 +54,15 @@ export interface OAuthOptions {
    * where one process may hold sessions of several users.
    */
   shareAcrossTabs?: boolean | undefined;
+  /**
+   * The clock token lifetimes are reckoned by, in milliseconds since the
+   * epoch (default Date.now): tests move it instead of waiting.
+   * @example
+   * let now = Date.now();
+   * const maqam = new MaqamClient({ baseUrl, auth: { clientId, redirectUri, storage: memoryTokens(), now: () => now } });
+   * now += 3_600_000; // an hour on: the access token has expired
+   */
+  now?: (() => number) | undefined;
 }
 
 interface TokenResponse {
@@ -94,10 +103,12 @@ export class OAuthSession {
   readonly #options: Required<Pick<OAuthOptions, 'refreshAheadMs' | 'storageKey'>> & OAuthOptions;
   #refreshing: Promise<Tokens> | undefined;
   readonly #channel: ChannelLike | undefined;
+  readonly #now: () => number;
 
   constructor(http: HttpOptions, options: OAuthOptions) {
     this.#http = http;
     this.#options = { refreshAheadMs: 30_000, storageKey: 'maqam', ...options };
+    this.#now = options.now ?? Date.now;
     const Channel = (globalThis as { BroadcastChannel?: new (name: string) => ChannelLike }).BroadcastChannel;
     const share = options.shareAcrossTabs ?? typeof (globalThis as { document?: unknown }).document !== 'undefined';
     if (share && Channel) {
@@ -153,7 +164,7 @@ export class OAuthSession {
 
   async #fromResponse(response: Response, previous?: Tokens): Promise<Tokens> {
     const body = (await response.json()) as TokenResponse;
-    const now = Date.now();
+    const now = this.#now();
     return {
       accessToken: body.access_token,
       // A response without a refresh token keeps the one we had.
@@ -219,7 +230,7 @@ export class OAuthSession {
   #fresh(tokens: Tokens): boolean {
     // Short-lived tokens get a margin of half their life, or every call would refresh.
     const lifetime = tokens.issuedAt === undefined ? Infinity : tokens.expiresAt - tokens.issuedAt;
-    return tokens.expiresAt - Math.min(this.#options.refreshAheadMs, lifetime / 2) > Date.now();
+    return tokens.expiresAt - Math.min(this.#options.refreshAheadMs, lifetime / 2) > this.#now();
   }
 
   /**
@@ -285,6 +296,7 @@ export class OAuthSession {
 
   /** The tokens that replaced `spent`, once they reach this tab; a lost rotation (its tab closed mid-way) ends the session. */
   async #successorOf(spent: Tokens): Promise<Tokens> {
+    // Real time, not `now`: how long another tab may take to store its refresh.
     for (const deadline = Date.now() + SUCCESSOR_WAIT_MS; Date.now() < deadline; await sleep(25)) {
       const current = await this.tokens();
       if (!current) throw noSession('signed out in another tab');
