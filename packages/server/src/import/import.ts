@@ -4,7 +4,7 @@ import type { SongRow } from '../catalog/catalog.repo.ts';
 import { buildSongTemplate } from '../catalog/song-template.ts';
 import { ImportBatch, ImportBatchError, parseImportLine, type LineError, type NumberedRecord, type PrebuiltTemplates } from './import-batch.ts';
 import { readImportBatches } from './import-reader.ts';
-import { forgetNormalizedTexts, IndexMemo, lastSegmentId, mergeSegmentsAfter, updateSearchIndex, type IndexedSongRow } from '../search/search-index.ts';
+import { IndexMemo, lastSegmentId, mergeSegmentsAfter, updateSearchIndex, type IndexedSongRow } from '../search/search-index.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
 import { buildReadOnlyCatalogIndexes, catalogIsEmpty, dropReadOnlyCatalogIndexes, withSearchItemIndexesRebuilt } from '../storage/catalog-indexes.ts';
@@ -43,15 +43,6 @@ async function missingReferences(
   return errors;
 }
 
-/** One bulk upsert (and its compiled statements) per database. */
-const upserts = new WeakMap<Storage, BulkUpsert>();
-
-function upsertFor(storage: Storage): BulkUpsert {
-  let upsert = upserts.get(storage);
-  if (upsert === undefined) upserts.set(storage, (upsert = createBulkUpsert(storage.db)));
-  return upsert;
-}
-
 /**
  * The largest merge of search segments an import's batch makes, in live
  * items. A larger one would rewrite items that the import's end rewrites
@@ -65,7 +56,7 @@ function upsertFor(storage: Storage): BulkUpsert {
 const LARGEST_MERGE_IN_IMPORT = 100_000;
 
 /** Writes one batch of an import (writeBatch, with the import's merge limit). */
-export type ImportBatchWriter = (batch: readonly NumberedRecord[] | ImportBatch, options?: Omit<WriteBatchOptions, 'largestMerge'>) => Promise<ImportSummary>;
+export type ImportBatchWriter = (batch: readonly NumberedRecord[] | ImportBatch, options?: Pick<WriteBatchOptions, 'written'>) => Promise<ImportSummary>;
 
 /** The tables an import writes, whose statistics its end gathers again (PostgreSQL). */
 const IMPORTED_TABLES = [
@@ -90,10 +81,11 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
   if (indexesDeferred) await dropReadOnlyCatalogIndexes(storage.db);
   const checkpoints = new BackgroundCheckpoints(storage);
   try {
+    // What the import's batches share: the bulk upsert's compiled statements, and what they read for the index.
+    const upsert = createBulkUpsert(storage.db);
     const memo = new IndexMemo();
     const result = await write((batch, options = {}) =>
-      writeBatch(storage, batch instanceof ImportBatch ? batch : ImportBatch.of(batch), { ...options, largestMerge: LARGEST_MERGE_IN_IMPORT, memo, checkpoints }));
-    const upsert = upsertFor(storage);
+      writeBatch(storage, batch instanceof ImportBatch ? batch : ImportBatch.of(batch), { ...options, upsert, largestMerge: LARGEST_MERGE_IN_IMPORT, memo, checkpoints }));
     await checkpoints.settled();
     if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage.db);
     await storage.db.transaction().execute(async (trx) => {
@@ -111,8 +103,6 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
     if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage.db).catch(() => {});
     await checkpoints.end().catch(() => {});
     throw error;
-  } finally {
-    forgetNormalizedTexts();
   }
 }
 
@@ -189,6 +179,8 @@ function countNew(keys: Iterable<string>, seen: Set<string> | undefined): number
 }
 
 export interface WriteBatchOptions {
+  /** The import's bulk upsert (its statements are compiled once an import). */
+  upsert: BulkUpsert;
   /** Keys written by earlier batches of the same import, so the summary counts each record once. */
   written?: WrittenKeys;
   /** The largest merge of search segments the batch makes, in live items (default: any). */
@@ -206,10 +198,10 @@ export interface WriteBatchOptions {
  * a file lists what is referenced before what references it. Bumps the
  * catalog version so servers drop stale renderings.
  */
-async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBatchOptions = {}): Promise<ImportSummary> {
+async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBatchOptions): Promise<ImportSummary> {
   const { written, largestMerge, memo, checkpoints } = options;
   const catalogVersion = randomUUID();
-  const upsert = upsertFor(storage);
+  const { upsert } = options;
   const { artists, albums, songs, related, lyrics, songArtists, albumArtists, songIds, artistIds, albumIds, languages, songRefs, artistRefs, albumRefs } = batch;
   if (batch.errors.length > 0) throw new ImportBatchError(batch.errors);
 

@@ -1,6 +1,6 @@
 import { createBulkUpsert } from '../storage/bulk-upsert.ts';
 import type { StoredFormat } from '../storage/stored-formats.ts';
-import { mergeSegmentsAfter, updateSearchIndex } from './search-index.ts';
+import { IndexMemo, mergeSegmentsAfter, updateSearchIndex } from './search-index.ts';
 
 /** Items a transaction (one segment each, merged into one at the end). */
 const PAGE = 10_000;
@@ -35,6 +35,8 @@ export const searchIndexFormat: StoredFormat = {
       for (const table of ['search_doclists', 'search_items', 'search_segments', 'search_vocabulary'] as const) await trx.deleteFrom(table).execute();
     });
     const none = new Set<string>();
+    // One memo for the whole rebuild, as for an import: each text is normalized once.
+    const memo = new IndexMemo();
     for (const table of tables) {
       for (let after = ''; ; ) {
         const rows = await db.transaction().execute(async (trx) => {
@@ -47,7 +49,7 @@ export const searchIndexFormat: StoredFormat = {
             albumIds: table === 'albums' ? ids : none,
             songIds: table === 'songs' ? ids : none,
             albumsToRecount: none,
-          }, { dependents: false });
+          }, { dependents: false, memo });
           return page;
         });
         if (rows.length === 0) break;

@@ -122,18 +122,14 @@ interface TextWords {
  * the texts still in use move up on their next use, so a load whose texts
  * outnumber one generation does not start again from nothing (the 1M demo
  * catalog has about 150,000 distinct texts). The normalizer is a pure
- * function, so a remembered result is always right; an import's end
- * forgets them all (forgetNormalizedTexts), so a server does not keep them.
- * The word numbers last as long as the texts that use them: once they pass
- * NUMBERED_WORDS (mostly whole names, about one a distinct text), the next
- * call of searchWords starts both again.
+ * function, so a remembered result is always right. An import's IndexMemo
+ * holds one for the whole import and drops it with the memo at its end, so
+ * a server keeps none. The word numbers last as long as the texts that use
+ * them: once they pass NUMBERED_WORDS (mostly whole names, about one a
+ * distinct text), the next call of searchWords starts both again.
  */
 const MEMO_SIZE = 100_000;
 const NUMBERED_WORDS = 1_000_000;
-let wordNumbers = new WordNumbers();
-let recentTexts = new Map<string, TextWords>();
-let olderTexts = new Map<string, TextWords>();
-let calls = 0;
 
 /**
  * A group's words, by the group's identity: a song names its artists and
@@ -147,95 +143,103 @@ interface GroupWords {
   readonly terms: readonly number[];
   visited: number;
 }
-let groupWords = new WeakMap<readonly string[], GroupWords>();
 
-function normalized(text: string): TextWords {
-  let known = recentTexts.get(text);
-  if (known !== undefined) return known;
-  known = olderTexts.get(text);
-  if (known === undefined) {
-    const terms = searchTerms(text);
-    const termNumbers = terms.map((term) => wordNumbers.term(term));
-    known = {
-      terms: termNumbers,
-      words: termNumbers.map((term) => wordNumbers.termWord[term]!),
-      whole: terms.length === 0 ? -1 : wordNumbers.word(wholeNameWord(terms.map((term) => term.word))),
-      visited: 0,
+export class NormalizedTexts {
+  #wordNumbers = new WordNumbers();
+  #recentTexts = new Map<string, TextWords>();
+  #olderTexts = new Map<string, TextWords>();
+  #calls = 0;
+  #groupWords = new WeakMap<readonly string[], GroupWords>();
+
+  #normalized(text: string): TextWords {
+    let known = this.#recentTexts.get(text);
+    if (known !== undefined) return known;
+    known = this.#olderTexts.get(text);
+    if (known === undefined) {
+      const wordNumbers = this.#wordNumbers;
+      const terms = searchTerms(text);
+      const termNumbers = terms.map((term) => wordNumbers.term(term));
+      known = {
+        terms: termNumbers,
+        words: termNumbers.map((term) => wordNumbers.termWord[term]!),
+        whole: terms.length === 0 ? -1 : wordNumbers.word(wholeNameWord(terms.map((term) => term.word))),
+        visited: 0,
+      };
+    }
+    if (this.#recentTexts.size >= MEMO_SIZE) {
+      this.#olderTexts = this.#recentTexts;
+      this.#recentTexts = new Map();
+    }
+    this.#recentTexts.set(text, known);
+    return known;
+  }
+
+  #forget(): void {
+    this.#wordNumbers = new WordNumbers();
+    this.#groupWords = new WeakMap();
+    this.#recentTexts = new Map();
+    this.#olderTexts = new Map();
+  }
+
+  /**
+   * Each item's posting words (by number), the numbered words, and the
+   * vocabulary rows of the items' search words (a word's keys as its first
+   * appearance here has them). An item's list may name a word more than once
+   * (a song's title word that is also its album's): writeSegment keeps one
+   * posting an item, by its last number, instead of a set per item here.
+   * (The loop that built the sets was 6.2 s of a 219 s profile of the 1M
+   * import; the import's time did not measurably change without them on a
+   * noisy machine, bench/README.md.)
+   */
+  searchWords(items: readonly IndexedItem[]): {
+    wordsOf: ItemWords;
+    words: readonly string[];
+    vocabulary: { word: string; keys: string }[];
+  } {
+    if (this.#wordNumbers.words.length > NUMBERED_WORDS) this.#forget();
+    const call = ++this.#calls;
+    const { termWord, termKeys, kinds } = this.#wordNumbers;
+    /** Each search word's first term here. */
+    const firstTerms = new Map<number, number>();
+    /** Takes the vocabulary rows of a text's or group's terms, once a call. */
+    const visit = <Known extends { readonly terms: readonly number[]; visited: number }>(known: Known): Known => {
+      if (known.visited !== call) {
+        known.visited = call;
+        for (const term of known.terms) if (!firstTerms.has(termWord[term]!)) firstTerms.set(termWord[term]!, term);
+      }
+      return known;
+    };
+    const wordsOfGroup = (group: readonly string[]): readonly number[] => {
+      let known = this.#groupWords.get(group);
+      if (known === undefined) {
+        const texts = group.map((text) => this.#normalized(text));
+        known = { words: texts.flatMap((text) => text.words), terms: texts.flatMap((text) => text.terms), visited: 0 };
+        this.#groupWords.set(group, known);
+      }
+      return visit(known).words;
+    };
+    const all: number[] = [];
+    const starts = new Uint32Array(items.length + 1);
+    items.forEach((item, i) => {
+      all.push(kinds[item.kind]);
+      for (const text of item.texts) {
+        const { words, whole } = visit(this.#normalized(text));
+        if (whole >= 0) {
+          all.push(whole);
+          for (const word of words) all.push(word);
+        }
+      }
+      for (const group of item.related) for (const word of wordsOfGroup(group)) all.push(word);
+      starts[i + 1] = all.length;
+    });
+    const { words } = this.#wordNumbers;
+    const vocabulary = [...firstTerms].map(([word, term]) => ({ word: words[word]!, keys: termKeys[term]! }));
+    return {
+      wordsOf: { numbers: Int32Array.from(all), starts },
+      words,
+      vocabulary: vocabulary.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0)),
     };
   }
-  if (recentTexts.size >= MEMO_SIZE) {
-    olderTexts = recentTexts;
-    recentTexts = new Map();
-  }
-  recentTexts.set(text, known);
-  return known;
-}
-
-export function forgetNormalizedTexts(): void {
-  wordNumbers = new WordNumbers();
-  groupWords = new WeakMap();
-  recentTexts = new Map();
-  olderTexts = new Map();
-}
-
-/**
- * Each item's posting words (by number), the numbered words, and the
- * vocabulary rows of the items' search words (a word's keys as its first
- * appearance here has them). An item's list may name a word more than once
- * (a song's title word that is also its album's): writeSegment keeps one
- * posting an item, by its last number, instead of a set per item here.
- * (The loop that built the sets was 6.2 s of a 219 s profile of the 1M
- * import; the import's time did not measurably change without them on a
- * noisy machine, bench/README.md.)
- */
-export function searchWords(items: readonly IndexedItem[]): {
-  wordsOf: ItemWords;
-  words: readonly string[];
-  vocabulary: { word: string; keys: string }[];
-} {
-  if (wordNumbers.words.length > NUMBERED_WORDS) forgetNormalizedTexts();
-  const call = ++calls;
-  const { termWord, termKeys, kinds } = wordNumbers;
-  /** Each search word's first term here. */
-  const firstTerms = new Map<number, number>();
-  /** Takes the vocabulary rows of a text's or group's terms, once a call. */
-  const visit = <Known extends { readonly terms: readonly number[]; visited: number }>(known: Known): Known => {
-    if (known.visited !== call) {
-      known.visited = call;
-      for (const term of known.terms) if (!firstTerms.has(termWord[term]!)) firstTerms.set(termWord[term]!, term);
-    }
-    return known;
-  };
-  const wordsOfGroup = (group: readonly string[]): readonly number[] => {
-    let known = groupWords.get(group);
-    if (known === undefined) {
-      const texts = group.map(normalized);
-      known = { words: texts.flatMap((text) => text.words), terms: texts.flatMap((text) => text.terms), visited: 0 };
-      groupWords.set(group, known);
-    }
-    return visit(known).words;
-  };
-  const all: number[] = [];
-  const starts = new Uint32Array(items.length + 1);
-  items.forEach((item, i) => {
-    all.push(kinds[item.kind]);
-    for (const text of item.texts) {
-      const { words, whole } = visit(normalized(text));
-      if (whole >= 0) {
-        all.push(whole);
-        for (const word of words) all.push(word);
-      }
-    }
-    for (const group of item.related) for (const word of wordsOfGroup(group)) all.push(word);
-    starts[i + 1] = all.length;
-  });
-  const { words } = wordNumbers;
-  const vocabulary = [...firstTerms].map(([word, term]) => ({ word: words[word]!, keys: termKeys[term]! }));
-  return {
-    wordsOf: { numbers: Int32Array.from(all), starts },
-    words,
-    vocabulary: vocabulary.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0)),
-  };
 }
 
 /** Every item's word numbers, one run after another: item i's are numbers[starts[i]] up to numbers[starts[i + 1]]. */
@@ -299,6 +303,8 @@ const MEMO_ENTRIES = 1_000_000;
  * are read again (they may be renamed).
  */
 export class IndexMemo {
+  /** The texts the import has normalized (kept across batches whatever the catalog version: normalizing is pure). */
+  readonly normalizedTexts = new NormalizedTexts();
   readonly artistNames = new Map<string, readonly string[]>();
   readonly albumTitles = new Map<string, readonly string[]>();
   /**
@@ -448,7 +454,7 @@ export async function updateSearchIndex(
   ];
 
   await deleteEarlierCopies(trx, upsert, [['artist', artistIds], ['album', list(albumIds)], ['song', list(songIds).filter((id) => !written.newSongs?.has(id))]]);
-  const { wordsOf, words, vocabulary } = searchWords(items);
+  const { wordsOf, words, vocabulary } = memo.normalizedTexts.searchWords(items);
   await writeSegment(trx, upsert, items, wordsOf, words);
   for (const id of albumIds) memo.albumPopularity.delete(id); // withdrawn ones left the index
   for (const item of items) if (item.kind === 'album') memo.albumPopularity.set(item.id, item.popularity);
