@@ -18,7 +18,7 @@ export const songTemplatesFormat: StoredFormat = {
   version: SONG_TEMPLATE_FORMAT,
   async rebuild(storage, progress) {
     const { db } = storage;
-    const upsert = createBulkUpsert(db);
+    const upsert = createBulkUpsert(storage);
     const { total } = await db.selectFrom('songs').select((eb) => eb.fn.countAll<number | string>().as('total')).where('withdrawn', '=', 0).executeTakeFirstOrThrow();
     let done = 0;
     progress(done, Number(total));

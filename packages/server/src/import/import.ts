@@ -82,16 +82,16 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
   const checkpoints = new BackgroundCheckpoints(storage);
   try {
     // What the import's batches share: the bulk upsert's compiled statements, and what they read for the index.
-    const upsert = createBulkUpsert(storage.db);
+    const upsert = createBulkUpsert(storage);
     const memo = new IndexMemo();
     const result = await write((batch, options = {}) =>
       writeBatch(storage, batch instanceof ImportBatch ? batch : ImportBatch.of(batch), { ...options, upsert, largestMerge: LARGEST_MERGE_IN_IMPORT, memo, checkpoints }));
     await checkpoints.settled();
-    if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage.db);
+    if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage);
     await storage.db.transaction().execute(async (trx) => {
       const lock = await storage.lockCatalogWrites(trx);
       const merge = () => mergeSegmentsAfter(trx, lock, upsert, lastSegment);
-      await (indexesDeferred ? withSearchItemIndexesRebuilt(trx, merge) : merge());
+      await (indexesDeferred ? withSearchItemIndexesRebuilt(storage, trx, merge) : merge());
     });
     await analyzeTables(storage, IMPORTED_TABLES);
     checkpoints.afterCommit();
@@ -100,7 +100,7 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
     return result;
   } catch (error) {
     // The import's own failure is the one to report. Indexes that cannot be built now are built at the next open.
-    if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage.db).catch(() => {});
+    if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage).catch(() => {});
     await checkpoints.end().catch(() => {});
     throw error;
   }

@@ -21,7 +21,7 @@ export const searchIndexFormat: StoredFormat = {
   },
   async rebuild(storage, progress) {
     const { db } = storage;
-    const upsert = createBulkUpsert(db);
+    const upsert = createBulkUpsert(storage);
     const tables = ['artists', 'albums', 'songs'] as const;
     let total = 0;
     for (const table of tables) {

@@ -85,7 +85,7 @@ export function createSearchRepo(storage: Storage) {
     async firstAfter(segments: readonly number[], after: readonly [popularity: number, id: string, kind: string]): Promise<Map<number, number>> {
       if (segments.length === 0) return new Map();
       const [popularity, id, kind] = after;
-      const text = (column: string) => sql.raw(storage.dialect === 'postgres' ? `${column} collate "C"` : column);
+      const text = (column: string) => storage.inByteOrder(column);
       const { rows } = await sql<{ segment: number | string; first: number | string }>`
         select s.id as segment, coalesce(
           (select i.number from search_items i where i.segment = s.id and i.popularity = ${popularity}

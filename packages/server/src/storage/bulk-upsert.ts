@@ -1,5 +1,5 @@
-import { CompiledQuery, PostgresAdapter, type Insertable, type Kysely } from 'kysely';
-import type { Database } from './database.ts';
+import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
+import type { Database, DialectName } from './database.ts';
 
 type Table = keyof Database;
 
@@ -14,8 +14,8 @@ const MAX_PARAMETERS = 30_000;
  * change, which was most of the time a large import spent outside the
  * database.
  */
-export function createBulkUpsert(db: Kysely<Database>) {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) return createPostgresBulkUpsert();
+export function createBulkUpsert(storage: { readonly dialect: DialectName }) {
+  if (storage.dialect === 'postgres') return createPostgresBulkUpsert();
   const compiled = new Map<string, CompiledQuery>();
 
   function compile<T extends Table>(executor: Kysely<Database>, table: T, columns: string[], keys: readonly string[], rows: Insertable<Database[T]>[]): CompiledQuery {

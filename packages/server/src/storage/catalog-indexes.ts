@@ -1,5 +1,5 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import type { Database } from './database.ts';
+import { sql, type Kysely } from 'kysely';
+import type { Database, DialectName } from './database.ts';
 
 /**
  * The catalog's secondary indexes that serve reads only: an album's tracks,
@@ -49,9 +49,10 @@ export async function dropReadOnlyCatalogIndexes(db: Kysely<Database>): Promise<
  * writers before it (an import's batch, say), so a server starting during
  * an import would wait for its batch.
  */
-export async function buildReadOnlyCatalogIndexes(db: Kysely<Database>): Promise<void> {
+export async function buildReadOnlyCatalogIndexes(storage: { readonly db: Kysely<Database>; readonly dialect: DialectName }): Promise<void> {
+  const { db } = storage;
   const names = READ_ONLY_INDEXES.map((index) => index.name);
-  const existing = db.getExecutor().adapter instanceof PostgresAdapter
+  const existing = storage.dialect === 'postgres'
     ? await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and indexname in (${sql.join(names)})`.execute(db)
     : await sql<{ name: string }>`select name from sqlite_master where type = 'index' and name in (${sql.join(names)})`.execute(db);
   const present = new Set(existing.rows.map((row) => row.name));
@@ -72,8 +73,8 @@ export async function buildReadOnlyCatalogIndexes(db: Kysely<Database>): Promise
  * until the commit, so none ever sees the indexes missing, where PostgreSQL
  * would lock searches out of the table for the whole merge.
  */
-export async function withSearchItemIndexesRebuilt(trx: Kysely<Database>, work: () => Promise<void>): Promise<void> {
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) return work();
+export async function withSearchItemIndexesRebuilt(storage: { readonly dialect: DialectName }, trx: Kysely<Database>, work: () => Promise<void>): Promise<void> {
+  if (storage.dialect === 'postgres') return work();
   await sql`drop index search_items_item`.execute(trx);
   await sql`drop index search_items_walk`.execute(trx);
   await work();

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from './database.ts';
+import type { Database, DialectName } from './database.ts';
 
 declare const held: unique symbol;
 
@@ -24,7 +24,7 @@ const CATALOG_WRITERS = 7262001;
  * later fails (SQLITE_BUSY) if another process wrote in between; a write
  * statement first (one that changes no row) takes the write lock at once.
  */
-export function catalogWriteLock(dialect: 'sqlite' | 'postgres'): (trx: Kysely<Database>) => Promise<CatalogWriteLock> {
+export function catalogWriteLock(dialect: DialectName): (trx: Kysely<Database>) => Promise<CatalogWriteLock> {
   const statement = dialect === 'postgres'
     ? sql`select pg_advisory_xact_lock(${CATALOG_WRITERS})`
     : sql`update settings set value = value where key = ''`;

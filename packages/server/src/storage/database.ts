@@ -281,3 +281,6 @@ export interface StreamEntitlementsTable {
 }
 
 export type Db = Kysely<Database>;
+
+/** The SQL dialect of a database: told once by openStorage (Storage.dialect), asked nowhere else. */
+export type DialectName = 'sqlite' | 'postgres';

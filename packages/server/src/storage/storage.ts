@@ -1,5 +1,5 @@
 import { Kysely, Migrator, sql, type Compilable, type LogEvent, type RawBuilder } from 'kysely';
-import type { Database } from './database.ts';
+import type { Database, DialectName } from './database.ts';
 import { migrations } from './migrations/index.ts';
 import { createPostgresDialect } from './postgres.ts';
 import { Checkpointer, createSqliteDialect } from './sqlite.ts';
@@ -11,7 +11,7 @@ import { readSetting } from './settings.repo.ts';
 import { createRedisCatalogChanges, POLL_ONLY, type CatalogChanges } from './catalog-changes.ts';
 import { catalogWriteLock, type CatalogWriteLock } from './catalog-write-lock.ts';
 
-export type DialectName = 'sqlite' | 'postgres';
+export type { DialectName } from './database.ts';
 
 /**
  * The database and the few things that differ between dialects. Repositories
@@ -28,6 +28,10 @@ export interface Storage {
   idList(ids: readonly string[]): RawBuilder<string>;
   /** The value idList binds for `ids`: what a precompiled query swaps in per call. */
   idListParameter(ids: readonly string[]): unknown;
+  /** An aggregate of a BLOB column's values, one after another in one value (null over no rows). */
+  concatenatedBlobs(column: string): RawBuilder<Uint8Array | null>;
+  /** A text column compared by its bytes (PostgreSQL's collation otherwise orders by locale; SQLite's BINARY already does). */
+  inByteOrder(column: string): RawBuilder<string>;
   /**
    * A value that changes whenever the database may have changed, from this
    * process or any other; null where that cannot be known without asking the
@@ -135,6 +139,8 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       dialect: 'postgres',
       idList: (ids) => sql<string>`(select unnest(${idListParameter(ids)}::text[]))`,
       idListParameter,
+      concatenatedBlobs: (column) => sql<Uint8Array | null>`string_agg(${sql.ref(column)}, ''::bytea)`,
+      inByteOrder: (column) => sql<string>`${sql.ref(column)} collate "C"`,
       changeStamp: epoch
         ? async () => {
           const current = await epoch.current();
@@ -164,6 +170,9 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       dialect: 'sqlite',
       idList: (ids) => sql<string>`(select value from json_each(${idListParameter(ids)}))`,
       idListParameter,
+      // group_concat keeps a BLOB's bytes, NULs included, in a UTF-8 database (Maqam's are); the cast makes its TEXT a BLOB again.
+      concatenatedBlobs: (column) => sql<Uint8Array | null>`cast(group_concat(${sql.ref(column)}, '') as blob)`,
+      inByteOrder: (column) => sql<string>`${sql.ref(column)}`,
       changeStamp: sqlite.changeStamp,
       deploymentId,
       ping: () => ping(db),
@@ -185,7 +194,7 @@ export async function migrateToLatest(storage: Storage): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   // A load into an empty catalog that was cut off before its end left these missing.
-  await buildReadOnlyCatalogIndexes(storage.db);
+  await buildReadOnlyCatalogIndexes(storage);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
