@@ -277,6 +277,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     signInFailures: new FallbackRateLimitStore(store),
     secureCookies: config.publicUrl.startsWith('https:'),
     clock,
+    oauthErrors: createErrorHandler(negotiator, BODY_LIMIT, { oauth: true }),
   });
   if (demo) await demoRoutes(app, demo);
 

@@ -28,11 +28,11 @@ function fromFastifyError(error: FastifyError, bodyLimit: number): ApiError | un
 }
 
 /**
- * The token endpoints answer RFC 6749 §5.2 members on every error, including
- * the ones raised before their handlers run (validation, body parsing).
+ * RFC 6749 §5.2 members for an error that carries none of its own: what the
+ * token endpoints answer on every error, including the ones raised before
+ * their handlers run (validation, body parsing).
  */
-function oauthMembersFor(request: FastifyRequest, error: ApiError): { error: string; description: string } | undefined {
-  if (request.method !== 'POST' || !request.url.startsWith('/v1/auth/token')) return undefined;
+function oauthMembersFor(error: ApiError): { error: string; description: string } {
   const code = error.status >= 500 ? 'server_error' : error.status === 429 ? 'temporarily_unavailable' : 'invalid_request';
   const description = error.violations.length > 0 ? error.violations.map((v) => `${v.field}: ${v.reason}`).join('; ') : error.message;
   return { error: code, description };
@@ -43,8 +43,11 @@ function oauthMembersFor(request: FastifyRequest, error: ApiError): { error: str
  * message, requestId }` plus `violations` on a 400, with the message in the
  * request's language. Anything that is not an ApiError is logged and answered
  * as a plain 500: no stack, SQL or path reaches the client.
+ *
+ * `oauth`: the handler of an OAuth scope (the token endpoints set it as their
+ * scope's error handler), which adds RFC 6749 members to every error.
  */
-export function createErrorHandler(negotiator: LocaleNegotiator, bodyLimit: number) {
+export function createErrorHandler(negotiator: LocaleNegotiator, bodyLimit: number, options: { oauth?: boolean } = {}) {
   return function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     let apiError = error instanceof ApiError ? error : fromFastifyError(error, bodyLimit);
     if (!apiError) {
@@ -63,7 +66,7 @@ export function createErrorHandler(negotiator: LocaleNegotiator, bodyLimit: numb
       requestId: request.id,
     };
     if (apiError.violations.length > 0) body.violations = apiError.violations.map((v) => localizeViolation(v, locale));
-    const oauth = apiError.oauth ?? oauthMembersFor(request, apiError);
+    const oauth = apiError.oauth ?? (options.oauth ? oauthMembersFor(apiError) : undefined);
     if (oauth) {
       body.error = oauth.error;
       body.error_description = oauth.description;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   ErrorBody,
@@ -33,6 +33,8 @@ export interface AuthRouteDeps {
   secureCookies: boolean;
   /** The app's clock (AppDeps.clock): sign-in windows and TokenInfo's expires_in. */
   clock: () => number;
+  /** The error handler of the token endpoints' scope: the app's, with RFC 6749 members (http/error-handler.ts). */
+  oauthErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
 }
 
 const CSRF_COOKIE = 'maqam_csrf';
@@ -270,72 +272,78 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
     }
   }
 
-  typed.post(
-    '/v1/auth/token',
-    {
-      schema: {
-        operationId: 'ExchangeToken',
-        // Public: the client proves itself with its code, verifier or refresh token, not a credential.
-        security: [],
-        tags: ['AuthService'],
-        summary: 'Exchanges an authorization code (PKCE) for tokens, or refreshes them (grant_type=refresh_token).',
-        description: 'The second step of the authorization-code flow (RFC 6749 §4.1.3 with PKCE, RFC 7636): send the code from the redirect, the same `redirect_uri`, your `client_id` and the `code_verifier` whose S256 challenge started the sign-in. JSON or form-encoded. A code works once and for a few minutes; a second use revokes everything issued from it. Errors are OAuth errors (`invalid_grant`, `invalid_request`...).',
-        body: TokenRequest,
-        response: { 200: TokenResponse, ...AUTH_ERRORS },
+  // The token endpoints answer OAuth errors (RFC 6749 §5.2 members) on every failure, parsing and
+  // validation included: their scope's own error handler adds them.
+  await app.register(async (scope) => {
+    scope.setErrorHandler(deps.oauthErrors);
+    const tokenEndpoints = scope.withTypeProvider<TypeBoxTypeProvider>();
+    tokenEndpoints.post(
+      '/v1/auth/token',
+      {
+        schema: {
+          operationId: 'ExchangeToken',
+          // Public: the client proves itself with its code, verifier or refresh token, not a credential.
+          security: [],
+          tags: ['AuthService'],
+          summary: 'Exchanges an authorization code (PKCE) for tokens, or refreshes them (grant_type=refresh_token).',
+          description: 'The second step of the authorization-code flow (RFC 6749 §4.1.3 with PKCE, RFC 7636): send the code from the redirect, the same `redirect_uri`, your `client_id` and the `code_verifier` whose S256 challenge started the sign-in. JSON or form-encoded. A code works once and for a few minutes; a second use revokes everything issued from it. Errors are OAuth errors (`invalid_grant`, `invalid_request`...).',
+          body: TokenRequest,
+          response: { 200: TokenResponse, ...AUTH_ERRORS },
+        },
+        preValidation: normalize,
+        ...limitPerAddress,
       },
-      preValidation: normalize,
-      ...limitPerAddress,
-    },
-    async (request, reply) => {
-      reply.headers(NO_STORE);
-      return exchange(request.body);
-    },
-  );
+      async (request, reply) => {
+        reply.headers(NO_STORE);
+        return exchange(request.body);
+      },
+    );
 
-  typed.post(
-    '/v1/auth/token/refresh',
-    {
-      schema: {
-        operationId: 'RefreshToken',
-        // Public: the client proves itself with its code, verifier or refresh token, not a credential.
-        security: [],
-        tags: ['AuthService'],
-        summary: 'Rotates a refresh token: answers a new token pair and spends the one presented.',
-        description: 'Every refresh returns a new refresh token; keep only the newest. Presenting a spent refresh token is taken as theft: the whole sign-in is revoked (RFC 9700 §4.14.2). Refresh tokens expire after 30 days unused and 90 days after sign-in.',
-        body: RefreshTokenRequest,
-        response: { 200: TokenResponse, ...AUTH_ERRORS },
+    tokenEndpoints.post(
+      '/v1/auth/token/refresh',
+      {
+        schema: {
+          operationId: 'RefreshToken',
+          // Public: the client proves itself with its code, verifier or refresh token, not a credential.
+          security: [],
+          tags: ['AuthService'],
+          summary: 'Rotates a refresh token: answers a new token pair and spends the one presented.',
+          description: 'Every refresh returns a new refresh token; keep only the newest. Presenting a spent refresh token is taken as theft: the whole sign-in is revoked (RFC 9700 §4.14.2). Refresh tokens expire after 30 days unused and 90 days after sign-in.',
+          body: RefreshTokenRequest,
+          response: { 200: TokenResponse, ...AUTH_ERRORS },
+        },
+        preValidation: normalize,
+        ...limitPerAddress,
       },
-      preValidation: normalize,
-      ...limitPerAddress,
-    },
-    async (request, reply) => {
-      reply.headers(NO_STORE);
-      return refresh(request.body);
-    },
-  );
+      async (request, reply) => {
+        reply.headers(NO_STORE);
+        return refresh(request.body);
+      },
+    );
 
-  typed.post(
-    '/v1/auth/token/revoke',
-    {
-      schema: {
-        operationId: 'RevokeToken',
-        // Public: the client proves itself with its code, verifier or refresh token, not a credential.
-        security: [],
-        tags: ['AuthService'],
-        summary: 'Revokes a token (RFC 7009). Always 200 {}; a refresh token revokes its whole sign-in.',
-        description: 'Sign-out: revoke the refresh token to end the sign-in on every device it reached, or an access token to end only it. Unknown tokens also answer 200, so the answer tells nothing about a token. `token_type_hint` only orders the lookup.',
-        body: RevokeTokenRequest,
-        response: { 200: { type: 'object', properties: {}, additionalProperties: false }, ...AUTH_ERRORS },
+    tokenEndpoints.post(
+      '/v1/auth/token/revoke',
+      {
+        schema: {
+          operationId: 'RevokeToken',
+          // Public: the client proves itself with its code, verifier or refresh token, not a credential.
+          security: [],
+          tags: ['AuthService'],
+          summary: 'Revokes a token (RFC 7009). Always 200 {}; a refresh token revokes its whole sign-in.',
+          description: 'Sign-out: revoke the refresh token to end the sign-in on every device it reached, or an access token to end only it. Unknown tokens also answer 200, so the answer tells nothing about a token. `token_type_hint` only orders the lookup.',
+          body: RevokeTokenRequest,
+          response: { 200: { type: 'object', properties: {}, additionalProperties: false }, ...AUTH_ERRORS },
+        },
+        preValidation: normalize,
+        ...limitPerAddress,
       },
-      preValidation: normalize,
-      ...limitPerAddress,
-    },
-    async (request, reply) => {
-      reply.headers(NO_STORE);
-      await tokens.revoke(request.body.token, request.body.token_type_hint);
-      return {};
-    },
-  );
+      async (request, reply) => {
+        reply.headers(NO_STORE);
+        await tokens.revoke(request.body.token, request.body.token_type_hint);
+        return {};
+      },
+    );
+  });
 
   typed.get(
     '/v1/auth/tokeninfo',

@@ -54,6 +54,15 @@ describe.each(dialects.map((d) => [d.name, d] as const))('tokens on %s', (_name,
     expect(res.json()).toMatchObject({ error: 'invalid_request', violations: [expect.objectContaining({ field: 'grant_type' })] });
   });
 
+  it.each(['/v1/auth/token', '/v1/auth/token/refresh', '/v1/auth/token/revoke'])('answers a body that is not JSON at %s with OAuth members, and only there', async (url) => {
+    const res = await server.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"grant_type":' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'ERROR_CODE_INVALID_REQUEST', error: 'invalid_request', error_description: expect.any(String) });
+    const catalog = await server.app.inject({ method: 'POST', url: '/v1/music/songs:batchGet', headers: { 'content-type': 'application/json', 'x-api-key': server.apiKey }, payload: '{"songIdList":' });
+    expect(catalog.statusCode).toBe(400);
+    expect(catalog.json().error).toBeUndefined();
+  });
+
   it('answers an unknown client with 401 invalid_client', async () => {
     const { code, verifier } = await signIn(server, { clientId: accounts.client.clientId, username: accounts.user.username });
     const res = await token(server, exchangeBody(code, verifier, 'mc_unknown'));
