@@ -121,7 +121,14 @@ export const ERRORS = {
   },
   mediaNotFound: {
     code: 'ERROR_CODE_NOT_FOUND',
-    message: { en: 'Song "{id}" has no playable media{detail} yet.', ar: 'الأغنية "{id}" ليس لها وسائط قابلة للتشغيل{detail} بعد.' },
+    message: { en: 'Song "{id}" has no playable media yet.', ar: 'الأغنية "{id}" ليس لها وسائط قابلة للتشغيل بعد.' },
+  },
+  mediaNotFoundAtQuality: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: {
+      en: 'Song "{id}" has no playable media at or below quality {quality} yet.',
+      ar: 'الأغنية "{id}" ليس لها بعدُ وسائط قابلة للتشغيل بجودة {quality} أو أدنى منها.',
+    },
   },
   streamUrlInvalid: {
     code: 'ERROR_CODE_PERMISSION_DENIED',
@@ -242,15 +249,48 @@ export function localizeViolation(v: Violation, locale: MessageLocale): FieldVio
 }
 
 /**
- * An error the API answers with. Everything in it is safe to show the client;
- * any other thrown value becomes a plain 500 `internal` with the request id.
+ * A failure the domain names: a reason of the catalog above, with the values
+ * its texts need and the fields at fault, and nothing of HTTP. Services,
+ * repositories and storage throw it; the edge (http/error-handler.ts) answers
+ * it with the catalog's status and texts. Everything in it is safe to show
+ * the client; any other thrown value becomes a plain 500 `internal`.
  */
-export class ApiError extends Error {
+export class DomainError extends Error {
   readonly reason: ErrorReason;
   readonly code: ErrorCode;
-  readonly status: number;
   readonly params: Params;
   readonly violations: readonly Violation[];
+
+  constructor(
+    reason: ErrorReason,
+    options: {
+      params?: Params;
+      violations?: readonly Violation[];
+      /** What went wrong underneath: logged, never answered. */
+      cause?: unknown;
+    } = {},
+  ) {
+    super(formatMessage(ERRORS[reason].message.en, options.params), options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'DomainError';
+    this.reason = reason;
+    this.code = ERRORS[reason].code;
+    this.params = options.params ?? {};
+    this.violations = options.violations ?? [];
+  }
+
+  localizedMessage(locale: MessageLocale): string {
+    return formatMessage(ERRORS[this.reason].message[locale], this.params, locale);
+  }
+}
+
+/**
+ * An error as the HTTP edge answers it: a DomainError with the catalog's
+ * status, and what its answer carries besides (headers such as Retry-After,
+ * RFC 6749 members on the auth endpoints). Thrown by routes and hooks; the
+ * error handler makes one of every DomainError.
+ */
+export class ApiError extends DomainError {
+  readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   /** RFC 6749 §5.2 members, answered beside code and message on the auth endpoints. */
   readonly oauth: { readonly error: string; readonly description: string } | undefined;
@@ -266,24 +306,22 @@ export class ApiError extends Error {
       cause?: unknown;
     } = {},
   ) {
-    const entry: CatalogEntry = ERRORS[reason];
-    super(formatMessage(entry.message.en, options.params), options.cause === undefined ? undefined : { cause: options.cause });
+    super(reason, options);
     this.name = 'ApiError';
-    this.reason = reason;
-    this.code = entry.code;
+    const entry: CatalogEntry = ERRORS[reason];
     this.status = entry.status ?? STATUS_OF_CODE[entry.code];
-    this.params = options.params ?? {};
-    this.violations = options.violations ?? [];
     this.headers = options.headers ?? {};
     this.oauth = options.oauth;
   }
 
-  localizedMessage(locale: MessageLocale): string {
-    return formatMessage(ERRORS[this.reason].message[locale], this.params, locale);
+  /** The answer to a DomainError, with these headers. */
+  static of(error: DomainError, headers: Record<string, string> = {}): ApiError {
+    if (error instanceof ApiError) return error;
+    return new ApiError(error.reason, { params: error.params, violations: error.violations, headers, cause: error.cause });
   }
 }
 
 /** A 400 INVALID_REQUEST carrying the given violations. */
-export function invalidRequest(...violations: Violation[]): ApiError {
-  return new ApiError('invalidRequest', { violations });
+export function invalidRequest(...violations: Violation[]): DomainError {
+  return new DomainError('invalidRequest', { violations });
 }

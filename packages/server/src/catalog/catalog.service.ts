@@ -1,4 +1,4 @@
-import { ApiError, ERRORS, formatMessage, invalidRequest, type ErrorReason, type MessageLocale } from '../errors.ts';
+import { DomainError, ERRORS, formatMessage, invalidRequest, type ErrorReason, type MessageLocale } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
 import { batchFrameBytes, listAnswer, writeBatchAnswer } from './answer-writer.ts';
 import type { ArtistNames } from './artist-names.ts';
@@ -232,7 +232,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
 
   async function getOne(kind: FragmentKind, id: string, negotiation: Negotiation): Promise<Buffer> {
     const [fragment] = await fragmentsOf(kind, [id], negotiation);
-    if (fragment === undefined) throw new ApiError(kind.notFound, { params: { id } });
+    if (fragment === undefined) throw new DomainError(kind.notFound, { params: { id } });
     return fragment;
   }
 
@@ -271,7 +271,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
   }
 
   async function requireArtist(id: string): Promise<void> {
-    if (!(await repo.artistVisible(id))) throw new ApiError('artistNotFound', { params: { id } });
+    if (!(await repo.artistVisible(id))) throw new DomainError('artistNotFound', { params: { id } });
   }
 
   const kinds = { song, album, artist } as const;
@@ -303,7 +303,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     async albumTracks(albumId: string, request: PageRequest, negotiation: Negotiation): Promise<Buffer> {
       const scope = `tracks\u0000${albumId}`;
       const after = positionAfter<[number, number, string]>(scope, ['number', 'number', 'string'], request);
-      if (!(await repo.albumVisible(albumId))) throw new ApiError('albumNotFound', { params: { id: albumId } });
+      if (!(await repo.albumVisible(albumId))) throw new DomainError('albumNotFound', { params: { id: albumId } });
       const { ids, nextPageToken } = pageOf(scope, await repo.albumTracks(albumId, after, request.size + 1), request.size);
       return listBody('tracks', song, ids, negotiation, nextPageToken);
     },
@@ -324,8 +324,8 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
 
     async lyrics(songId: string): Promise<Buffer> {
       const row = await repo.lyrics(songId);
-      if (row === undefined) throw new ApiError('songNotFound', { params: { id: songId } });
-      if (row.language === null || row.lines === null) throw new ApiError('lyricsNotFound', { params: { id: songId } });
+      if (row === undefined) throw new DomainError('songNotFound', { params: { id: songId } });
+      if (row.language === null || row.lines === null) throw new DomainError('lyricsNotFound', { params: { id: songId } });
       return Buffer.from(renderLyrics({ ...row, language: row.language, lines: row.lines }));
     },
   };

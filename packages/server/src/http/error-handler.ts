@@ -1,11 +1,12 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { addVary } from './vary.ts';
-import { ApiError, invalidRequest, localizeViolation } from '../errors.ts';
+import { ApiError, DomainError, invalidRequest, localizeViolation } from '../errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../storage/unavailable.ts';
 import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import { validationErrorToApiError } from './validation.ts';
 
 /** Maps what Fastify itself throws (parsing, limits, validation) to the error catalog. */
-function fromFastifyError(error: FastifyError, bodyLimit: number): ApiError | undefined {
+function fromFastifyError(error: FastifyError, bodyLimit: number): DomainError | undefined {
   if (error.validation) return validationErrorToApiError(error.validation as never, error.validationContext ?? 'body');
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -32,7 +33,7 @@ function fromFastifyError(error: FastifyError, bodyLimit: number): ApiError | un
  * token endpoints answer on every error, including the ones raised before
  * their handlers run (validation, body parsing).
  */
-function oauthMembersFor(error: ApiError): { error: string; description: string } {
+function oauthMembersFor(error: DomainError & { status: number }): { error: string; description: string } {
   const code = error.status >= 500 ? 'server_error' : error.status === 429 ? 'temporarily_unavailable' : 'invalid_request';
   const description = error.violations.length > 0 ? error.violations.map((v) => `${v.field}: ${v.reason}`).join('; ') : error.message;
   return { error: code, description };
@@ -49,7 +50,9 @@ function oauthMembersFor(error: ApiError): { error: string; description: string 
  */
 export function createErrorHandler(negotiator: LocaleNegotiator, bodyLimit: number, options: { oauth?: boolean } = {}) {
   return function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-    let apiError = error instanceof ApiError ? error : fromFastifyError(error, bodyLimit);
+    const known = error instanceof DomainError ? error : fromFastifyError(error, bodyLimit);
+    // The one mapping from the domain's errors to answers: the catalog's status, and a Retry-After where waiting helps.
+    let apiError = known && ApiError.of(known, known.reason === 'unavailable' ? { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } : {});
     if (!apiError) {
       request.log.error({ err: error }, 'unhandled error');
       apiError = new ApiError('internal', { params: { requestId: request.id } });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, invalidRequest, localizeViolation, type MessageLocale } from '../errors.ts';
+import { ApiError, DomainError, invalidRequest, localizeViolation, type MessageLocale } from '../errors.ts';
 
 /**
  * Errors raised before a request reaches Fastify's hooks, answered in the
@@ -28,9 +28,9 @@ function parserError(code: string | undefined): ApiError {
   if (code === 'HPE_HEADER_OVERFLOW') return new ApiError('headersTooLarge');
   // Contract section 1 has no 408; a request cut short by the server's timeouts is a 400 about the request.
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_REQUEST_HEADERS_TIMEOUT') {
-    return invalidRequest({ field: 'request', reason: 'incomplete' });
+    return ApiError.of(invalidRequest({ field: 'request', reason: 'incomplete' }));
   }
-  return invalidRequest({ field: PARSER_FIELDS[code ?? ''] ?? 'request', reason: 'notHttp' });
+  return ApiError.of(invalidRequest({ field: PARSER_FIELDS[code ?? ''] ?? 'request', reason: 'notHttp' }));
 }
 
 /**
@@ -64,7 +64,7 @@ export function createFrameworkErrors(
   maxParamLength: number,
 ) {
   return function onFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-    let apiError: ApiError;
+    let apiError: DomainError;
     if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') apiError = new ApiError('uriTooLong', { params: { limit: maxParamLength } });
     // Never echo the path: it is what could not be decoded.
     else if (error.code === 'FST_ERR_BAD_URL') apiError = invalidRequest({ field: 'path', reason: 'invalid' });

@@ -1,15 +1,16 @@
-import { ApiError } from '../errors.ts';
+import { DomainError } from '../errors.ts';
 
-/** Seconds a client is told to wait when the database is out of reach (contract section 8). */
+/** Seconds a client is told to wait when the database is out of reach (contract section 8): the edge's Retry-After. */
 export const DATABASE_RETRY_AFTER_SECONDS = 1;
 
 /**
- * The 503 a request gets when the database cannot answer it: unreachable,
- * connection lost, busy, or slower than its timeouts. Storage adapters throw
- * it; the original error travels as `cause`, for the log only.
+ * What a request meets when the database cannot answer it: unreachable,
+ * connection lost, busy, or slower than its timeouts (a 503 with Retry-After
+ * at the edge). Storage adapters throw it; the original error travels as
+ * `cause`, for the log only.
  */
-export function databaseUnavailable(cause: unknown): ApiError {
-  return new ApiError('unavailable', { headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) }, cause });
+export function databaseUnavailable(cause: unknown): DomainError {
+  return new DomainError('unavailable', { cause });
 }
 
 /** PostgreSQL SQLSTATEs that say the server cannot serve now, not that the query is wrong. */

@@ -9,7 +9,7 @@ import type { Guard } from '../http/credentials.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import { MEDIA_FILE } from './qualities.ts';
 import type { StreamUrlSigner } from './stream-urls.ts';
-import { NoMediaError, NoSuchSongError, type StreamingService } from './streaming.service.ts';
+import type { StreamingService } from './streaming.service.ts';
 
 export interface StreamingRouteDeps {
   streaming: StreamingService;
@@ -60,18 +60,9 @@ export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps):
     async (request, reply) => {
       const principal = request.principal;
       if (principal?.kind !== 'token') throw new ApiError('apiKeyNotAllowed');
-      const songId = request.body.songId.value;
-      try {
-        const { stream } = await streaming.acquire(principal, songId, request.body.maxQuality);
-        reply.header('cache-control', 'no-store');
-        return { stream };
-      } catch (error) {
-        if (error instanceof NoSuchSongError) throw new ApiError('songNotFound', { params: { id: songId } });
-        if (error instanceof NoMediaError) {
-          throw new ApiError('mediaNotFound', { params: { id: songId, detail: error.maxQuality ? ` at or below ${error.maxQuality}` : '' } });
-        }
-        throw error;
-      }
+      const { stream } = await streaming.acquire(principal, request.body.songId.value, request.body.maxQuality);
+      reply.header('cache-control', 'no-store');
+      return { stream };
     },
   );
 

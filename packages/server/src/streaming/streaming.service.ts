@@ -1,20 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { DomainError } from '../errors.ts';
 import type { TokenPrincipal } from '../principal.ts';
 import { rank } from './qualities.ts';
 import type { StreamUrlSigner } from './stream-urls.ts';
 import type { StreamingRepo } from './streaming.repo.ts';
 
-export class NoSuchSongError extends Error {
-  override name = 'NoSuchSongError';
-}
-export class NoMediaError extends Error {
-  override name = 'NoMediaError';
-  readonly maxQuality: string | undefined;
-  constructor(maxQuality: string | undefined) {
-    super('no media');
-    this.maxQuality = maxQuality;
-  }
-}
 
 export interface AcquiredStream {
   stream: {
@@ -40,12 +30,12 @@ export function createStreamingService(repo: StreamingRepo, options: { publicUrl
      * the answer exists.
      */
     async acquire(principal: TokenPrincipal, songId: string, maxQuality: string | undefined): Promise<AcquiredStream> {
-      if (!(await repo.songPlayable(songId))) throw new NoSuchSongError(songId);
+      if (!(await repo.songPlayable(songId))) throw new DomainError('songNotFound', { params: { id: songId } });
       const media = (await repo.mediaOf(songId)).sort((a, b) => rank(a.quality) - rank(b.quality));
-      if (media.length === 0) throw new NoMediaError(undefined);
+      if (media.length === 0) throw new DomainError('mediaNotFound', { params: { id: songId } });
       const allowed = maxQuality === undefined ? media : media.filter((m) => rank(m.quality) <= rank(maxQuality));
       const chosen = allowed[allowed.length - 1];
-      if (!chosen) throw new NoMediaError(maxQuality);
+      if (!chosen) throw new DomainError('mediaNotFoundAtQuality', { params: { id: songId, quality: maxQuality! } });
 
       const now = clock();
       const expiresAt = now + options.urlTtlSeconds * 1000;
