@@ -23,6 +23,8 @@ interface CatalogEntry {
   /** Only set where the contract names another status for the code (413, 405, 414, 431). */
   readonly status?: number;
   readonly message: Localized;
+  /** The RFC 6749 §5.2 `error` the token endpoints answer it with (else one of the status's: invalid_request...). */
+  readonly oauthError?: string;
 }
 
 /**
@@ -100,13 +102,80 @@ export const ERRORS = {
     code: 'ERROR_CODE_NOT_FOUND',
     message: { en: 'The song "{id}" has no lyrics.', ar: 'لا توجد كلمات للأغنية "{id}".' },
   },
-  grantInvalid: {
+  grantCodeUnknown: {
     code: 'ERROR_CODE_INVALID_REQUEST',
-    message: { en: 'The authorization grant is not valid: {detail}.', ar: 'منحة التفويض غير صالحة: {detail}.' },
+    oauthError: 'invalid_grant',
+    message: { en: 'The authorization code is unknown.', ar: 'رمز التفويض غير معروف.' },
   },
-  grantExpired: {
+  grantCodeReused: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    oauthError: 'invalid_grant',
+    message: { en: 'The authorization code was already used; everything issued from it is revoked.', ar: 'رمز التفويض استُخدم من قبل، فأُلغي كل ما صدر عنه.' },
+  },
+  grantCodeTooManyChecks: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    oauthError: 'invalid_grant',
+    message: { en: 'The authorization code failed too many checks; sign in again.', ar: 'أخفق رمز التفويض في عدد كبير من التحققات؛ سجّل الدخول من جديد.' },
+  },
+  grantCodeExpired: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    oauthError: 'invalid_grant',
+    message: { en: 'The authorization code has expired.', ar: 'انتهت صلاحية رمز التفويض.' },
+  },
+  grantCodeOtherClient: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    oauthError: 'invalid_grant',
+    message: { en: 'The authorization code was issued to another client.', ar: 'صدر رمز التفويض لعميل آخر.' },
+  },
+  grantRedirectMismatch: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    oauthError: 'invalid_grant',
+    message: { en: 'The redirect URI differs from the one of the authorization request.', ar: 'يختلف عنوان إعادة التوجيه عن العنوان الوارد في طلب التفويض.' },
+  },
+  grantVerifierMismatch: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    oauthError: 'invalid_grant',
+    message: { en: 'The code verifier does not match the code challenge.', ar: 'لا يطابق متحقِّق الرمز تحدّيَ الرمز.' },
+  },
+  grantCodeSignInRevoked: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    oauthError: 'invalid_grant',
+    message: { en: 'The sign-in was revoked.', ar: 'أُلغي تسجيل الدخول.' },
+  },
+  grantCodeAccountDisabled: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    oauthError: 'invalid_grant',
+    message: { en: 'The account is disabled.', ar: 'الحساب معطَّل.' },
+  },
+  refreshUnknown: {
     code: 'ERROR_CODE_UNAUTHENTICATED',
-    message: { en: 'The refresh token cannot be used: {detail}.', ar: 'لا يمكن استخدام رمز التحديث: {detail}.' },
+    oauthError: 'invalid_grant',
+    message: { en: 'The refresh token is unknown.', ar: 'رمز التحديث غير معروف.' },
+  },
+  refreshOtherClient: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    oauthError: 'invalid_grant',
+    message: { en: 'The refresh token was issued to another client.', ar: 'صدر رمز التحديث لعميل آخر.' },
+  },
+  refreshReused: {
+    code: 'ERROR_CODE_UNAUTHENTICATED',
+    oauthError: 'invalid_grant',
+    message: { en: 'The refresh token was already used; sign in again.', ar: 'رمز التحديث استُخدم من قبل؛ سجّل الدخول من جديد.' },
+  },
+  refreshSignInRevoked: {
+    code: 'ERROR_CODE_UNAUTHENTICATED',
+    oauthError: 'invalid_grant',
+    message: { en: 'The sign-in was revoked; sign in again.', ar: 'أُلغي تسجيل الدخول؛ سجّل الدخول من جديد.' },
+  },
+  refreshAccountDisabled: {
+    code: 'ERROR_CODE_UNAUTHENTICATED',
+    oauthError: 'invalid_grant',
+    message: { en: 'The account is disabled.', ar: 'الحساب معطَّل.' },
+  },
+  refreshExpired: {
+    code: 'ERROR_CODE_UNAUTHENTICATED',
+    oauthError: 'invalid_grant',
+    message: { en: 'The refresh token has expired; sign in again.', ar: 'انتهت صلاحية رمز التحديث؛ سجّل الدخول من جديد.' },
   },
   clientUnknown: {
     code: 'ERROR_CODE_UNAUTHENTICATED',
@@ -188,7 +257,7 @@ export const VIOLATIONS = {
     en: 'must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~"',
     ar: 'يجب أن يتكون من 43 إلى 128 حرفًا من A-Z وa-z و0-9 و"-" و"." و"_" و"~"',
   },
-  grant: { en: 'is not valid: {detail}', ar: 'غير صالح: {detail}' },
+  grant: { en: 'is not valid for this grant', ar: 'غير صالح لهذه المنحة' },
   pageToken: {
     en: 'is not a page token this server issued for this list, or it has expired',
     ar: 'ليس رمز صفحة أصدره هذا الخادم لهذه القائمة، أو انتهت صلاحيته',
@@ -235,6 +304,11 @@ export function formatMessage(template: string, params: Params = {}, locale: Mes
     if (forms === undefined || typeof value !== 'number') return String(value);
     return (forms[pluralRules[locale].select(value)] ?? forms.other).replace('{n}', String(value));
   });
+}
+
+/** The RFC 6749 §5.2 `error` the catalog gives a reason, if it gives one. */
+export function oauthErrorOf(reason: ErrorReason): string | undefined {
+  return (ERRORS[reason] as CatalogEntry).oauthError;
 }
 
 /** A field violation before localization: the field, why, and the values its text needs. */

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { addVary } from './vary.ts';
-import { ApiError, DomainError, invalidRequest, localizeViolation } from '../errors.ts';
+import { ApiError, DomainError, invalidRequest, localizeViolation, oauthErrorOf } from '../errors.ts';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../storage/unavailable.ts';
 import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import { validationErrorToApiError } from './validation.ts';
@@ -34,6 +34,9 @@ function fromFastifyError(error: FastifyError, bodyLimit: number): DomainError |
  * their handlers run (validation, body parsing).
  */
 function oauthMembersFor(error: DomainError & { status: number }): { error: string; description: string } {
+  const named = oauthErrorOf(error.reason);
+  // A reason with an OAuth error of its own says what failed in its message; others name the fields at fault.
+  if (named !== undefined) return { error: named, description: error.message };
   const code = error.status >= 500 ? 'server_error' : error.status === 429 ? 'temporarily_unavailable' : 'invalid_request';
   const description = error.violations.length > 0 ? error.violations.map((v) => `${v.field}: ${v.reason}`).join('; ') : error.message;
   return { error: code, description };

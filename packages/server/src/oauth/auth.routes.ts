@@ -16,7 +16,7 @@ import { checkAuthorizeRequest, FLOW_PARAMETERS, redirectTo, type AuthorizeFlow,
 import type { ClientsService } from './clients.service.ts';
 import { CODE_VERIFIER } from './pkce.ts';
 import { PAGE_HEADERS, renderErrorPage, renderSignInPage } from './sign-in-page.ts';
-import { GrantError, type TokenSet, type TokensService } from './tokens.service.ts';
+import type { TokenSet, TokensService } from './tokens.service.ts';
 import { usernameKey, type UsersService } from './users.service.ts';
 
 export interface AuthRouteDeps {
@@ -80,15 +80,6 @@ function snakeCaseBody(body: unknown): Record<string, unknown> {
   return result;
 }
 
-function grantFailure(error: GrantError): ApiError {
-  const oauth = { error: error.error, description: error.message };
-  if (error.status === 401) return new ApiError('grantExpired', { params: { detail: error.message }, oauth });
-  return new ApiError('grantInvalid', {
-    params: { detail: error.message },
-    violations: [{ field: error.field, reason: 'grant', params: { detail: error.message } }],
-    oauth,
-  });
-}
 
 function required(body: Record<string, unknown>, names: readonly string[]): Violation[] {
   return names.filter((n) => body[n] === undefined || body[n] === '').map((field) => ({ field, reason: 'required' as const }));
@@ -243,33 +234,25 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
   }
 
   async function exchange(body: TokenRequest): Promise<TokenSet> {
-    try {
-      if (body.grant_type === 'authorization_code') {
-        const missing = required(body, ['code', 'redirect_uri', 'client_id', 'code_verifier']);
-        if (missing.length > 0) throw invalidRequestOAuth(missing);
-        if (!CODE_VERIFIER.test(body.code_verifier!)) throw invalidRequestOAuth([{ field: 'code_verifier', reason: 'codeVerifier' }]);
-        await clientExists(body.client_id!);
-        return await tokens.exchangeCode({ code: body.code!, clientId: body.client_id!, redirectUri: body.redirect_uri!, codeVerifier: body.code_verifier! });
-      }
-      if (body.grant_type === 'refresh_token') return await refresh(body);
-      throw new ApiError('invalidRequest', {
-        violations: [{ field: 'grant_type', reason: 'grantType' }],
-        oauth: { error: 'unsupported_grant_type', description: 'grant_type must be authorization_code or refresh_token' },
-      });
-    } catch (error) {
-      throw error instanceof GrantError ? grantFailure(error) : error;
+    if (body.grant_type === 'authorization_code') {
+      const missing = required(body, ['code', 'redirect_uri', 'client_id', 'code_verifier']);
+      if (missing.length > 0) throw invalidRequestOAuth(missing);
+      if (!CODE_VERIFIER.test(body.code_verifier!)) throw invalidRequestOAuth([{ field: 'code_verifier', reason: 'codeVerifier' }]);
+      await clientExists(body.client_id!);
+      return tokens.exchangeCode({ code: body.code!, clientId: body.client_id!, redirectUri: body.redirect_uri!, codeVerifier: body.code_verifier! });
     }
+    if (body.grant_type === 'refresh_token') return refresh(body);
+    throw new ApiError('invalidRequest', {
+      violations: [{ field: 'grant_type', reason: 'grantType' }],
+      oauth: { error: 'unsupported_grant_type', description: 'grant_type must be authorization_code or refresh_token' },
+    });
   }
 
   async function refresh(body: { refresh_token?: string | undefined; client_id?: string | undefined }): Promise<TokenSet> {
     const missing = required(body, ['refresh_token', 'client_id']);
     if (missing.length > 0) throw invalidRequestOAuth(missing);
     await clientExists(body.client_id!);
-    try {
-      return await tokens.refresh({ refreshToken: body.refresh_token!, clientId: body.client_id! });
-    } catch (error) {
-      throw error instanceof GrantError ? grantFailure(error) : error;
-    }
+    return tokens.refresh({ refreshToken: body.refresh_token!, clientId: body.client_id! });
   }
 
   // The token endpoints answer OAuth errors (RFC 6749 §5.2 members) on every failure, parsing and

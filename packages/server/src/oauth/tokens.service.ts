@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { DomainError, type ErrorReason } from '../errors.ts';
 import { hashSecret } from '../crypto/secret-hash.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Database, Db } from '../storage/database.ts';
@@ -15,18 +16,9 @@ export interface TokenSet {
   scope: string;
 }
 
-/** An OAuth grant failure: RFC 6749 `error`, the HTTP status, and the request field at fault. */
-export class GrantError extends Error {
-  override name = 'GrantError';
-  readonly error: 'invalid_grant' | 'invalid_client';
-  readonly status: 400 | 401;
-  readonly field: string;
-  constructor(error: GrantError['error'], status: GrantError['status'], field: string, description: string) {
-    super(description);
-    this.error = error;
-    this.status = status;
-    this.field = field;
-  }
+/** An OAuth grant failure (an `invalid_grant` of RFC 6749): its reason in the error catalog, and the request field at fault. */
+function grantFailure(reason: ErrorReason, field: string): DomainError {
+  return new DomainError(reason, { violations: [{ field, reason: 'grant' }] });
 }
 
 export interface AccessTokenInfo {
@@ -128,20 +120,20 @@ export function createTokensService(
         .select(['c.grant_id', 'c.redirect_uri', 'c.code_challenge', 'c.expires_at', 'c.used_at', 'c.failed_checks', 'g.client_id', 'g.scope', 'g.revoked_at', 'u.disabled_at'])
         .where('c.code_hash', '=', hash)
         .executeTakeFirst();
-      if (!row) throw new GrantError('invalid_grant', 400, 'code', 'the authorization code is unknown');
+      if (!row) throw grantFailure('grantCodeUnknown', 'code');
       const replayed = async (): Promise<never> => {
         await revokeGrant(row.grant_id, now);
-        throw new GrantError('invalid_grant', 400, 'code', 'the authorization code was already used; everything issued from it is revoked');
+        throw grantFailure('grantCodeReused', 'code');
       };
       if (row.used_at !== null) {
-        if (row.failed_checks >= MAX_FAILED_CODE_CHECKS) throw new GrantError('invalid_grant', 400, 'code', 'the authorization code failed too many checks; sign in again');
+        if (row.failed_checks >= MAX_FAILED_CODE_CHECKS) throw grantFailure('grantCodeTooManyChecks', 'code');
         return replayed();
       }
-      if (row.expires_at <= now) throw new GrantError('invalid_grant', 400, 'code', 'the authorization code has expired');
+      if (row.expires_at <= now) throw grantFailure('grantCodeExpired', 'code');
       const mismatch =
-        row.client_id !== input.clientId ? new GrantError('invalid_grant', 400, 'client_id', 'the code was issued to another client')
-        : row.redirect_uri !== input.redirectUri ? new GrantError('invalid_grant', 400, 'redirect_uri', 'redirect_uri differs from the authorization request')
-        : !verifierMatches(input.codeVerifier, row.code_challenge) ? new GrantError('invalid_grant', 400, 'code_verifier', 'code_verifier does not match the code challenge')
+        row.client_id !== input.clientId ? grantFailure('grantCodeOtherClient', 'client_id')
+        : row.redirect_uri !== input.redirectUri ? grantFailure('grantRedirectMismatch', 'redirect_uri')
+        : !verifierMatches(input.codeVerifier, row.code_challenge) ? grantFailure('grantVerifierMismatch', 'code_verifier')
         : undefined;
       if (mismatch) {
         await db
@@ -155,9 +147,9 @@ export function createTokensService(
           .execute();
         throw mismatch;
       }
-      if (row.revoked_at !== null) throw new GrantError('invalid_grant', 400, 'code', 'the sign-in was revoked');
+      if (row.revoked_at !== null) throw grantFailure('grantCodeSignInRevoked', 'code');
       // Disabled between the sign-in and this exchange: the grant may have been made after disabling revoked the others.
-      if (row.disabled_at !== null) throw new GrantError('invalid_grant', 400, 'code', 'the account is disabled');
+      if (row.disabled_at !== null) throw grantFailure('grantCodeAccountDisabled', 'code');
       const issued = await db.transaction().execute(async (trx) => {
         const claimed = await trx.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst();
         if (Number(claimed.numUpdatedRows) === 0) return null;
@@ -183,17 +175,17 @@ export function createTokensService(
         .select(['r.grant_id', 'r.issued_at', 'r.spent_at', 'g.client_id', 'g.scope', 'g.created_at', 'g.revoked_at', 'u.disabled_at'])
         .where('r.token_hash', '=', hash)
         .executeTakeFirst();
-      if (!row) throw new GrantError('invalid_grant', 401, 'refresh_token', 'the refresh token is unknown');
-      if (row.client_id !== input.clientId) throw new GrantError('invalid_grant', 400, 'client_id', 'the refresh token was issued to another client');
+      if (!row) throw grantFailure('refreshUnknown', 'refresh_token');
+      if (row.client_id !== input.clientId) throw grantFailure('refreshOtherClient', 'client_id');
       const reused = async (): Promise<never> => {
         await revokeGrant(row.grant_id, now);
-        throw new GrantError('invalid_grant', 401, 'refresh_token', 'the refresh token was already used; sign in again');
+        throw grantFailure('refreshReused', 'refresh_token');
       };
       if (row.spent_at !== null) return reused();
-      if (row.revoked_at !== null) throw new GrantError('invalid_grant', 401, 'refresh_token', 'the sign-in was revoked; sign in again');
-      if (row.disabled_at !== null) throw new GrantError('invalid_grant', 401, 'refresh_token', 'the account is disabled');
+      if (row.revoked_at !== null) throw grantFailure('refreshSignInRevoked', 'refresh_token');
+      if (row.disabled_at !== null) throw grantFailure('refreshAccountDisabled', 'refresh_token');
       if (now - row.issued_at >= REFRESH_IDLE_MS || now - row.created_at >= REFRESH_ABSOLUTE_MS) {
-        throw new GrantError('invalid_grant', 401, 'refresh_token', 'the refresh token has expired; sign in again');
+        throw grantFailure('refreshExpired', 'refresh_token');
       }
       const issued = await db.transaction().execute(async (trx) => {
         const claimed = await trx.updateTable('oauth_refresh_tokens').set({ spent_at: now }).where('token_hash', '=', hash).where('spent_at', 'is', null).executeTakeFirst();
