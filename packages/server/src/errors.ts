@@ -306,6 +306,35 @@ export function formatMessage(template: string, params: Params = {}, locale: Mes
   });
 }
 
+/**
+ * The texts of the sign-in pages (oauth/sign-in-page.ts), beside the errors:
+ * each a whole sentence or label in Arabic and in English (the pages show
+ * both, Arabic first).
+ */
+export const PAGE_TEXTS = {
+  signInTitle: { ar: 'تسجيل الدخول إلى مقام', en: 'Sign in to Maqam' },
+  /** Follows the app's name. */
+  asksPermission: { ar: 'يطلب الإذن بما يلي:', en: 'asks permission to:' },
+  username: { ar: 'اسم المستخدم', en: 'Username' },
+  password: { ar: 'كلمة المرور', en: 'Password' },
+  allow: { ar: 'سماح', en: 'Allow' },
+  deny: { ar: 'رفض', en: 'Deny' },
+  scopeRead: { ar: 'قراءة الكتالوج: الأغاني والفنانين', en: 'Read the catalog: songs and artists' },
+  scopeStream: { ar: 'تشغيل الموسيقى باسمك', en: 'Play music on your behalf' },
+  cannotContinueTitle: { ar: 'تعذّر تسجيل الدخول', en: 'Sign-in cannot continue' },
+  startAgain: { ar: 'ارجع إلى التطبيق وابدأ من جديد.', en: 'Go back to the app and start again.' },
+  wrongPassword: { ar: 'اسم المستخدم أو كلمة المرور غير صحيحة.', en: 'The username or password is not correct.' },
+  tooManyAttempts: { ar: 'محاولات كثيرة خاطئة. حاول مرة أخرى بعد 15 دقيقة.', en: 'Too many failed attempts. Try again in 15 minutes.' },
+  pageExpired: { ar: 'انتهت صلاحية صفحة تسجيل الدخول أو لم تأتِ من مقام.', en: 'This sign-in page has expired or did not come from Maqam.' },
+  pageUsed: {
+    ar: 'استُخدمت صفحة تسجيل الدخول هذه من قبل. ارجع إلى التطبيق وابدأ تسجيل الدخول من جديد.',
+    en: 'This sign-in page was already used. Go back to the app and start signing in again.',
+  },
+  appNotNamedOnce: { ar: 'يجب أن يحدد الطلب التطبيق مرة واحدة بالضبط.', en: 'The request must name the app (client_id) exactly once.' },
+  appUnknown: { ar: 'هذا التطبيق غير مسجَّل لدى مقام.', en: 'This app is not registered with Maqam.' },
+  returnAddressUnknown: { ar: 'عنوان العودة غير مسجَّل لهذا التطبيق.', en: 'The return address (redirect_uri) is not registered for this app.' },
+} as const satisfies Record<string, Localized>;
+
 /** The RFC 6749 §5.2 `error` the catalog gives a reason, if it gives one. */
 export function oauthErrorOf(reason: ErrorReason): string | undefined {
   return (ERRORS[reason] as CatalogEntry).oauthError;

@@ -9,7 +9,7 @@ import {
   TokenRequest,
   TokenResponse,
 } from '@maqam/contract';
-import { ApiError, invalidRequest, type Violation } from '../errors.ts';
+import { ApiError, invalidRequest, PAGE_TEXTS, type Violation } from '../errors.ts';
 import type { Guard } from '../http/credentials.ts';
 import type { RateLimiter, RateLimitStore } from '../http/rate-limit.ts';
 import { checkAuthorizeRequest, FLOW_PARAMETERS, redirectTo, type AuthorizeFlow, type Csrf } from './authorize-flow.ts';
@@ -100,7 +100,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
     return reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
   }
 
-  function showSignIn(reply: FastifyReply, request: FastifyRequest, flow: AuthorizeFlow, extra: { status?: number; username?: string; error?: { ar: string; en: string } } = {}) {
+  function showSignIn(reply: FastifyReply, request: FastifyRequest, flow: AuthorizeFlow, extra: { status?: number; username?: string; error?: { readonly ar: string; readonly en: string } } = {}) {
     let nonce = cookie(request, CSRF_COOKIE);
     if (!nonce || !/^[A-Za-z0-9_-]{24}$/.test(nonce)) nonce = csrf.newNonce();
     reply.header(
@@ -164,10 +164,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
     if (!flow) return reply;
     const formId = csrf.verify(form.get('csrf_token') ?? '', cookie(request, CSRF_COOKIE), flow);
     if (formId === null) {
-      return sendPage(reply, 400, renderErrorPage({
-        ar: 'انتهت صلاحية صفحة تسجيل الدخول أو لم تأتِ من مقام.',
-        en: 'This sign-in page has expired or did not come from Maqam.',
-      }));
+      return sendPage(reply, 400, renderErrorPage(PAGE_TEXTS.pageExpired));
     }
     const back = (params: Record<string, string | undefined>) =>
       reply.headers(NO_STORE).redirect(redirectTo(flow.redirectUri, { ...params, state: flow.state, iss: issuer }), 302);
@@ -191,14 +188,14 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
       return showSignIn(reply, request, flow, {
         status: 429,
         username,
-        error: { ar: 'محاولات كثيرة خاطئة. حاول مرة أخرى بعد 15 دقيقة.', en: 'Too many failed attempts. Try again in 15 minutes.' },
+        error: PAGE_TEXTS.tooManyAttempts,
       });
     }
     const user = decision === 'allow' && username !== '' && password !== '' ? await users.authenticate(username, password) : null;
     if (!user) {
       return showSignIn(reply, request, flow, {
         username,
-        error: { ar: 'اسم المستخدم أو كلمة المرور غير صحيحة.', en: 'The username or password is not correct.' },
+        error: PAGE_TEXTS.wrongPassword,
       });
     }
     // Only failures count: a right password takes its attempt back.
@@ -212,10 +209,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
       formId,
     });
     if (code === null) {
-      return sendPage(reply, 400, renderErrorPage({
-        ar: 'استُخدمت صفحة تسجيل الدخول هذه من قبل. ارجع إلى التطبيق وابدأ تسجيل الدخول من جديد.',
-        en: 'This sign-in page was already used. Go back to the app and start signing in again.',
-      }));
+      return sendPage(reply, 400, renderErrorPage(PAGE_TEXTS.pageUsed));
     }
     return back({ code });
   });

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { PAGE_TEXTS } from '../errors.ts';
 import type { ClientsService, OAuthClient } from './clients.service.ts';
 import { S256_CHALLENGE } from './pkce.ts';
 
@@ -15,7 +16,7 @@ export interface AuthorizeFlow {
 export type FlowCheck =
   | { kind: 'ok'; flow: AuthorizeFlow }
   | { kind: 'redirect'; redirectUri: string; state: string | undefined; error: string; description: string }
-  | { kind: 'refuse'; problem: { ar: string; en: string } };
+  | { kind: 'refuse'; problem: { readonly ar: string; readonly en: string } };
 
 /** The parameters of the flow, each at most once (RFC 6749 §3.1: none may be repeated). */
 export const FLOW_PARAMETERS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
@@ -32,16 +33,13 @@ export async function checkAuthorizeRequest(params: URLSearchParams, clients: Cl
   };
   const clientId = once('client_id');
   if (clientId.repeated || !clientId.value) {
-    return { kind: 'refuse', problem: { ar: 'الطلب لا يحدد التطبيق (client_id) مرة واحدة بالضبط.', en: 'The request must name the app (client_id) exactly once.' } };
+    return { kind: 'refuse', problem: PAGE_TEXTS.appNotNamedOnce };
   }
   const client = await clients.find(clientId.value);
-  if (!client) return { kind: 'refuse', problem: { ar: 'هذا التطبيق غير مسجَّل لدى مقام.', en: 'This app is not registered with Maqam.' } };
+  if (!client) return { kind: 'refuse', problem: PAGE_TEXTS.appUnknown };
   const redirect = once('redirect_uri');
   if (redirect.repeated || !redirect.value || !client.redirectUris.includes(redirect.value)) {
-    return {
-      kind: 'refuse',
-      problem: { ar: 'عنوان العودة (redirect_uri) غير مسجَّل لهذا التطبيق.', en: 'The return address (redirect_uri) is not registered for this app.' },
-    };
+    return { kind: 'refuse', problem: PAGE_TEXTS.returnAddressUnknown };
   }
   const state = once('state');
   const fail = (error: string, description: string): FlowCheck => ({

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { PAGE_TEXTS } from '../errors.ts';
+
+type PageText = { readonly ar: string; readonly en: string };
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
@@ -33,12 +36,16 @@ export const PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
 } as const;
 
-const SCOPE_TEXT: Record<string, { ar: string; en: string }> = {
-  read: { ar: 'قراءة الكتالوج: الأغاني والفنانين', en: 'Read the catalog: songs and artists' },
-  stream: { ar: 'تشغيل الموسيقى باسمك', en: 'Play music on your behalf' },
-};
+const SCOPE_TEXT: Record<string, PageText> = { read: PAGE_TEXTS.scopeRead, stream: PAGE_TEXTS.scopeStream };
 
-function layout(titleAr: string, titleEn: string, body: string): string {
+/** A text of the page in both languages: Arabic, then English beside it (`tag`'s element, marked as English). */
+function both(text: PageText, tag: 'span' | 'p' = 'span'): string {
+  return `${escapeHtml(text.ar)} <${tag} class="en" lang="en" dir="ltr">${escapeHtml(text.en)}</${tag}>`;
+}
+
+function layout(title: PageText, body: string): string {
+  const titleAr = title.ar;
+  const titleEn = title.en;
   return `<!doctype html>
 <html lang="ar" dir="rtl">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -56,7 +63,7 @@ export interface SignInPage {
   /** Every hidden input: the whole flow state and the CSRF token. */
   hidden: Readonly<Record<string, string>>;
   username?: string;
-  error?: { ar: string; en: string };
+  error?: PageText;
 }
 
 /** The bilingual sign-in and consent form (Arabic first, right to left), usable without JavaScript. */
@@ -71,32 +78,30 @@ export function renderSignInPage(page: SignInPage): string {
     ? `<div class="alert" role="alert"><p>${escapeHtml(page.error.ar)}</p><p class="en" lang="en" dir="ltr">${escapeHtml(page.error.en)}</p></div>`
     : '';
   return layout(
-    'تسجيل الدخول إلى مقام',
-    'Sign in to Maqam',
-    `<p><bdi>${escapeHtml(page.clientName)}</bdi> يطلب الإذن بما يلي:</p>
-<p class="en" lang="en" dir="ltr"><bdi>${escapeHtml(page.clientName)}</bdi> asks permission to:</p>
+    PAGE_TEXTS.signInTitle,
+    `<p><bdi>${escapeHtml(page.clientName)}</bdi> ${escapeHtml(PAGE_TEXTS.asksPermission.ar)}</p>
+<p class="en" lang="en" dir="ltr"><bdi>${escapeHtml(page.clientName)}</bdi> ${escapeHtml(PAGE_TEXTS.asksPermission.en)}</p>
 <ul class="scopes">${scopes}</ul>
 ${alert}
 <form method="post" action="/v1/auth/authorize">
 ${hidden}
-<label for="username">اسم المستخدم <span class="en" lang="en">Username</span></label>
+<label for="username">${both(PAGE_TEXTS.username)}</label>
 <input type="text" id="username" name="username" autocomplete="username" required value="${escapeHtml(page.username ?? '')}"${page.error ? '' : ' autofocus'}>
-<label for="password">كلمة المرور <span class="en" lang="en">Password</span></label>
+<label for="password">${both(PAGE_TEXTS.password)}</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required${page.error ? ' autofocus' : ''}>
 <div class="actions">
-<button class="allow" type="submit" name="decision" value="allow">سماح · Allow</button>
-<button class="deny" type="submit" name="decision" value="deny" formnovalidate>رفض · Deny</button>
+<button class="allow" type="submit" name="decision" value="allow">${escapeHtml(PAGE_TEXTS.allow.ar)} · <span lang="en">${escapeHtml(PAGE_TEXTS.allow.en)}</span></button>
+<button class="deny" type="submit" name="decision" value="deny" formnovalidate>${escapeHtml(PAGE_TEXTS.deny.ar)} · <span lang="en">${escapeHtml(PAGE_TEXTS.deny.en)}</span></button>
 </div>
 </form>`,
   );
 }
 
 /** The page for a request that cannot be redirected back (unknown client, unregistered redirect URI). */
-export function renderErrorPage(problem: { ar: string; en: string }): string {
+export function renderErrorPage(problem: PageText): string {
   return layout(
-    'تعذّر تسجيل الدخول',
-    'Sign-in cannot continue',
+    PAGE_TEXTS.cannotContinueTitle,
     `<div class="alert" role="alert"><p>${escapeHtml(problem.ar)}</p><p class="en" lang="en" dir="ltr">${escapeHtml(problem.en)}</p></div>
-<p>ارجع إلى التطبيق وابدأ من جديد.</p><p class="en" lang="en" dir="ltr">Go back to the app and start again.</p>`,
+<p>${escapeHtml(PAGE_TEXTS.startAgain.ar)}</p><p class="en" lang="en" dir="ltr">${escapeHtml(PAGE_TEXTS.startAgain.en)}</p>`,
   );
 }
