@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { AlbumsTable, ArtistsTable, SongsTable } from '../storage/database.ts';
 import { precompiledIdListQuery, type Storage } from '../storage/storage.ts';
 

@@ -1,6 +1,8 @@
 import { createBulkUpsert } from '../storage/bulk-upsert.ts';
 import type { StoredFormat } from '../storage/stored-formats.ts';
-import { IndexMemo, mergeSegmentsAfter, updateSearchIndex } from './search-index.ts';
+import { IndexMemo } from './index-memo.ts';
+import { updateSearchIndex } from './search-index.ts';
+import { mergeSegmentsAfter } from './segments.ts';
 
 /** Items a transaction (one segment each, merged into one at the end). */
 const PAGE = 10_000;

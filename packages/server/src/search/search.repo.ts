@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Storage } from '../storage/storage.ts';
-import { popularityOf, type SearchKind } from './search-index.ts';
+import { popularityOf, type SearchKind } from './search-item.ts';
 
 /** A segment of the index (search/doclist.ts) as a search sees it. */
 export interface SegmentInfo {

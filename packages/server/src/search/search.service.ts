@@ -6,7 +6,7 @@ import { listAnswer } from '../catalog/answer-writer.ts';
 import { searchTerms, type SearchTerm } from '../text/normalize.ts';
 import { BitmapPool, bitmapWords, CHUNK_SIZE, type ChunkBitmap, decodeChunk } from './doclist.ts';
 import { PostingsCache } from './postings-cache.ts';
-import { compareWalk, kindWord, wholeNameWord, type SearchKind } from './search-index.ts';
+import { compareWalk, kindWord, wholeNameWord, type SearchKind } from './search-item.ts';
 import type { ItemRow, SearchRepo, SegmentInfo } from './search.repo.ts';
 import { MATCH, Vocabulary } from './vocabulary.ts';
 
