@@ -33,7 +33,10 @@ import { validatorCompiler } from './http/validation.ts';
 import { createApiKeysRepo } from './keys/api-keys.repo.ts';
 import { createApiKeysService } from './keys/api-keys.service.ts';
 import { ensureServerSecret } from './storage/settings.repo.ts';
-import { authRoutes } from './oauth/auth.routes.ts';
+import { authorizeRoutes } from './oauth/authorize.routes.ts';
+import { discoveryRoutes } from './oauth/discovery.routes.ts';
+import { createSignInLimits } from './oauth/sign-in-limits.ts';
+import { tokenRoutes } from './oauth/token.routes.ts';
 import { createCsrf } from './oauth/authorize-flow.ts';
 import { createClientsService } from './oauth/clients.service.ts';
 import { createTokensService } from './oauth/tokens.service.ts';
@@ -265,20 +268,25 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     publicUrl: config.publicUrl,
     clock,
   });
-  await app.register(authRoutes, {
+  await app.register(authorizeRoutes, {
     issuer: config.publicUrl,
     clients,
     users: createUsersService(storage.db),
     tokens,
     csrf: createCsrf(subkey(secret, 'csrf'), clock),
+    // Failed sign-ins are counted in this process while Redis is away: guessing must not get easier in an outage.
+    signInLimits: createSignInLimits(new FallbackRateLimitStore(store), clock),
+    secureCookies: config.publicUrl.startsWith('https:'),
+  });
+  await app.register(tokenRoutes, {
+    clients,
+    tokens,
     guard,
     addressLimiter,
-    // Failed sign-ins are counted in this process while Redis is away: guessing must not get easier in an outage.
-    signInFailures: new FallbackRateLimitStore(store),
-    secureCookies: config.publicUrl.startsWith('https:'),
     clock,
     oauthErrors: createErrorHandler(negotiator, BODY_LIMIT, { oauth: true }),
   });
+  await app.register(discoveryRoutes, { issuer: config.publicUrl });
   if (demo) await demoRoutes(app, demo);
 
   routesAdded = true;
