@@ -12,8 +12,9 @@ import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
 import { buildReadOnlyCatalogIndexes, catalogIsEmpty, dropReadOnlyCatalogIndexes, withSearchItemIndexesRebuilt } from '../storage/catalog-indexes.ts';
 import { analyzeTables, type Storage } from '../storage/storage.ts';
-import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
-import type { Checkpointer } from '../storage/sqlite.ts';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import { BackgroundCheckpoints } from '../storage/background-checkpoints.ts';
+import { inChunks } from '../storage/id-chunks.ts';
 
 /**
  * Referenced ids that are neither in the batch nor in the database, with the
@@ -34,10 +35,8 @@ async function missingReferences(
   const wanted = [...references.keys()].filter((id) => !inBatch.has(id) && !writtenBefore?.has(id));
   if (wanted.length === 0) return [];
   const found = new Set<string>();
-  for (let i = 0; i < wanted.length; i += 5000) {
-    const rows = await trx.selectFrom(table).select('id').where('id', 'in', storage.idList(wanted.slice(i, i + 5000))).execute();
-    for (const row of rows) found.add(row.id);
-  }
+  const rows = await inChunks(wanted, (chunk) => trx.selectFrom(table).select('id').where('id', 'in', storage.idList(chunk)).execute());
+  for (const row of rows) found.add(row.id);
   const errors: LineError[] = [];
   for (const id of wanted) {
     if (found.has(id)) continue;
@@ -106,50 +105,6 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
     if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage).catch(() => {});
     await checkpoints.end().catch(() => {});
     throw error;
-  }
-}
-
-/**
- * Batches of at least this many records have the WAL checkpointed on another
- * thread (storage/sqlite.ts Checkpointer): on the 1M import, checkpoints at
- * commit took about 11 s of the importing thread. Imports of smaller batches
- * keep SQLite's own checkpoints.
- */
-const BACKGROUND_CHECKPOINT_RECORDS = 5_000;
-
-/** An import's WAL checkpoints, moved to another thread once a batch is large enough (SQLite files only). */
-class BackgroundCheckpoints {
-  readonly #storage: Storage;
-  #checkpointer: Checkpointer | undefined;
-
-  constructor(storage: Storage) {
-    this.#storage = storage;
-  }
-
-  /** Before a batch's transaction: the last checkpoint is done, so the batch starts the WAL again from its beginning. */
-  async beforeWrite(records: number): Promise<void> {
-    if (this.#checkpointer === undefined && records >= BACKGROUND_CHECKPOINT_RECORDS && this.#storage.checkpointer) {
-      this.#checkpointer = this.#storage.checkpointer();
-      await sql`pragma wal_autocheckpoint = 0`.execute(this.#storage.db);
-    }
-    await this.settled();
-  }
-
-  /** The checkpoint asked for last is done. */
-  async settled(): Promise<void> {
-    await this.#checkpointer?.settled();
-  }
-
-  /** After a commit: checkpoint it while the import reads its next batch. */
-  afterCommit(): void {
-    this.#checkpointer?.request();
-  }
-
-  /** The import is over (or failed): SQLite's own checkpoints again, from the next commit. */
-  async end(): Promise<void> {
-    if (this.#checkpointer === undefined) return;
-    await this.#checkpointer.close();
-    await sql`pragma wal_autocheckpoint = 1000`.execute(this.#storage.db);
   }
 }
 
@@ -224,10 +179,8 @@ async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBa
     // Lyrics are never deleted, so the flag only ever turns on.
     const withLyrics = new Set(lyrics.keys());
     const songList = [...songIds];
-    for (let i = 0; i < songList.length; i += 5000) {
-      const rows = await trx.selectFrom('lyrics').select('song_id').where('song_id', 'in', storage.idList(songList.slice(i, i + 5000))).execute();
-      for (const row of rows) withLyrics.add(row.song_id);
-    }
+    const lyricsRows = await inChunks(songList, (chunk) => trx.selectFrom('lyrics').select('song_id').where('song_id', 'in', storage.idList(chunk)).execute());
+    for (const row of lyricsRows) withLyrics.add(row.song_id);
     for (const song of songs) song.has_lyrics = withLyrics.has(song.id) ? 1 : 0;
     // Albums whose most popular song may now be a less popular one: those of songs already there (their album
     // now and before). A new song can only raise its album's popularity, which the index does without a recount.
@@ -235,13 +188,11 @@ async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBa
     const newAlbumOf = new Map(songs.map((song) => [song.id, song.album_id]));
     // Songs not in the catalog before this batch: nothing of theirs is in the index to delete.
     const newSongs = new Set(songIds);
-    for (let i = 0; i < songList.length; i += 5000) {
-      const before = await trx.selectFrom('songs').select(['id', 'album_id']).where('id', 'in', storage.idList(songList.slice(i, i + 5000))).execute();
-      for (const row of before) {
-        newSongs.delete(row.id);
-        albumsToRecount.add(row.album_id);
-        albumsToRecount.add(newAlbumOf.get(row.id)!);
-      }
+    const before = await inChunks(songList, (chunk) => trx.selectFrom('songs').select(['id', 'album_id']).where('id', 'in', storage.idList(chunk)).execute());
+    for (const row of before) {
+      newSongs.delete(row.id);
+      albumsToRecount.add(row.album_id);
+      albumsToRecount.add(newAlbumOf.get(row.id)!);
     }
     // On PostgreSQL the server inserts the songs while this process builds their templates: the statement
     // goes out once the pending callbacks have run (setImmediate), then the templates are built.
@@ -254,12 +205,12 @@ async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBa
     await upsert(trx, 'related_artists', ['artist_id', 'related_id'], [...related.values()]);
     await upsert(trx, 'lyrics', ['song_id'], [...lyrics.values()]);
     const lyricsOfEarlierSongs = [...lyrics.keys()].filter((id) => !songIds.has(id));
-    for (let i = 0; i < lyricsOfEarlierSongs.length; i += 5000) {
-      const chunk = storage.idList(lyricsOfEarlierSongs.slice(i, i + 5000));
+    await inChunks(lyricsOfEarlierSongs, async (ids) => {
+      const chunk = storage.idList(ids);
       await trx.updateTable('songs').set({ has_lyrics: 1 }).where('id', 'in', chunk).execute();
       // Their answers now say hasLyrics: true.
       await writeSongTemplates(trx, storage, upsert, await trx.selectFrom('songs').selectAll().where('id', 'in', chunk).execute());
-    }
+    });
     await reindex(trx, storage, upsert, songIds, albumIds, songArtists, albumArtists);
     const songRows = new Map(songs.map((song) => [song.id, song as IndexedSongRow]));
     await updateSearchIndex(trx, lock, upsert, { artistIds, albumIds, songIds, albumsToRecount, songs: songRows, newSongs }, { ...(largestMerge === undefined ? {} : { largestMerge }), ...(memo ? { memo } : {}) });
@@ -303,9 +254,9 @@ async function writeSongTemplates(
 ) {
   await upsert(trx, 'song_templates', ['id'], templates);
   const withdrawn = songs.filter((song) => song.withdrawn === 1).map((song) => song.id);
-  for (let i = 0; i < withdrawn.length; i += 5000) {
-    await trx.deleteFrom('song_templates').where('id', 'in', storage.idList(withdrawn.slice(i, i + 5000))).execute();
-  }
+  await inChunks(withdrawn, async (chunk) => {
+    await trx.deleteFrom('song_templates').where('id', 'in', storage.idList(chunk)).execute();
+  });
 }
 
 /**
@@ -321,14 +272,12 @@ async function reindex(
   songArtists: Insertable<Database['song_artists']>[],
   albumArtists: Insertable<Database['album_artists']>[],
 ): Promise<void> {
-  const songs = [...songIds];
-  for (let i = 0; i < songs.length; i += 5000) {
-    await trx.deleteFrom('song_artists').where('song_id', 'in', storage.idList(songs.slice(i, i + 5000))).execute();
-  }
-  const albums = [...albumIds];
-  for (let i = 0; i < albums.length; i += 5000) {
-    await trx.deleteFrom('album_artists').where('album_id', 'in', storage.idList(albums.slice(i, i + 5000))).execute();
-  }
+  await inChunks([...songIds], async (chunk) => {
+    await trx.deleteFrom('song_artists').where('song_id', 'in', storage.idList(chunk)).execute();
+  });
+  await inChunks([...albumIds], async (chunk) => {
+    await trx.deleteFrom('album_artists').where('album_id', 'in', storage.idList(chunk)).execute();
+  });
   await upsert(trx, 'song_artists', ['song_id', 'artist_id'], songArtists);
   await upsert(trx, 'album_artists', ['album_id', 'artist_id'], albumArtists);
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.ts';
 import { NormalizedTexts } from './normalized-texts.ts';
-import { inChunks } from './segments.ts';
+import { inChunks } from '../storage/id-chunks.ts';
 import type { WrittenItems } from './search-item.ts';
 
 export const textsOf = (json: string) => Object.values(JSON.parse(json) as Record<string, string>);

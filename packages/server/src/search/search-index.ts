@@ -3,7 +3,8 @@ import type { Database } from '../storage/database.ts';
 import type { BulkUpsert } from '../storage/bulk-upsert.ts';
 import type { CatalogWriteLock } from '../storage/catalog-write-lock.ts';
 import { IndexMemo, recall, textsOf } from './index-memo.ts';
-import { deleteEarlierCopies, inChunks, mergeSegments, writeSegment } from './segments.ts';
+import { inChunks } from '../storage/id-chunks.ts';
+import { deleteEarlierCopies, mergeSegments, writeSegment } from './segments.ts';
 import { popularityOf, type IndexedItem, type IndexedSongRow, type WrittenItems } from './search-item.ts';
 
 // Keeping the search index in step with the catalog: what a batch wrote is indexed again as a new segment

@@ -2,6 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../storage/database.ts';
 import type { BulkUpsert } from '../storage/bulk-upsert.ts';
 import type { CatalogWriteLock } from '../storage/catalog-write-lock.ts';
+import { inChunks } from '../storage/id-chunks.ts';
 import { CHUNK_SIZE, decodeChunk, encodeChunk, withDeleted } from './doclist.ts';
 import type { ItemWords } from './normalized-texts.ts';
 import { compareWalk, popularityOf, type IndexedItem, type SearchKind } from './search-item.ts';
@@ -9,14 +10,6 @@ import { compareWalk, popularityOf, type IndexedItem, type SearchKind } from './
 // The search index's segments (doclist.ts packs their postings): writing a batch's items as a new segment,
 // marking the earlier copies of items indexed again as deleted, and merging segments as the policy says.
 
-const CHUNK = 5000;
-
-/** `read` over the ids a chunk at a time (a statement's id list stays bounded), its rows together. */
-export async function inChunks<T>(ids: readonly string[], read: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
-  const rows: T[] = [];
-  for (let i = 0; i < ids.length; i += CHUNK) rows.push(...(await read(ids.slice(i, i + CHUNK))));
-  return rows;
-}
 
 /** Removes these items' rows and marks their numbers deleted in their segments (a segment left empty goes). */
 export async function deleteEarlierCopies(trx: Kysely<Database>, upsert: BulkUpsert, byKind: readonly (readonly [SearchKind, readonly string[]])[]): Promise<void> {

@@ -26,10 +26,12 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('Ac
   let accounts: Awaited<ReturnType<typeof seedAccounts>>;
   let streamToken: string;
   let readToken: string;
+  // The server's clock, moved on where a test needs another instant.
+  let now = Date.now();
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'maqam-media-'));
-    server = await startTestServer(dialect, { MAQAM_MEDIA_DIR: join(dir, 'media') });
+    server = await startTestServer(dialect, { MAQAM_MEDIA_DIR: join(dir, 'media') }, { clock: () => now });
     accounts = await seedAccounts(server);
     await addMedia(server.storage.db, join(dir, 'media'), 'song-ar', tone(dir));
     streamToken = (await tokensFor(server, accounts.client.clientId, accounts.user.username, 'read stream')).access_token;
@@ -90,7 +92,7 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('Ac
       },
     });
     expect(await ledgerRows()).toBe(before + 1); // written before the answer
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    now += 5;
     const again = await acquire({ song_id: { value: 'song-ar' } }); // proto3 snake_case too
     expect(again.statusCode).toBe(200);
     expect(again.json().stream.manifestUrl).not.toBe(first.json().stream.manifestUrl);
