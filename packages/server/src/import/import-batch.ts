@@ -1,14 +1,17 @@
 import type { ValidateFunction } from 'ajv';
 import type { Insertable } from 'kysely';
-import {
-  ImportRecord, type AlbumRecord, type ArtistRecord, type LyricsRecord, type RelatedRecord, type SongRecord,
-} from '@maqam/contract';
+import { ImportRecord, type LyricsRecord } from '@maqam/contract';
 import type { SongRow } from '../catalog/catalog.repo.ts';
-import { LrcError, parseLrc } from '../catalog/lrc.ts';
 import { buildSongTemplate } from '../catalog/song-template.ts';
 import { createAjv } from '../schema-validator.ts';
 import type { Database } from '../storage/database.ts';
 import { forbiddenCharacterIn } from '../text/forbidden-characters.ts';
+import { lower, type BatchRows } from './batch-rows.ts';
+import { addAlbum } from './kinds/album.ts';
+import { addArtist } from './kinds/artist.ts';
+import { addLyrics, checkLyrics } from './kinds/lyrics.ts';
+import { addRelated } from './kinds/related.ts';
+import { addSong } from './kinds/song.ts';
 
 // Reading an import: a line parsed and checked against the contract, and a batch of records turned into the
 // rows it writes (import.ts writes them; import-reader.ts reads a file into batches, on a thread of its own).
@@ -82,32 +85,6 @@ function forbiddenCharacterOf(value: unknown, path: string): { path: string; cha
   return undefined;
 }
 
-/** The synced lines of the lyrics records parseImportLine checked, so a batch's write does not parse them again. */
-const parsedLrc = new WeakMap<LyricsRecord, ReturnType<typeof parseLrc>>();
-
-/** Exactly one of `lines` and `lrc`, and an `lrc` that parses (its errors name the LRC line). */
-function checkLyrics(record: LyricsRecord): void {
-  if ((record.lines === undefined) === (record.lrc === undefined)) throw new Error('lyrics needs exactly one of "lines" and "lrc"');
-  if (record.lrc !== undefined) {
-    try {
-      parsedLrc.set(record, parseLrc(record.lrc));
-    } catch (error) {
-      if (error instanceof LrcError) throw new Error(`lyrics ${error.message}`);
-      throw error;
-    }
-  }
-}
-
-/** The stored form of a lyrics record: the JSON the API answers, ready to splice. */
-function lyricsColumns(record: LyricsRecord): { lines: string; synced_lines: string | null } {
-  if (record.lrc === undefined) return { lines: JSON.stringify(record.lines), synced_lines: null };
-  const synced = parsedLrc.get(record) ?? parseLrc(record.lrc);
-  return {
-    lines: JSON.stringify(synced.map((line) => line.text)),
-    synced_lines: JSON.stringify(synced.map((line) => ({ text: line.text, startTimeMs: String(line.startTimeMs) }))),
-  };
-}
-
 const validateByKind = Object.fromEntries(
   (ImportRecord as unknown as { anyOf: { properties: { kind: { const: string } } }[] }).anyOf.map((schema) => [
     schema.properties.kind.const,
@@ -115,20 +92,18 @@ const validateByKind = Object.fromEntries(
   ]),
 ) as Record<ImportRecord['kind'], ValidateFunction>;
 
-const lower = (tag: string) => tag.toLowerCase();
-function texts(map: Record<string, string>): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(map).map(([tag, text]) => [lower(tag), text])));
-}
-/** Keeps exactly the Image members, so the stored JSON can be spliced into responses as is. */
-function images(list: readonly { url: string; width: number; height: number }[]): string {
-  return JSON.stringify(list.map(({ url, width, height }) => ({ url, width, height })));
-}
-
-function addReference(map: Map<string, number[]>, id: string, line: number): void {
-  const lines = map.get(id);
-  if (lines) lines.push(line);
-  else map.set(id, [line]);
-}
+/**
+ * How each kind of record adds its rows to a batch: a file per kind (kinds/).
+ * A new kind of record is a new file here, with its table's rows in
+ * BatchRows and their write in import.ts.
+ */
+const ADD_ROWS: { readonly [K in ImportRecord['kind']]: (rows: BatchRows, line: number, record: Extract<ImportRecord, { kind: K }>) => void } = {
+  artist: addArtist,
+  album: addAlbum,
+  song: addSong,
+  lyrics: addLyrics,
+  related: addRelated,
+};
 
 /** A batch's song templates built with it (ImportBatch.templates): song i's are bytes[ends[i - 1], ends[i]). */
 export interface PrebuiltTemplates {
@@ -152,7 +127,7 @@ export type ImportBatchData = Pick<
  * of a 40,000-record batch outlived the young-generation collections that
  * ran meanwhile, each of which copies what survives it.
  */
-export class ImportBatch {
+export class ImportBatch implements BatchRows {
   #size = 0;
   readonly artists: Insertable<Database['artists']>[] = [];
   readonly albums: Insertable<Database['albums']>[] = [];
@@ -175,7 +150,7 @@ export class ImportBatch {
   /** The line each id first appeared on, by kind. */
   readonly #seenIds = { artist: new Map<string, number>(), album: new Map<string, number>(), song: new Map<string, number>() };
   /** The rows' updated_at. */
-  readonly #now: number;
+  readonly now: number;
   /**
    * The songs' templates, built by the reader thread that read the batch (`buildTemplates`),
    * one a song in `songs` order, each for the hasLyrics it assumed: whether
@@ -185,7 +160,7 @@ export class ImportBatch {
   templates: PrebuiltTemplates | undefined;
 
   constructor(now = Date.now()) {
-    this.#now = now;
+    this.now = now;
   }
 
   /** Records added (lines that parsed). */
@@ -231,121 +206,22 @@ export class ImportBatch {
     return batch;
   }
 
-  #noteLanguages(map: Record<string, string>, original: string): void {
+  noteLanguages(map: Record<string, string>, original: string): void {
     for (const tag of Object.keys(map)) this.languages.add(lower(tag));
     this.languages.add(lower(original));
   }
 
-  #noteId(kind: 'artist' | 'album' | 'song', id: string, line: number): void {
+  noteId(kind: 'artist' | 'album' | 'song', id: string, line: number): void {
     const seen = this.#seenIds[kind];
     const first = seen.get(id);
     if (first !== undefined) this.errors.push({ line, message: `${kind} "${id}" already appears on line ${first} of this batch` });
     else seen.set(id, line);
   }
 
-  /** A record parseImportLine accepted, from line `line`. */
+  /** A record parseImportLine accepted, from line `line`: its rows, by its kind's file (kinds/). */
   add(line: number, record: ImportRecord): void {
-    const now = this.#now;
     this.#size++;
-    switch (record.kind) {
-      case 'artist': {
-        const r: ArtistRecord = record;
-        this.#noteId('artist', r.id, line);
-        this.#noteLanguages(r.name, r.originalLanguage);
-        if (r.bio) this.#noteLanguages(r.bio, r.originalLanguage);
-        this.artistIds.add(r.id);
-        this.artists.push({
-          id: r.id,
-          name_i18n: texts(r.name),
-          original_language: lower(r.originalLanguage),
-          bio_i18n: r.bio ? texts(r.bio) : null,
-          genres: JSON.stringify(r.genres),
-          follower_count: String(r.followerCount),
-          monthly_listeners: String(r.monthlyListeners),
-          is_verified: r.isVerified ? 1 : 0,
-          social_links: JSON.stringify(r.socialLinks.map(({ platform, url }) => ({ platform, url }))),
-          artwork: images(r.artwork),
-          nationality: r.nationality,
-          withdrawn: r.withdrawn ? 1 : 0,
-          updated_at: now,
-        });
-        break;
-      }
-      case 'album': {
-        const r: AlbumRecord = record;
-        this.#noteId('album', r.id, line);
-        this.#noteLanguages(r.title, r.originalLanguage);
-        this.albumIds.add(r.id);
-        for (const id of r.artistIds) addReference(this.artistRefs, id, line);
-        const albumType = r.albumType ?? 'ALBUM_TYPE_ALBUM';
-        this.albums.push({
-          id: r.id,
-          title_i18n: texts(r.title),
-          original_language: lower(r.originalLanguage),
-          artist_ids: JSON.stringify(r.artistIds),
-          release_date: r.releaseDate,
-          artwork: images(r.artwork),
-          album_type: albumType,
-          label: r.label ?? '',
-          genres: JSON.stringify(r.genres ?? []),
-          withdrawn: r.withdrawn ? 1 : 0,
-          updated_at: now,
-        });
-        if (!r.withdrawn) {
-          for (const artistId of new Set(r.artistIds)) {
-            this.albumArtists.push({ artist_id: artistId, album_id: r.id, release_date: r.releaseDate, album_type: albumType });
-          }
-        }
-        break;
-      }
-      case 'song': {
-        const r: SongRecord = record;
-        this.#noteId('song', r.id, line);
-        this.#noteLanguages(r.title, r.originalLanguage);
-        addReference(this.albumRefs, r.albumId, line);
-        for (const artistId of r.artistIds) addReference(this.artistRefs, artistId, line);
-        this.songs.push({
-          id: r.id,
-          title_i18n: texts(r.title),
-          original_language: lower(r.originalLanguage),
-          album_id: r.albumId,
-          artist_ids: JSON.stringify(r.artistIds),
-          duration_ms: r.durationMs,
-          track_number: r.trackNumber,
-          disc_number: r.discNumber,
-          release_date: r.releaseDate,
-          genres: JSON.stringify(r.genres),
-          is_explicit: r.isExplicit ? 1 : 0,
-          isrc: r.isrc,
-          // Derived from the lyrics table once the batch is written; the record's hasLyrics is ignored.
-          has_lyrics: 0,
-          popularity: r.popularity,
-          artwork: images(r.artwork),
-          preview_url: r.previewUrl,
-          withdrawn: r.withdrawn ? 1 : 0,
-          updated_at: now,
-        });
-        this.songIds.add(r.id);
-        if (!r.withdrawn) {
-          for (const artistId of new Set(r.artistIds)) this.songArtists.push({ artist_id: artistId, song_id: r.id, popularity: r.popularity });
-        }
-        break;
-      }
-      case 'lyrics': {
-        const r: LyricsRecord = record;
-        addReference(this.songRefs, r.songId, line);
-        this.lyrics.set(r.songId, { song_id: r.songId, language: lower(r.language), ...lyricsColumns(r), updated_at: now });
-        break;
-      }
-      case 'related': {
-        const r: RelatedRecord = record;
-        addReference(this.artistRefs, r.artistId, line);
-        addReference(this.artistRefs, r.relatedId, line);
-        if (r.artistId === r.relatedId) this.errors.push({ line, message: 'an artist cannot be related to itself' });
-        this.related.set(`${r.artistId}\u0000${r.relatedId}`, { artist_id: r.artistId, related_id: r.relatedId, score: r.score });
-        break;
-      }
-    }
+    (ADD_ROWS[record.kind] as (rows: BatchRows, line: number, record: ImportRecord) => void)(this, line, record);
   }
 }
 
