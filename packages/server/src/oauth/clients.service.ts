@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../storage/database.ts';
+import { createClientsRepo } from './clients.repo.ts';
 
 export const SCOPES = ['read', 'stream'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -41,6 +42,7 @@ function newClientId(): string {
 }
 
 export function createClientsService(db: Db, clock: () => number = Date.now) {
+  const repo = createClientsRepo(db);
   const toClient = (row: { id: string; name: string; redirect_uris: string; scopes: string }): OAuthClient => ({
     clientId: row.id,
     name: row.name,
@@ -72,12 +74,12 @@ export function createClientsService(db: Db, clock: () => number = Date.now) {
         scopes: scopes.join(' '),
         created_at: clock(),
       };
-      await db.insertInto('oauth_clients').values(row).execute();
+      await repo.insert(row);
       return toClient(row);
     },
 
     async list(): Promise<OAuthClient[]> {
-      return (await db.selectFrom('oauth_clients').selectAll().orderBy('created_at').orderBy('id').execute()).map(toClient);
+      return (await repo.list()).map(toClient);
     },
 
     /** Registers one more redirect URI for a client (checked as at creation); true if it was new. */
@@ -87,7 +89,7 @@ export function createClientsService(db: Db, clock: () => number = Date.now) {
       const client = await this.find(clientId);
       if (!client) throw new ClientInputError(`no client "${clientId}"`);
       if (client.redirectUris.includes(uri)) return false;
-      await db.updateTable('oauth_clients').set({ redirect_uris: JSON.stringify([...client.redirectUris, uri]) }).where('id', '=', clientId).execute();
+      await repo.setRedirectUris(clientId, JSON.stringify([...client.redirectUris, uri]));
       return true;
     },
 
@@ -98,21 +100,13 @@ export function createClientsService(db: Db, clock: () => number = Date.now) {
      */
     async delete(clientId: string): Promise<boolean> {
       if (clientId.includes('\u0000')) return false;
-      return db.transaction().execute(async (trx) => {
-        const grants = trx.selectFrom('oauth_grants').select('id').where('client_id', '=', clientId);
-        await trx.deleteFrom('oauth_codes').where('grant_id', 'in', grants).execute();
-        await trx.deleteFrom('oauth_refresh_tokens').where('grant_id', 'in', grants).execute();
-        await trx.deleteFrom('oauth_access_tokens').where('grant_id', 'in', grants).execute();
-        await trx.deleteFrom('oauth_grants').where('client_id', '=', clientId).execute();
-        const deleted = await trx.deleteFrom('oauth_clients').where('id', '=', clientId).executeTakeFirst();
-        return Number(deleted.numDeletedRows) > 0;
-      });
+      return repo.deleteWithSignIns(clientId);
     },
 
     async find(clientId: string): Promise<OAuthClient | undefined> {
       // No client id holds NUL, and PostgreSQL cannot even compare one: no such client, on either database.
       if (clientId.includes('\u0000')) return undefined;
-      const row = await db.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirst();
+      const row = await repo.find(clientId);
       return row ? toClient(row) : undefined;
     },
   };

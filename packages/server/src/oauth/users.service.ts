@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../storage/database.ts';
+import { createUsersRepo } from './users.repo.ts';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
 
 export interface User {
@@ -36,20 +37,16 @@ function checkPassword(password: string): void {
 }
 
 export function createUsersService(db: Db, clock: () => number = Date.now) {
+  const repo = createUsersRepo(db);
   /** The user by username (any case), or a UserInputError naming it. */
   async function find(username: string): Promise<User> {
-    const row = username.includes('\u0000')
-      ? undefined
-      : await db.selectFrom('users').select(['id', 'username']).where('username_key', '=', usernameKey(username)).executeTakeFirst();
+    const row = username.includes('\u0000') ? undefined : await repo.byKey(usernameKey(username));
     if (!row) throw new UserInputError(`no user "${username}"`);
-    return row;
+    return { id: row.id, username: row.username };
   }
 
   /** Ends every sign-in of the user: their access and refresh tokens are refused from the next request on. */
-  async function revokeSignIns(userId: string, now: number): Promise<number> {
-    const revoked = await db.updateTable('oauth_grants').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
-    return Number(revoked.numUpdatedRows);
-  }
+  const revokeSignIns = (userId: string, now: number) => repo.revokeSignIns(userId, now);
 
   return {
     async create(username: string, password: string): Promise<User> {
@@ -59,25 +56,13 @@ export function createUsersService(db: Db, clock: () => number = Date.now) {
       checkPassword(password);
       const key = usernameKey(username);
       const user = { id: randomUUID(), username };
-      const inserted = await db
-        .insertInto('users')
-        .values({ ...user, username_key: key, password_hash: await hashPassword(password), created_at: clock(), disabled_at: null })
-        .onConflict((oc) => oc.column('username_key').doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new UserInputError(`the username "${username}" is taken`);
+      const inserted = await repo.insert({ ...user, username_key: key, password_hash: await hashPassword(password), created_at: clock() });
+      if (!inserted) throw new UserInputError(`the username "${username}" is taken`);
       return user;
     },
 
     async list(): Promise<UserSummary[]> {
-      const rows = await db
-        .selectFrom('users as u')
-        .select((eb) => [
-          'u.id', 'u.username', 'u.created_at', 'u.disabled_at',
-          eb.selectFrom('oauth_grants as g').select((g) => g.fn.countAll<number | string>().as('n'))
-            .whereRef('g.user_id', '=', 'u.id').where('g.revoked_at', 'is', null).as('active'),
-        ])
-        .orderBy('u.created_at').orderBy('u.id')
-        .execute();
+      const rows = await repo.list();
       return rows.map((row) => ({
         id: row.id,
         username: row.username,
@@ -95,14 +80,14 @@ export function createUsersService(db: Db, clock: () => number = Date.now) {
     async disable(username: string): Promise<{ user: User; signInsEnded: number }> {
       const user = await find(username);
       const now = clock();
-      await db.updateTable('users').set({ disabled_at: now }).where('id', '=', user.id).where('disabled_at', 'is', null).execute();
+      await repo.disable(user.id, now);
       return { user, signInsEnded: await revokeSignIns(user.id, now) };
     },
 
     /** The user may sign in again; the sign-ins that disabling ended stay ended. */
     async enable(username: string): Promise<User> {
       const user = await find(username);
-      await db.updateTable('users').set({ disabled_at: null }).where('id', '=', user.id).execute();
+      await repo.enable(user.id);
       return user;
     },
 
@@ -111,7 +96,7 @@ export function createUsersService(db: Db, clock: () => number = Date.now) {
       checkPassword(password);
       const user = await find(username);
       const now = clock();
-      await db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', user.id).execute();
+      await repo.setPasswordHash(user.id, await hashPassword(password));
       return { user, signInsEnded: await revokeSignIns(user.id, now) };
     },
 
@@ -122,9 +107,7 @@ export function createUsersService(db: Db, clock: () => number = Date.now) {
      */
     async authenticate(username: string, password: string): Promise<User | null> {
       // No stored name holds NUL, and PostgreSQL cannot even compare one: no such user, on either database.
-      const row = username.includes('\u0000')
-        ? undefined
-        : await db.selectFrom('users').select(['id', 'username', 'password_hash', 'disabled_at']).where('username_key', '=', usernameKey(username)).executeTakeFirst();
+      const row = username.includes('\u0000') ? undefined : await repo.byKey(usernameKey(username));
       const matches = await verifyPassword(password.slice(0, MAX_PASSWORD_LENGTH), row?.password_hash ?? (await decoyHash()));
       // A disabled user is refused after the same work, like a wrong password.
       return row && matches && row.disabled_at === null ? { id: row.id, username: row.username } : null;
