@@ -338,7 +338,7 @@ export class FragmentCache {
     if (generation !== this.#generation) return;
     const number = this.#chainNumber(chain);
     const hash = this.#hashOf(number, key);
-    if (this.#lookup(number, key, hash) === undefined) this.#admit(number, key, value, hash);
+    if (this.#lookup(number, key, hash) === undefined) this.#insertIfAdmitted(number, key, value, hash);
   }
 
   /** The number of a locale chain, given one at its first sight: it salts the chain's hashes. */
@@ -349,7 +349,7 @@ export class FragmentCache {
   }
 
   /** Caches a fragment the cache lacks, if the doorkeeper lets it in. */
-  #admit(number: number, key: string, value: Buffer, hash: number): void {
+  #insertIfAdmitted(number: number, key: string, value: Buffer, hash: number): void {
     const unitBytes = narrow(key) ? 1 : 2;
     const size = entryBytes(unitBytes * key.length, value.length);
     if (size > this.#segmentBytes) return;

@@ -4,7 +4,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 export interface HttpMetrics {
   readonly registry: Registry;
   /** Counts an answered request (Fastify's onResponse hook), by method, route pattern (never the raw URL) and status. */
-  observe(method: string, route: string, status: number, seconds: number): void;
+  countAnswer(method: string, route: string, status: number, seconds: number): void;
 }
 
 export function createHttpMetrics(): HttpMetrics {
@@ -13,7 +13,7 @@ export function createHttpMetrics(): HttpMetrics {
   const requests = new AnsweredRequests();
   registry.registerMetric(requests.counter as never);
   registry.registerMetric(requests.histogram as never);
-  return { registry, observe: (method, route, status, seconds) => requests.observe(method, route, status, seconds) };
+  return { registry, countAnswer: (method, route, status, seconds) => requests.count(method, route, status, seconds) };
 }
 
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
@@ -43,7 +43,7 @@ class AnsweredRequests {
   readonly #byStatus = new Map<string, StatusSeries>();
   readonly #byRoute = new Map<string, DurationSeries>();
 
-  observe(method: string, route: string, status: number, seconds: number): void {
+  count(method: string, route: string, status: number, seconds: number): void {
     const key = `${method} ${status} ${route}`;
     let answered = this.#byStatus.get(key);
     if (answered === undefined) this.#byStatus.set(key, (answered = { labels: { method, route, status }, count: 0 }));

@@ -7,7 +7,7 @@ import type { HttpMetrics } from './metrics.ts';
 export function opsRoutes(app: FastifyInstance, storage: Storage, metrics: HttpMetrics): void {
   app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL: ids in paths would explode the label set.
-    metrics.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    metrics.countAnswer(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 

@@ -23,7 +23,7 @@ export class StampedCache<V> {
 
   /** The row kept for `key`, while the database has certainly not changed since it was read; never reads. */
   async peek(key: string): Promise<V | undefined> {
-    const stamp = await this.#observe();
+    const stamp = await this.#currentStamp();
     return stamp === null ? undefined : this.#entries.get(key);
   }
 
@@ -34,18 +34,18 @@ export class StampedCache<V> {
    * not tell which ids exist).
    */
   async load(key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
-    return this.#load(key, read, await this.#observe());
+    return this.#load(key, read, await this.#currentStamp());
   }
 
   /** The kept row, or the row read (and kept) when there is none. */
   async get(key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
-    const stamp = await this.#observe();
+    const stamp = await this.#currentStamp();
     const cached = stamp === null ? undefined : this.#entries.get(key);
     return cached ?? this.#load(key, read, stamp);
   }
 
   /** The current stamp; what was kept under another one is dropped. */
-  async #observe(): Promise<string | null> {
+  async #currentStamp(): Promise<string | null> {
     const stamp = await this.#changeStamp();
     // Null: changes cannot be known now (Redis not answering), and what was kept may be stale by the time they can.
     if (stamp === null || stamp !== this.#stamp) this.#entries.clear();
