@@ -1,11 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DomainError, type ErrorReason } from '../errors.ts';
 import { hashSecret } from '../crypto/secret-hash.ts';
-import { sql, type Kysely } from 'kysely';
-import type { Database, Db } from '../storage/database.ts';
-import { precompiledLookup } from '../storage/storage.ts';
-import { verifierMatches } from './pkce.ts';
+import type { Db } from '../storage/database.ts';
 import { StampedCache, type ChangeStamp } from '../storage/stamped-cache.ts';
+import { verifierMatches } from './pkce.ts';
+import { createTokensRepo, type TokenPairRows } from './tokens.repo.ts';
 
 /** The token response of seed section 2 (contract section 5: expires_in in seconds). */
 export interface TokenSet {
@@ -48,31 +47,24 @@ export function createTokensService(
   options: { accessTokenTtlSeconds: number; codeTtlSeconds: number; clock?: () => number; changeStamp?: ChangeStamp },
 ) {
   const clock = options.clock ?? Date.now;
+  const repo = createTokensRepo(db);
   /** Access tokens checked without a read while the database has not changed (revocations are writes). */
-  const accessTokens = new StampedCache<Awaited<ReturnType<typeof accessTokenByHash>>[number]>(options.changeStamp ?? (() => null));
-  const accessTokenByHash = precompiledLookup(db, (hash) =>
-    db
-      .selectFrom('oauth_access_tokens as a')
-      .innerJoin('oauth_grants as g', 'g.id', 'a.grant_id')
-      .innerJoin('users as u', 'u.id', 'g.user_id')
-      .select(['a.issued_at', 'a.expires_at', 'a.revoked_at', 'g.client_id', 'g.user_id', 'g.scope', 'g.revoked_at as grant_revoked_at', 'u.disabled_at'])
-      .where('a.token_hash', '=', hash),
-  );
+  const accessTokens = new StampedCache<Awaited<ReturnType<typeof repo.accessTokenByHash>>[number]>(options.changeStamp ?? (() => null));
 
-  async function revokeGrant(grantId: string, now: number): Promise<void> {
-    await db.updateTable('oauth_grants').set({ revoked_at: now }).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
-  }
-
-  /** Inserts a new token pair of the grant; callers run it in the transaction that spent what it replaces. */
-  async function issueTokens(trx: Kysely<Database>, grant: { id: string; scope: string }, now: number): Promise<TokenSet> {
+  /** A new token pair of the grant: the secrets to answer, and the rows (their hashes) to store with the spend. */
+  function newPair(grant: { id: string; scope: string }, now: number): { tokens: TokenSet; rows: TokenPairRows } {
     const accessToken = newSecret('mat_');
     const refreshToken = newSecret('mrt_');
-    await trx
-      .insertInto('oauth_access_tokens')
-      .values({ token_hash: hashSecret(accessToken), grant_id: grant.id, issued_at: now, expires_at: now + options.accessTokenTtlSeconds * 1000, revoked_at: null })
-      .execute();
-    await trx.insertInto('oauth_refresh_tokens').values({ token_hash: hashSecret(refreshToken), grant_id: grant.id, issued_at: now, spent_at: null }).execute();
-    return { access_token: accessToken, refresh_token: refreshToken, token_type: 'Bearer', expires_in: options.accessTokenTtlSeconds, scope: grant.scope };
+    return {
+      tokens: { access_token: accessToken, refresh_token: refreshToken, token_type: 'Bearer', expires_in: options.accessTokenTtlSeconds, scope: grant.scope },
+      rows: {
+        grantId: grant.id,
+        accessTokenHash: hashSecret(accessToken),
+        refreshTokenHash: hashSecret(refreshToken),
+        issuedAt: now,
+        accessExpiresAt: now + options.accessTokenTtlSeconds * 1000,
+      },
+    };
   }
 
   return {
@@ -85,19 +77,11 @@ export function createTokensService(
       const now = clock();
       const grantId = randomUUID();
       const code = randomBytes(32).toString('base64url');
-      return db.transaction().execute(async (trx) => {
-        const inserted = await trx
-          .insertInto('oauth_grants')
-          .values({ id: grantId, client_id: input.clientId, user_id: input.userId, scope: input.scope, created_at: now, revoked_at: null, form_id: input.formId ?? null })
-          .onConflict((oc) => oc.column('form_id').doNothing())
-          .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return null;
-        await trx
-          .insertInto('oauth_codes')
-          .values({ code_hash: hashSecret(code), grant_id: grantId, redirect_uri: input.redirectUri, code_challenge: input.codeChallenge, expires_at: now + options.codeTtlSeconds * 1000, used_at: null })
-          .execute();
-        return code;
-      });
+      const made = await repo.insertGrantWithCode(
+        { id: grantId, clientId: input.clientId, userId: input.userId, scope: input.scope, formId: input.formId ?? null, createdAt: now },
+        { hash: hashSecret(code), redirectUri: input.redirectUri, codeChallenge: input.codeChallenge, expiresAt: now + options.codeTtlSeconds * 1000 },
+      );
+      return made ? code : null;
     },
 
     /**
@@ -113,16 +97,10 @@ export function createTokensService(
     async exchangeCode(input: { code: string; clientId: string; redirectUri: string; codeVerifier: string }): Promise<TokenSet> {
       const now = clock();
       const hash = hashSecret(input.code);
-      const row = await db
-        .selectFrom('oauth_codes as c')
-        .innerJoin('oauth_grants as g', 'g.id', 'c.grant_id')
-        .innerJoin('users as u', 'u.id', 'g.user_id')
-        .select(['c.grant_id', 'c.redirect_uri', 'c.code_challenge', 'c.expires_at', 'c.used_at', 'c.failed_checks', 'g.client_id', 'g.scope', 'g.revoked_at', 'u.disabled_at'])
-        .where('c.code_hash', '=', hash)
-        .executeTakeFirst();
+      const row = await repo.codeByHash(hash);
       if (!row) throw grantFailure('grantCodeUnknown', 'code');
       const replayed = async (): Promise<never> => {
-        await revokeGrant(row.grant_id, now);
+        await repo.revokeGrant(row.grant_id, now);
         throw grantFailure('grantCodeReused', 'code');
       };
       if (row.used_at !== null) {
@@ -136,26 +114,14 @@ export function createTokensService(
         : !verifierMatches(input.codeVerifier, row.code_challenge) ? grantFailure('grantVerifierMismatch', 'code_verifier')
         : undefined;
       if (mismatch) {
-        await db
-          .updateTable('oauth_codes')
-          .set({
-            failed_checks: sql<number>`failed_checks + 1`,
-            used_at: sql<number | null>`case when failed_checks + 1 >= ${MAX_FAILED_CODE_CHECKS} then ${now} else used_at end`,
-          })
-          .where('code_hash', '=', hash)
-          .where('used_at', 'is', null)
-          .execute();
+        await repo.countFailedCodeCheck(hash, now, MAX_FAILED_CODE_CHECKS);
         throw mismatch;
       }
       if (row.revoked_at !== null) throw grantFailure('grantCodeSignInRevoked', 'code');
       // Disabled between the sign-in and this exchange: the grant may have been made after disabling revoked the others.
       if (row.disabled_at !== null) throw grantFailure('grantCodeAccountDisabled', 'code');
-      const issued = await db.transaction().execute(async (trx) => {
-        const claimed = await trx.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) === 0) return null;
-        return issueTokens(trx, { id: row.grant_id, scope: row.scope }, now);
-      });
-      return issued ?? replayed();
+      const pair = newPair({ id: row.grant_id, scope: row.scope }, now);
+      return (await repo.spendCodeForPair(hash, now, pair.rows)) ? pair.tokens : replayed();
     },
 
     /**
@@ -168,17 +134,11 @@ export function createTokensService(
     async refresh(input: { refreshToken: string; clientId: string }): Promise<TokenSet> {
       const now = clock();
       const hash = hashSecret(input.refreshToken);
-      const row = await db
-        .selectFrom('oauth_refresh_tokens as r')
-        .innerJoin('oauth_grants as g', 'g.id', 'r.grant_id')
-        .innerJoin('users as u', 'u.id', 'g.user_id')
-        .select(['r.grant_id', 'r.issued_at', 'r.spent_at', 'g.client_id', 'g.scope', 'g.created_at', 'g.revoked_at', 'u.disabled_at'])
-        .where('r.token_hash', '=', hash)
-        .executeTakeFirst();
+      const row = await repo.refreshTokenByHash(hash);
       if (!row) throw grantFailure('refreshUnknown', 'refresh_token');
       if (row.client_id !== input.clientId) throw grantFailure('refreshOtherClient', 'client_id');
       const reused = async (): Promise<never> => {
-        await revokeGrant(row.grant_id, now);
+        await repo.revokeGrant(row.grant_id, now);
         throw grantFailure('refreshReused', 'refresh_token');
       };
       if (row.spent_at !== null) return reused();
@@ -187,12 +147,8 @@ export function createTokensService(
       if (now - row.issued_at >= REFRESH_IDLE_MS || now - row.created_at >= REFRESH_ABSOLUTE_MS) {
         throw grantFailure('refreshExpired', 'refresh_token');
       }
-      const issued = await db.transaction().execute(async (trx) => {
-        const claimed = await trx.updateTable('oauth_refresh_tokens').set({ spent_at: now }).where('token_hash', '=', hash).where('spent_at', 'is', null).executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) === 0) return null;
-        return issueTokens(trx, { id: row.grant_id, scope: row.scope }, now);
-      });
-      return issued ?? reused();
+      const pair = newPair({ id: row.grant_id, scope: row.scope }, now);
+      return (await repo.spendRefreshTokenForPair(hash, now, pair.rows)) ? pair.tokens : reused();
     },
 
     /**
@@ -202,13 +158,11 @@ export function createTokensService(
     async revoke(token: string, hint?: string): Promise<void> {
       const now = clock();
       const hash = hashSecret(token);
-      const asAccess = async () =>
-        Number((await db.updateTable('oauth_access_tokens').set({ revoked_at: now }).where('token_hash', '=', hash).where('revoked_at', 'is', null).executeTakeFirst()).numUpdatedRows) > 0 ||
-        (await db.selectFrom('oauth_access_tokens').select('token_hash').where('token_hash', '=', hash).executeTakeFirst()) !== undefined;
+      const asAccess = () => repo.revokeAccessToken(hash, now);
       const asRefresh = async () => {
-        const row = await db.selectFrom('oauth_refresh_tokens').select('grant_id').where('token_hash', '=', hash).executeTakeFirst();
-        if (row) await revokeGrant(row.grant_id, now);
-        return row !== undefined;
+        const grantId = await repo.grantOfRefreshToken(hash);
+        if (grantId !== undefined) await repo.revokeGrant(grantId, now);
+        return grantId !== undefined;
       };
       if (hint === 'refresh_token') {
         if (!(await asRefresh())) await asAccess();
@@ -220,7 +174,7 @@ export function createTokensService(
     /** The live access token's facts, or null if it is unknown, expired or revoked (itself or its grant), or its user is disabled. */
     async verifyAccessToken(token: string): Promise<AccessTokenInfo | null> {
       const hash = hashSecret(token);
-      const row = await accessTokens.get(hash, async () => (await accessTokenByHash(hash))[0]);
+      const row = await accessTokens.get(hash, async () => (await repo.accessTokenByHash(hash))[0]);
       if (!row || row.revoked_at !== null || row.grant_revoked_at !== null || row.disabled_at !== null || row.expires_at <= clock()) return null;
       return {
         userId: row.user_id,
