@@ -33,6 +33,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { createApiKeysRepo } from './keys/api-keys.repo.ts';
 import { createApiKeysService } from './keys/api-keys.service.ts';
 import { ensureServerSecret } from './storage/settings.repo.ts';
+import { readCatalogVersion } from './storage/catalog-version.ts';
 import { authorizeRoutes } from './oauth/authorize.routes.ts';
 import { discoveryRoutes } from './oauth/discovery.routes.ts';
 import { createSignInLimits } from './oauth/sign-in-limits.ts';
@@ -130,7 +131,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   const catalog = createCatalogService({ repo: catalogRepo, cache, buffers, artistNames, cursors, publicUrl: config.publicUrl });
   const search = createSearchService({ repo: createSearchRepo(storage), catalog, cursors });
   const watcher = await watchCatalog({
-    repo: catalogRepo, caches: [cache, artistNames, search], negotiator, changes: storage.catalogChanges, intervalMs: catalogPollMs ?? CATALOG_POLL_MS, log: app.log,
+    repo: catalogRepo, catalogVersion: () => readCatalogVersion(storage.db), caches: [cache, artistNames, search], negotiator, changes: storage.catalogChanges, intervalMs: catalogPollMs ?? CATALOG_POLL_MS, log: app.log,
   });
   // Shutdown (serve.ts closeOnSignals): Fastify stops accepting connections and closes the idle ones; a
   // request taken before is answered, with Connection: close so its connection ends after it; one that

@@ -13,6 +13,8 @@ import type { CatalogRepo } from './catalog.repo.ts';
  */
 export async function watchCatalog(deps: {
   repo: CatalogRepo;
+  /** The catalog's version now (storage/catalog-version.ts, which owns it). */
+  catalogVersion: () => Promise<string>;
   /** What holds catalog data in memory: rendered fragments, artist names, the search vocabulary. */
   caches: readonly { clear(): void }[];
   negotiator: LocaleNegotiator;
@@ -23,7 +25,7 @@ export async function watchCatalog(deps: {
 }) {
   let version: string | undefined;
   async function refresh(): Promise<void> {
-    const current = await deps.repo.catalogVersion();
+    const current = await deps.catalogVersion();
     if (current !== version) {
       deps.negotiator.setCatalogLanguages(await deps.repo.catalogLanguages());
       for (const cache of deps.caches) cache.clear();

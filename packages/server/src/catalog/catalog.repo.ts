@@ -192,12 +192,6 @@ export function createCatalogRepo(storage: Storage) {
     async catalogLanguages(): Promise<string[]> {
       return (await db.selectFrom('catalog_languages').select('tag').execute()).map((r) => r.tag);
     },
-
-    /** Bumped by every import batch; servers poll it to drop cached renderings. */
-    async catalogVersion(): Promise<string> {
-      const row = await db.selectFrom('settings').select('value').where('key', '=', 'catalog_version').executeTakeFirst();
-      return row?.value ?? '0';
-    },
   };
 }
 

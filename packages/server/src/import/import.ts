@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { ImportSummary } from '@maqam/contract';
 import type { SongRow } from '../catalog/catalog.repo.ts';
 import { buildSongTemplate } from '../catalog/song-template.ts';
@@ -15,6 +14,7 @@ import { analyzeTables, type Storage } from '../storage/storage.ts';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { BackgroundCheckpoints } from '../storage/background-checkpoints.ts';
 import { inChunks } from '../storage/id-chunks.ts';
+import { bumpCatalogVersion } from '../storage/catalog-version.ts';
 
 /**
  * Referenced ids that are neither in the batch nor in the database, with the
@@ -158,13 +158,12 @@ export interface WriteBatchOptions {
  */
 async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBatchOptions): Promise<ImportSummary> {
   const { written, largestMerge, memo, checkpoints } = options;
-  const catalogVersion = randomUUID();
   const { upsert } = options;
   const { artists, albums, songs, related, lyrics, songArtists, albumArtists, songIds, artistIds, albumIds, languages, songRefs, artistRefs, albumRefs } = batch;
   if (batch.errors.length > 0) throw new ImportBatchError(batch.errors);
 
   await checkpoints?.beforeWrite(batch.size);
-  await storage.db.transaction().execute(async (trx: Transaction<Database>) => {
+  const catalogVersion = await storage.db.transaction().execute(async (trx: Transaction<Database>) => {
     const lock = await storage.lockCatalogWrites(trx);
     const referenceErrors = [
       ...(await missingReferences(trx, storage, 'artists', artistRefs, artistIds, written?.artists)),
@@ -215,7 +214,8 @@ async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBa
     const songRows = new Map(songs.map((song) => [song.id, song as IndexedSongRow]));
     await updateSearchIndex(trx, lock, upsert, { artistIds, albumIds, songIds, albumsToRecount, songs: songRows, newSongs }, { ...(largestMerge === undefined ? {} : { largestMerge }), ...(memo ? { memo } : {}) });
     await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
-    await upsert(trx, 'settings', ['key'], [{ key: 'catalog_version', value: catalogVersion }]);
+    // Last: caches of catalog data drop what they hold once they see it (storage/catalog-version.ts).
+    return bumpCatalogVersion(trx);
   });
   memo?.committed(catalogVersion);
   checkpoints?.afterCommit();

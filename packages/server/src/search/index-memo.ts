@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.ts';
 import { NormalizedTexts } from './normalized-texts.ts';
+import { readCatalogVersion } from '../storage/catalog-version.ts';
 import { inChunks } from '../storage/id-chunks.ts';
 import type { WrittenItems } from './search-item.ts';
 
@@ -38,8 +39,8 @@ export class IndexMemo {
 
   /** Called in the batch's transaction, after the index lock: forgets everything the catalog may have changed since. */
   async check(trx: Kysely<Database>, written: WrittenItems): Promise<void> {
-    const row = await trx.selectFrom('settings').select('value').where('key', '=', 'catalog_version').executeTakeFirst();
-    if (this.#version === undefined || this.#version !== row?.value) {
+    const version = await readCatalogVersion(trx);
+    if (this.#version === undefined || this.#version !== version) {
       this.artistNames.clear();
       this.albumTitles.clear();
       this.albumPopularity.clear();
