@@ -351,6 +351,14 @@ export function localizeViolation(v: Violation, locale: MessageLocale): FieldVio
   return { field: v.field, description: formatMessage(VIOLATIONS[v.reason][locale], v.params, locale) };
 }
 
+/** What a DomainError carries beside its reason. */
+export interface DomainErrorOptions {
+  params?: Params;
+  violations?: readonly Violation[];
+  /** What went wrong underneath: logged, never answered. */
+  cause?: unknown;
+}
+
 /**
  * A failure the domain names: a reason of the catalog above, with the values
  * its texts need and the fields at fault, and nothing of HTTP. Services,
@@ -364,15 +372,7 @@ export class DomainError extends Error {
   readonly params: Params;
   readonly violations: readonly Violation[];
 
-  constructor(
-    reason: ErrorReason,
-    options: {
-      params?: Params;
-      violations?: readonly Violation[];
-      /** What went wrong underneath: logged, never answered. */
-      cause?: unknown;
-    } = {},
-  ) {
+  constructor(reason: ErrorReason, options: DomainErrorOptions = {}) {
     super(formatMessage(ERRORS[reason].message.en, options.params), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DomainError';
     this.reason = reason;
@@ -400,14 +400,7 @@ export class ApiError extends DomainError {
 
   constructor(
     reason: ErrorReason,
-    options: {
-      params?: Params;
-      violations?: readonly Violation[];
-      headers?: Record<string, string>;
-      oauth?: { error: string; description: string };
-      /** What went wrong underneath: logged, never answered. */
-      cause?: unknown;
-    } = {},
+    options: DomainErrorOptions & { headers?: Record<string, string>; oauth?: { error: string; description: string } } = {},
   ) {
     super(reason, options);
     this.name = 'ApiError';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from './database.ts';
+import { readSetting, writeSetting } from './settings.repo.ts';
 
 /**
  * The catalog's version: what every cache of catalog data depends on (the
@@ -16,17 +17,12 @@ const KEY = 'catalog_version';
 
 /** The version now; '0' before the first import. */
 export async function readCatalogVersion(db: Kysely<Database>): Promise<string> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', KEY).executeTakeFirst();
-  return row?.value ?? '0';
+  return (await readSetting(db, KEY)) ?? '0';
 }
 
 /** Writes a new version in `trx` (an import batch's transaction) and answers it. */
 export async function bumpCatalogVersion(trx: Kysely<Database>): Promise<string> {
   const version = randomUUID();
-  await trx
-    .insertInto('settings')
-    .values({ key: KEY, value: version })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: version }))
-    .execute();
+  await writeSetting(trx, KEY, version);
   return version;
 }

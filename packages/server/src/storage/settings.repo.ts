@@ -5,6 +5,11 @@ export async function readSetting(db: Db, key: string): Promise<string | undefin
   return (await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst())?.value;
 }
 
+/** Sets a setting, whether or not it was set before (in `db`, or in a transaction). */
+export async function writeSetting(db: Db, key: string, value: string): Promise<void> {
+  await db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+}
+
 /**
  * The server's signing secret: MAQAM_SECRET if set, else the one stored in the
  * database, generated on first start. Insert-if-absent then re-read, so nodes

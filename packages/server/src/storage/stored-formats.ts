@@ -1,5 +1,5 @@
 import type { Db } from './database.ts';
-import { readSetting } from './settings.repo.ts';
+import { readSetting, writeSetting } from './settings.repo.ts';
 import type { Storage } from './storage.ts';
 
 /**
@@ -48,11 +48,7 @@ export async function rebuildStaleFormats(storage: Storage, formats: readonly St
   for (const format of formats) {
     if ((await storedVersion(storage.db, format)) === format.version) continue;
     const items = await format.rebuild(storage, (done, total) => onProgress?.(format.name, done, total));
-    await storage.db
-      .insertInto('settings')
-      .values({ key: settingKey(format), value: String(format.version) })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(format.version) }))
-      .execute();
+    await writeSetting(storage.db, settingKey(format), String(format.version));
     if (items > 0) rebuilt.push(format.name);
   }
   return rebuilt;
