@@ -1,7 +1,7 @@
 import { createBulkUpsert } from '../storage/bulk-upsert.ts';
 import type { StoredFormat } from '../storage/stored-formats.ts';
-import type { SongRow } from './catalog.repo.ts';
 import { buildSongTemplate, SONG_TEMPLATE_FORMAT } from './song-template.ts';
+import { createSongTemplatesRepo } from './song-templates.repo.ts';
 
 /** Songs a transaction: each commits its page, so a rebuild cut off keeps what it wrote. */
 const PAGE = 5000;
@@ -19,38 +19,26 @@ export const songTemplatesFormat: StoredFormat = {
   async rebuild(storage, progress) {
     const { db } = storage;
     const upsert = createBulkUpsert(storage);
-    const { total } = await db.selectFrom('songs').select((eb) => eb.fn.countAll<number | string>().as('total')).where('withdrawn', '=', 0).executeTakeFirstOrThrow();
+    const total = await createSongTemplatesRepo(db, storage, upsert).countRenderableSongs();
     let done = 0;
-    progress(done, Number(total));
+    progress(done, total);
     for (let after = ''; ; ) {
-      const rows: SongRow[] = await db.transaction().execute(async (trx) => {
+      const rows = await db.transaction().execute(async (trx) => {
         await storage.lockCatalogWrites(trx);
-        const page: SongRow[] = await trx
-          .selectFrom('songs')
-          .select([
-            'id', 'title_i18n', 'original_language', 'album_id', 'artist_ids', 'duration_ms', 'track_number', 'disc_number',
-            'release_date', 'genres', 'is_explicit', 'isrc', 'has_lyrics', 'popularity', 'artwork', 'preview_url',
-          ])
-          .where('withdrawn', '=', 0)
-          .where('id', '>', after)
-          .orderBy('id')
-          .limit(PAGE)
-          .execute();
-        await upsert(trx, 'song_templates', ['id'], page.map((row) => ({ id: row.id, template: buildSongTemplate(row) })));
+        const templates = createSongTemplatesRepo(trx, storage, upsert);
+        const page = await templates.renderableSongsAfter(after, PAGE);
+        await templates.write(page.map((row) => ({ id: row.id, template: buildSongTemplate(row) })));
         return page;
       });
       if (rows.length === 0) break;
       after = rows[rows.length - 1]!.id;
       done += rows.length;
-      progress(done, Math.max(done, Number(total)));
+      progress(done, Math.max(done, total));
     }
     // A template whose song is withdrawn or gone would answer for it: none is left.
     await db.transaction().execute(async (trx) => {
       await storage.lockCatalogWrites(trx);
-      await trx
-        .deleteFrom('song_templates')
-        .where('id', 'not in', trx.selectFrom('songs').select('id').where('withdrawn', '=', 0))
-        .execute();
+      await createSongTemplatesRepo(trx, storage, upsert).removeOrphans();
     });
     return done;
   },

@@ -24,12 +24,23 @@ export interface BatchRows {
   readonly artistRefs: Map<string, number[]>;
   readonly albumRefs: Map<string, number[]>;
   readonly errors: { line: number; message: string }[];
+  /** The languages the batch's texts are written in. */
+  readonly languages: Set<string>;
+  /** The songs' templates, if the batch was read with them built (ImportBatch.buildTemplates). */
+  readonly templates: PrebuiltTemplates | undefined;
   /** The rows' updated_at. */
   readonly now: number;
   /** Notes an id of the batch; the second record of one id is an error of its line. */
   noteId(kind: 'artist' | 'album' | 'song', id: string, line: number): void;
   /** Notes the languages of a localized text (the catalog's languages, for locale negotiation). */
   noteLanguages(map: Record<string, string>, original: string): void;
+}
+
+/** A batch's song templates built with it (ImportBatch.templates): song i's are bytes[ends[i - 1], ends[i]). */
+export interface PrebuiltTemplates {
+  readonly bytes: Uint8Array;
+  readonly ends: Uint32Array;
+  readonly hasLyrics: Uint8Array;
 }
 
 export const lower = (tag: string) => tag.toLowerCase();

@@ -6,7 +6,7 @@ import { buildSongTemplate } from '../catalog/song-template.ts';
 import { createAjv } from '../schema-validator.ts';
 import type { Database } from '../storage/database.ts';
 import { forbiddenCharacterIn } from '../text/forbidden-characters.ts';
-import { lower, type BatchRows } from './batch-rows.ts';
+import { lower, type BatchRows, type PrebuiltTemplates } from './batch-rows.ts';
 import { addAlbum } from './kinds/album.ts';
 import { addArtist } from './kinds/artist.ts';
 import { addLyrics, checkLyrics } from './kinds/lyrics.ts';
@@ -95,7 +95,7 @@ const validateByKind = Object.fromEntries(
 /**
  * How each kind of record adds its rows to a batch: a file per kind (kinds/).
  * A new kind of record is a new file here, with its table's rows in
- * BatchRows and their write in import.ts.
+ * BatchRows and its write (an ImportProjection) in import.ts's list.
  */
 const ADD_ROWS: { readonly [K in ImportRecord['kind']]: (rows: BatchRows, line: number, record: Extract<ImportRecord, { kind: K }>) => void } = {
   artist: addArtist,
@@ -104,13 +104,6 @@ const ADD_ROWS: { readonly [K in ImportRecord['kind']]: (rows: BatchRows, line: 
   lyrics: addLyrics,
   related: addRelated,
 };
-
-/** A batch's song templates built with it (ImportBatch.templates): song i's are bytes[ends[i - 1], ends[i]). */
-export interface PrebuiltTemplates {
-  readonly bytes: Uint8Array;
-  readonly ends: Uint32Array;
-  readonly hasLyrics: Uint8Array;
-}
 
 /** The fields of an ImportBatch, as a reading thread sends them. */
 export type ImportBatchData = Pick<

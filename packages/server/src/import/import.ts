@@ -1,19 +1,24 @@
 import type { ImportSummary } from '@maqam/contract';
-import type { SongRow } from '../catalog/catalog.repo.ts';
-import { buildSongTemplate } from '../catalog/song-template.ts';
-import { ImportBatch, ImportBatchError, type LineError, type NumberedRecord, type PrebuiltTemplates } from './import-batch.ts';
+import { createSongTemplatesRepo } from '../catalog/song-templates.repo.ts';
+import { ImportBatch, ImportBatchError, type LineError, type NumberedRecord } from './import-batch.ts';
 import { readImportBatches } from './import-reader.ts';
+import { createImportRepo, type ImportRepo } from './import.repo.ts';
+import type { BatchWrite, ImportProjection } from './projection.ts';
+import { writeAlbums } from './kinds/album.ts';
+import { writeArtists } from './kinds/artist.ts';
+import { writeLyrics } from './kinds/lyrics.ts';
+import { writeRelated } from './kinds/related.ts';
+import { writeSongs } from './kinds/song.ts';
+import { writeSearchTerms } from './search-terms.ts';
+import { writeCatalogLanguages } from './catalog-languages.ts';
 import { IndexMemo } from '../search/index-memo.ts';
-import { updateSearchIndex } from '../search/search-index.ts';
-import type { IndexedSongRow } from '../search/search-item.ts';
 import { lastSegmentId, mergeSegmentsAfter } from '../search/segments.ts';
 import type { Database } from '../storage/database.ts';
 import { createBulkUpsert, type BulkUpsert } from '../storage/bulk-upsert.ts';
 import { buildReadOnlyCatalogIndexes, catalogIsEmpty, dropReadOnlyCatalogIndexes, withSearchItemIndexesRebuilt } from '../storage/catalog-indexes.ts';
 import { analyzeTables, type Storage } from '../storage/storage.ts';
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { BackgroundCheckpoints } from '../storage/background-checkpoints.ts';
-import { inChunks } from '../storage/id-chunks.ts';
 import { bumpCatalogVersion } from '../storage/catalog-version.ts';
 
 /**
@@ -25,8 +30,7 @@ import { bumpCatalogVersion } from '../storage/catalog-version.ts';
  * its later batches reference only what its first ones wrote.
  */
 async function missingReferences(
-  trx: Kysely<Database>,
-  storage: Storage,
+  repo: ImportRepo,
   table: 'artists' | 'albums' | 'songs',
   references: Map<string, number[]>,
   inBatch: Set<string>,
@@ -34,9 +38,7 @@ async function missingReferences(
 ): Promise<LineError[]> {
   const wanted = [...references.keys()].filter((id) => !inBatch.has(id) && !writtenBefore?.has(id));
   if (wanted.length === 0) return [];
-  const found = new Set<string>();
-  const rows = await inChunks(wanted, (chunk) => trx.selectFrom(table).select('id').where('id', 'in', storage.idList(chunk)).execute());
-  for (const row of rows) found.add(row.id);
+  const found = await repo.storedIds(table, wanted);
   const errors: LineError[] = [];
   for (const id of wanted) {
     if (found.has(id)) continue;
@@ -44,6 +46,15 @@ async function missingReferences(
   }
   return errors;
 }
+
+/**
+ * What a batch becomes, table by table: a projection per record kind
+ * (kinds/), then what is derived from them all. A new kind of record adds
+ * its projection here.
+ */
+const PROJECTIONS: readonly ImportProjection[] = [
+  writeArtists, writeAlbums, writeSongs, writeRelated, writeLyrics, writeSearchTerms, writeCatalogLanguages,
+];
 
 /**
  * The largest merge of search segments an import's batch makes, in live
@@ -77,15 +88,15 @@ const IMPORTED_TABLES = [
  * correctly, only more slowly.
  */
 export async function runImport<T>(storage: Storage, write: (writeBatch: ImportBatchWriter) => Promise<T>): Promise<T> {
-  const lastSegment = await lastSegmentId(storage.db);
+  // What the import's batches share: the bulk upsert's compiled statements, and what they read for the index.
+  const upsert = createBulkUpsert(storage);
+  const memo = new IndexMemo();
+  const lastSegment = await lastSegmentId(storage.db, upsert);
   // A load into an empty catalog builds the read-only indexes once, at its end (storage/catalog-indexes.ts).
   const indexesDeferred = await catalogIsEmpty(storage.db);
   if (indexesDeferred) await dropReadOnlyCatalogIndexes(storage.db);
   const checkpoints = new BackgroundCheckpoints(storage);
   try {
-    // What the import's batches share: the bulk upsert's compiled statements, and what they read for the index.
-    const upsert = createBulkUpsert(storage);
-    const memo = new IndexMemo();
     const result = await write((batch, options = {}) =>
       writeBatch(storage, batch instanceof ImportBatch ? batch : ImportBatch.of(batch), { ...options, upsert, largestMerge: LARGEST_MERGE_IN_IMPORT, memo, checkpoints }));
     await checkpoints.settled();
@@ -157,63 +168,26 @@ export interface WriteBatchOptions {
  * catalog version so servers drop stale renderings.
  */
 async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBatchOptions): Promise<ImportSummary> {
-  const { written, largestMerge, memo, checkpoints } = options;
-  const { upsert } = options;
-  const { artists, albums, songs, related, lyrics, songArtists, albumArtists, songIds, artistIds, albumIds, languages, songRefs, artistRefs, albumRefs } = batch;
+  const { written, largestMerge, memo, checkpoints, upsert } = options;
+  const { artists, albums, songs, related, lyrics } = batch;
   if (batch.errors.length > 0) throw new ImportBatchError(batch.errors);
 
   await checkpoints?.beforeWrite(batch.size);
   const catalogVersion = await storage.db.transaction().execute(async (trx: Transaction<Database>) => {
     const lock = await storage.lockCatalogWrites(trx);
+    const repo = createImportRepo(trx, storage);
     const referenceErrors = [
-      ...(await missingReferences(trx, storage, 'artists', artistRefs, artistIds, written?.artists)),
-      ...(await missingReferences(trx, storage, 'albums', albumRefs, albumIds, written?.albums)),
-      ...(await missingReferences(trx, storage, 'songs', songRefs, songIds, written?.songs)),
+      ...(await missingReferences(repo, 'artists', batch.artistRefs, batch.artistIds, written?.artists)),
+      ...(await missingReferences(repo, 'albums', batch.albumRefs, batch.albumIds, written?.albums)),
+      ...(await missingReferences(repo, 'songs', batch.songRefs, batch.songIds, written?.songs)),
     ];
     if (referenceErrors.length > 0) throw new ImportBatchError(referenceErrors.sort((a, b) => a.line - b.line));
 
-    await upsert(trx, 'artists', ['id'], artists);
-    await upsert(trx, 'albums', ['id'], albums);
-    // hasLyrics is derived: true exactly when GetLyrics answers 200, i.e. when a lyrics row exists.
-    // Lyrics are never deleted, so the flag only ever turns on.
-    const withLyrics = new Set(lyrics.keys());
-    const songList = [...songIds];
-    const lyricsRows = await inChunks(songList, (chunk) => trx.selectFrom('lyrics').select('song_id').where('song_id', 'in', storage.idList(chunk)).execute());
-    for (const row of lyricsRows) withLyrics.add(row.song_id);
-    for (const song of songs) song.has_lyrics = withLyrics.has(song.id) ? 1 : 0;
-    // Albums whose most popular song may now be a less popular one: those of songs already there (their album
-    // now and before). A new song can only raise its album's popularity, which the index does without a recount.
-    const albumsToRecount = new Set<string>();
-    const newAlbumOf = new Map(songs.map((song) => [song.id, song.album_id]));
-    // Songs not in the catalog before this batch: nothing of theirs is in the index to delete.
-    const newSongs = new Set(songIds);
-    const before = await inChunks(songList, (chunk) => trx.selectFrom('songs').select(['id', 'album_id']).where('id', 'in', storage.idList(chunk)).execute());
-    for (const row of before) {
-      newSongs.delete(row.id);
-      albumsToRecount.add(row.album_id);
-      albumsToRecount.add(newAlbumOf.get(row.id)!);
-    }
-    // On PostgreSQL the server inserts the songs while this process builds their templates: the statement
-    // goes out once the pending callbacks have run (setImmediate), then the templates are built.
-    const songsWritten = upsert(trx, 'songs', ['id'], songs);
-    songsWritten.catch(() => {}); // awaited below; a failure meanwhile is not an unhandled rejection
-    await new Promise((resolve) => setImmediate(resolve));
-    const templates = songTemplateRows(songs, batch.templates);
-    await songsWritten;
-    await writeSongTemplates(trx, storage, upsert, songs, templates);
-    await upsert(trx, 'related_artists', ['artist_id', 'related_id'], [...related.values()]);
-    await upsert(trx, 'lyrics', ['song_id'], [...lyrics.values()]);
-    const lyricsOfEarlierSongs = [...lyrics.keys()].filter((id) => !songIds.has(id));
-    await inChunks(lyricsOfEarlierSongs, async (ids) => {
-      const chunk = storage.idList(ids);
-      await trx.updateTable('songs').set({ has_lyrics: 1 }).where('id', 'in', chunk).execute();
-      // Their answers now say hasLyrics: true.
-      await writeSongTemplates(trx, storage, upsert, await trx.selectFrom('songs').selectAll().where('id', 'in', chunk).execute());
-    });
-    await reindex(trx, storage, upsert, songIds, albumIds, songArtists, albumArtists);
-    const songRows = new Map(songs.map((song) => [song.id, song as IndexedSongRow]));
-    await updateSearchIndex(trx, lock, upsert, { artistIds, albumIds, songIds, albumsToRecount, songs: songRows, newSongs }, { ...(largestMerge === undefined ? {} : { largestMerge }), ...(memo ? { memo } : {}) });
-    await upsert(trx, 'catalog_languages', ['tag'], [...languages].map((tag) => ({ tag })));
+    const replacedSongs = new Map((await repo.storedAlbumsOfSongs([...batch.songIds])).map((row) => [row.id, row.album_id]));
+    const write: BatchWrite = {
+      trx, lock, rows: batch, replacedSongs, upsert, repo, templates: createSongTemplatesRepo(trx, storage, upsert), largestMerge, memo,
+    };
+    for (const project of PROJECTIONS) await project(write);
     // Last: caches of catalog data drop what they hold once they see it (storage/catalog-version.ts).
     return bumpCatalogVersion(trx);
   });
@@ -229,57 +203,6 @@ async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBa
     related: countNew(related.keys(), written?.related),
     lyrics: countNew(lyrics.keys(), written?.lyrics),
   };
-}
-
-/** The templates of these songs but the withdrawn (song-template.ts): those built with the batch where they hold, else new ones. */
-function songTemplateRows(songs: readonly Insertable<Database['songs']>[], prebuilt?: PrebuiltTemplates): Insertable<Database['song_templates']>[] {
-  const rows: Insertable<Database['song_templates']>[] = [];
-  songs.forEach((song, i) => {
-    if (song.withdrawn === 1) return;
-    const template = prebuilt !== undefined && prebuilt.hasLyrics[i] === song.has_lyrics
-      ? prebuilt.bytes.subarray(i === 0 ? 0 : prebuilt.ends[i - 1], prebuilt.ends[i])
-      : buildSongTemplate(song as SongRow);
-    rows.push({ id: song.id, template });
-  });
-  return rows;
-}
-
-/** Pre-renders these songs as written (song-template.ts); a withdrawn song loses its template, so it is not found. */
-async function writeSongTemplates(
-  trx: Kysely<Database>,
-  storage: Storage,
-  upsert: BulkUpsert,
-  songs: readonly Insertable<Database['songs']>[],
-  templates = songTemplateRows(songs),
-) {
-  await upsert(trx, 'song_templates', ['id'], templates);
-  const withdrawn = songs.filter((song) => song.withdrawn === 1).map((song) => song.id);
-  await inChunks(withdrawn, async (chunk) => {
-    await trx.deleteFrom('song_templates').where('id', 'in', storage.idList(chunk)).execute();
-  });
-}
-
-/**
- * Rewrites the index tables' rows of the songs and albums of the batch: the
- * credits, popularity, date, type or withdrawal may have changed.
- */
-async function reindex(
-  trx: Kysely<Database>,
-  storage: Storage,
-  upsert: BulkUpsert,
-  songIds: ReadonlySet<string>,
-  albumIds: ReadonlySet<string>,
-  songArtists: Insertable<Database['song_artists']>[],
-  albumArtists: Insertable<Database['album_artists']>[],
-): Promise<void> {
-  await inChunks([...songIds], async (chunk) => {
-    await trx.deleteFrom('song_artists').where('song_id', 'in', storage.idList(chunk)).execute();
-  });
-  await inChunks([...albumIds], async (chunk) => {
-    await trx.deleteFrom('album_artists').where('album_id', 'in', storage.idList(chunk)).execute();
-  });
-  await upsert(trx, 'song_artists', ['song_id', 'artist_id'], songArtists);
-  await upsert(trx, 'album_artists', ['album_id', 'artist_id'], albumArtists);
 }
 
 export interface ImportProgress {

@@ -3,9 +3,9 @@ import type { Database } from '../storage/database.ts';
 import type { BulkUpsert } from '../storage/bulk-upsert.ts';
 import type { CatalogWriteLock } from '../storage/catalog-write-lock.ts';
 import { IndexMemo, recall, textsOf } from './index-memo.ts';
-import { inChunks } from '../storage/id-chunks.ts';
 import { deleteEarlierCopies, mergeSegments, writeSegment } from './segments.ts';
 import { popularityOf, type IndexedItem, type IndexedSongRow, type WrittenItems } from './search-item.ts';
+import { createSearchIndexRepo, type SearchIndexRepo } from './search-index.repo.ts';
 
 // Keeping the search index in step with the catalog: what a batch wrote is indexed again as a new segment
 // (segments.ts), with the texts it is found by (normalized-texts.ts, index-memo.ts) and album popularity.
@@ -42,18 +42,16 @@ export async function updateSearchIndex(
   // Without an import's memo a new, empty one serves: it has nothing to forget, so it needs no check.
   const memo = options.memo ?? new IndexMemo();
   if (options.memo) await memo.check(trx, written);
+  const index = createSearchIndexRepo(trx, upsert);
   const list = (ids: Iterable<string>) => [...ids];
   const artistIds = list(written.artistIds);
   const songIds = new Set(written.songIds);
   const albumIds = new Set(written.albumIds);
   if (options.dependents !== false) {
     // Found through a batch artist or album: their postings hold its name.
-    const viaArtists = await inChunks(artistIds, (chunk) => trx.selectFrom('song_artists').select('song_id').where('artist_id', 'in', chunk).execute());
-    for (const row of viaArtists) songIds.add(row.song_id);
-    const albumsOfArtists = await inChunks(artistIds, (chunk) => trx.selectFrom('album_artists').select('album_id').where('artist_id', 'in', chunk).execute());
-    for (const row of albumsOfArtists) albumIds.add(row.album_id);
-    const viaAlbums = await inChunks(list(written.albumIds), (chunk) => trx.selectFrom('songs').select('id').where('album_id', 'in', chunk).execute());
-    for (const row of viaAlbums) songIds.add(row.id);
+    for (const id of await index.songsCrediting(artistIds)) songIds.add(id);
+    for (const id of await index.albumsCrediting(artistIds)) albumIds.add(id);
+    for (const id of await index.songsOnAlbums(list(written.albumIds))) songIds.add(id);
   }
 
   // The batch's own songs as it wrote them; the others (found through a renamed artist or album) as stored.
@@ -64,25 +62,20 @@ export async function updateSearchIndex(
     if (row === undefined) stored.push(id);
     else if (row.withdrawn !== 1) songs.push(row);
   }
-  songs.push(...await inChunks(stored, (chunk) =>
-    trx.selectFrom('songs').select(['id', 'title_i18n', 'artist_ids', 'album_id', 'popularity']).where('id', 'in', chunk).where('withdrawn', '=', 0).execute()));
-  const knownPopularity = await albumsWithNewPopularity(trx, songs, albumIds, written.albumsToRecount, memo);
+  songs.push(...await index.liveSongs(stored));
+  const knownPopularity = await albumsWithNewPopularity(index, songs, albumIds, written.albumsToRecount, memo);
   for (const album of knownPopularity.keys()) albumIds.add(album);
 
-  const artists = await inChunks(artistIds, (chunk) =>
-    trx.selectFrom('artists').select(['id', 'name_i18n', 'monthly_listeners']).where('id', 'in', chunk).where('withdrawn', '=', 0).execute());
-  const albums = await inChunks(list(albumIds), (chunk) =>
-    trx.selectFrom('albums').select(['id', 'title_i18n', 'artist_ids']).where('id', 'in', chunk).where('withdrawn', '=', 0).execute());
-  const albumPopularity = await albumPopularityOf(trx, albums.map((a) => a.id).filter((id) => !knownPopularity.has(id)));
+  const artists = await index.liveArtists(artistIds);
+  const albums = await index.liveAlbums(list(albumIds));
+  const albumPopularity = await index.albumPopularity(albums.map((a) => a.id).filter((id) => !knownPopularity.has(id)));
   for (const [id, popularity] of knownPopularity) albumPopularity.set(id, popularity);
 
   // The names the related texts come from: artists (of songs and albums) and albums (of songs).
   const creditIds = new Set<string>();
   for (const row of [...albums, ...songs]) for (const id of JSON.parse(row.artist_ids) as string[]) creditIds.add(id);
-  const names = await memo.texts(memo.artistNames, creditIds, async (chunk) =>
-    (await trx.selectFrom('artists').select(['id', 'name_i18n as texts']).where('id', 'in', chunk).execute()));
-  const titles = await memo.texts(memo.albumTitles, new Set(songs.map((s) => s.album_id)), async (chunk) =>
-    (await trx.selectFrom('albums').select(['id', 'title_i18n as texts']).where('id', 'in', chunk).execute()));
+  const names = await memo.texts(memo.artistNames, creditIds, index.artistNames);
+  const titles = await memo.texts(memo.albumTitles, new Set(songs.map((s) => s.album_id)), index.albumTitles);
   const creditNames = (artistIdsJson: string): (readonly string[])[] => {
     const groups: (readonly string[])[] = [];
     for (const id of JSON.parse(artistIdsJson) as string[]) {
@@ -101,21 +94,13 @@ export async function updateSearchIndex(
     })),
   ];
 
-  await deleteEarlierCopies(trx, upsert, [['artist', artistIds], ['album', list(albumIds)], ['song', list(songIds).filter((id) => !written.newSongs?.has(id))]]);
+  await deleteEarlierCopies(index, [['artist', artistIds], ['album', list(albumIds)], ['song', list(songIds).filter((id) => !written.newSongs?.has(id))]]);
   const { wordsOf, words, vocabulary } = memo.normalizedTexts.searchWords(items);
-  await writeSegment(trx, upsert, items, wordsOf, words);
+  await writeSegment(index, items, wordsOf, words);
   for (const id of albumIds) memo.albumPopularity.delete(id); // withdrawn ones left the index
   for (const item of items) if (item.kind === 'album') memo.albumPopularity.set(item.id, item.popularity);
-  await upsert(trx, 'search_vocabulary', ['word'], vocabulary);
-  await mergeSegments(trx, upsert, options.largestMerge);
-}
-
-/** Each album's popularity: its most popular song that is not withdrawn (0 without one). */
-async function albumPopularityOf(trx: Kysely<Database>, albumIds: readonly string[]): Promise<Map<string, number>> {
-  const rows = await inChunks(albumIds, (chunk) =>
-    trx.selectFrom('songs').select((eb) => ['album_id', eb.fn.max<number>('popularity').as('popularity')])
-      .where('album_id', 'in', chunk).where('withdrawn', '=', 0).groupBy('album_id').execute());
-  return new Map(rows.map((row) => [row.album_id, popularityOf(row.popularity)]));
+  await index.saveVocabulary(vocabulary);
+  await mergeSegments(index, options.largestMerge);
 }
 
 /**
@@ -125,7 +110,7 @@ async function albumPopularityOf(trx: Kysely<Database>, albumIds: readonly strin
  * are more popular (the index holds each album's most popular song).
  */
 async function albumsWithNewPopularity(
-  trx: Kysely<Database>,
+  index: SearchIndexRepo,
   songs: readonly { album_id: string; popularity: number | string }[],
   reindexed: ReadonlySet<string>,
   toRecount: ReadonlySet<string>,
@@ -138,10 +123,9 @@ async function albumsWithNewPopularity(
     const popularity = popularityOf(song.popularity);
     if (popularity > (raisedTo.get(song.album_id) ?? -1)) raisedTo.set(song.album_id, popularity);
   }
-  const indexed = await recall(memo.albumPopularity, [...recount, ...raisedTo.keys()], (chunk) =>
-    trx.selectFrom('search_items').select(['item_id', 'popularity']).where('kind', '=', 'album').where('item_id', 'in', chunk).execute(),
-  (row) => [row.item_id, popularityOf(row.popularity)]);
-  const now = await albumPopularityOf(trx, recount);
+  const indexed = await recall(memo.albumPopularity, [...recount, ...raisedTo.keys()], index.indexedAlbumPopularity,
+    (row) => [row.item_id, popularityOf(row.popularity)]);
+  const now = await index.albumPopularity(recount);
   const changed = new Map<string, number>();
   // An album not in the index is withdrawn (or has no indexable title): nothing to change.
   for (const id of recount) if (indexed.has(id) && indexed.get(id) !== (now.get(id) ?? 0)) changed.set(id, now.get(id) ?? 0);

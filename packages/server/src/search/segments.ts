@@ -2,42 +2,34 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../storage/database.ts';
 import type { BulkUpsert } from '../storage/bulk-upsert.ts';
 import type { CatalogWriteLock } from '../storage/catalog-write-lock.ts';
-import { inChunks } from '../storage/id-chunks.ts';
 import { CHUNK_SIZE, decodeChunk, encodeChunk, withDeleted } from './doclist.ts';
 import type { ItemWords } from './normalized-texts.ts';
-import { compareWalk, popularityOf, type IndexedItem, type SearchKind } from './search-item.ts';
+import { compareWalk, type IndexedItem, type SearchKind } from './search-item.ts';
+import { createSearchIndexRepo, type SearchIndexRepo } from './search-index.repo.ts';
 
 // The search index's segments (doclist.ts packs their postings): writing a batch's items as a new segment,
 // marking the earlier copies of items indexed again as deleted, and merging segments as the policy says.
 
 
 /** Removes these items' rows and marks their numbers deleted in their segments (a segment left empty goes). */
-export async function deleteEarlierCopies(trx: Kysely<Database>, upsert: BulkUpsert, byKind: readonly (readonly [SearchKind, readonly string[]])[]): Promise<void> {
+export async function deleteEarlierCopies(index: SearchIndexRepo, byKind: readonly (readonly [SearchKind, readonly string[]])[]): Promise<void> {
   const numbers = new Map<number, number[]>();
   for (const [kind, ids] of byKind) {
-    await inChunks(ids, async (chunk) => {
-      const rows = await trx.selectFrom('search_items').select(['segment', 'number']).where('kind', '=', kind).where('item_id', 'in', chunk).execute();
-      for (const row of rows) {
-        const segment = Number(row.segment);
-        const list = numbers.get(segment);
-        if (list) list.push(Number(row.number));
-        else numbers.set(segment, [Number(row.number)]);
-      }
-      if (rows.length > 0) await trx.deleteFrom('search_items').where('kind', '=', kind).where('item_id', 'in', chunk).execute();
-      return [];
-    });
+    for (const { segment, number } of await index.removeItems(kind, ids)) {
+      const list = numbers.get(segment);
+      if (list) list.push(number);
+      else numbers.set(segment, [number]);
+    }
   }
   if (numbers.size === 0) return;
-  const segments = await trx.selectFrom('search_segments').select(['id', 'size', 'deleted']).where('id', 'in', [...numbers.keys()]).execute();
   const changed: Insertable<Database['search_segments']>[] = [];
-  for (const segment of segments) {
-    const id = Number(segment.id);
-    const deleted = withDeleted(segment.deleted, Number(segment.size), numbers.get(id)!);
+  for (const segment of await index.segments([...numbers.keys()])) {
+    const deleted = withDeleted(segment.deleted, segment.size, numbers.get(segment.id)!);
     const count = countBits(deleted);
-    if (count >= Number(segment.size)) await dropSegments(trx, [id]);
-    else changed.push({ id, size: Number(segment.size), deleted, deleted_count: count });
+    if (count >= segment.size) await index.dropSegments([segment.id]);
+    else changed.push({ id: segment.id, size: segment.size, deleted, deleted_count: count });
   }
-  await upsert(trx, 'search_segments', ['id'], changed);
+  await index.saveSegments(changed);
 }
 
 function countBits(bytes: Uint8Array): number {
@@ -51,17 +43,10 @@ function countBits(bytes: Uint8Array): number {
   return count;
 }
 
-async function dropSegments(trx: Kysely<Database>, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await trx.deleteFrom('search_doclists').where('segment', 'in', [...ids]).execute();
-  await trx.deleteFrom('search_items').where('segment', 'in', [...ids]).execute();
-  await trx.deleteFrom('search_segments').where('id', 'in', [...ids]).execute();
-}
-
 /** Segment ids are never reused, so a search that read the list of segments before a merge cannot mix two of them. */
-async function nextSegmentId(trx: Kysely<Database>, upsert: BulkUpsert): Promise<number> {
-  const id = (await lastSegmentId(trx)) + 1;
-  await upsert(trx, 'settings', ['key'], [{ key: 'search_segment_id', value: String(id) }]);
+async function nextSegmentId(index: SearchIndexRepo): Promise<number> {
+  const id = (await index.lastSegmentId()) + 1;
+  await index.setLastSegmentId(id);
   return id;
 }
 
@@ -72,8 +57,7 @@ async function nextSegmentId(trx: Kysely<Database>, upsert: BulkUpsert): Promise
  * array for all words.
  */
 export async function writeSegment(
-  trx: Kysely<Database>,
-  upsert: BulkUpsert,
+  index: SearchIndexRepo,
   items: readonly IndexedItem[],
   wordsOf: ItemWords,
   words: readonly string[],
@@ -114,7 +98,7 @@ export async function writeSegment(
   eachPosting((word, number) => (all[filled[word]!++] = number));
   const postings = new Map<string, Int32Array>();
   for (const word of named) postings.set(words[word]!, all.subarray(firsts[word]!, firsts[word]! + counts[word]!));
-  await insertSegment(trx, upsert, order.map((index) => items[index]!), postings);
+  await insertSegment(index, order.map((index) => items[index]!), postings);
 }
 
 /** search_items rows built at once: 6,000 rows of 5 columns fill a SQLite statement (bulk-upsert.ts). */
@@ -122,19 +106,18 @@ const ITEM_ROWS_AT_ONCE = 60_000;
 
 /** Stores a new segment: its items (in walk order: an item's number is its place) and each word's ascending numbers. */
 async function insertSegment(
-  trx: Kysely<Database>,
-  upsert: BulkUpsert,
+  index: SearchIndexRepo,
   items: readonly { kind: SearchKind; id: string; popularity: number }[],
   postings: ReadonlyMap<string, ArrayLike<number>>,
 ): Promise<void> {
-  const id = await nextSegmentId(trx, upsert);
-  await upsert(trx, 'search_segments', ['id'], [{ id, size: items.length, deleted: null, deleted_count: 0 }]);
+  const id = await nextSegmentId(index);
+  await index.saveSegments([{ id, size: items.length, deleted: null, deleted_count: 0 }]);
   // A slice of rows at a time (a multiple of the rows a SQLite statement takes): a merge writes a million.
   for (let start = 0; start < items.length; start += ITEM_ROWS_AT_ONCE) {
     const slice = items.slice(start, start + ITEM_ROWS_AT_ONCE);
-    await upsert(trx, 'search_items', ['segment', 'number'], slice.map((item, i) => ({ segment: id, number: start + i, kind: item.kind, item_id: item.id, popularity: item.popularity })));
+    await index.saveItems(slice.map((item, i) => ({ segment: id, number: start + i, kind: item.kind, item_id: item.id, popularity: item.popularity })));
   }
-  await upsert(trx, 'search_doclists', ['segment', 'chunk', 'word'], doclistRows(id, postings));
+  await index.saveDoclists(doclistRows(id, postings));
 }
 
 /** A segment's stored chunks of each word's ascending item numbers. */
@@ -165,10 +148,9 @@ function doclistRows(segment: number, postings: ReadonlyMap<string, ArrayLike<nu
  */
 const MERGE_FACTOR = 10;
 
-export async function mergeSegments(trx: Kysely<Database>, upsert: BulkUpsert, largestMerge = Infinity): Promise<void> {
+export async function mergeSegments(index: SearchIndexRepo, largestMerge = Infinity): Promise<void> {
   for (;;) {
-    const segments = (await trx.selectFrom('search_segments').select(['id', 'size', 'deleted_count']).orderBy('id').execute())
-      .map((row) => ({ id: Number(row.id), live: Number(row.size) - Number(row.deleted_count), size: Number(row.size) }));
+    const segments = (await index.segments()).map((segment) => ({ id: segment.id, live: segment.size - segment.deletedCount, size: segment.size }));
     const bySize = new Map<number, (typeof segments)[number][]>();
     const waiting = new Set<number>();
     let merge: (typeof segments)[number][] | undefined;
@@ -192,7 +174,7 @@ export async function mergeSegments(trx: Kysely<Database>, upsert: BulkUpsert, l
       }
     }
     if (merge === undefined) return;
-    await mergeInto(trx, upsert, merge);
+    await mergeInto(index, merge);
   }
 }
 
@@ -213,18 +195,18 @@ interface SegmentItem {
  * 1M demo catalog, and holding all their rows at once (as read, as sorted
  * and as written) took the importer's heap from about 0.9 to 1.5 GB.
  */
-async function mergeInto(trx: Kysely<Database>, upsert: BulkUpsert, segments: readonly { id: number; size: number }[]): Promise<void> {
+async function mergeInto(index: SearchIndexRepo, segments: readonly { id: number; size: number }[]): Promise<void> {
   const runs: SegmentItem[][] = [];
   /** Per run, each live item's number in its segment. */
   const numbersOf: Int32Array[] = [];
   for (const segment of segments) {
-    const rows = await trx.selectFrom('search_items').select(['number', 'kind', 'item_id', 'popularity']).where('segment', '=', segment.id).orderBy('number').execute();
+    const rows = await index.segmentItems(segment.id);
     const run: SegmentItem[] = new Array(rows.length);
     const numbers = new Int32Array(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
-      run[i] = { kind: row.kind as SearchKind, id: row.item_id, popularity: popularityOf(row.popularity) };
-      numbers[i] = Number(row.number);
+      run[i] = { kind: row.kind, id: row.id, popularity: row.popularity };
+      numbers[i] = row.number;
     }
     runs.push(run);
     numbersOf.push(numbers);
@@ -234,9 +216,8 @@ async function mergeInto(trx: Kysely<Database>, upsert: BulkUpsert, segments: re
   const postings = new Map<string, number[]>();
   for (const segment of segments) {
     const map = renumber.get(segment.id)!;
-    const chunks = await trx.selectFrom('search_doclists').select(['chunk', 'word', 'offsets']).where('segment', '=', segment.id).execute();
-    for (const row of chunks) {
-      const base = Number(row.chunk) * CHUNK_SIZE;
+    for (const row of await index.segmentDoclists(segment.id)) {
+      const base = row.chunk * CHUNK_SIZE;
       let numbers = postings.get(row.word);
       if (numbers === undefined) postings.set(row.word, (numbers = []));
       for (const offset of decodeChunk(row.offsets)) {
@@ -249,8 +230,8 @@ async function mergeInto(trx: Kysely<Database>, upsert: BulkUpsert, segments: re
   for (const [word, numbers] of postings) if (numbers.length > 0) ascending.set(word, Int32Array.from(numbers).sort());
   postings.clear();
 
-  await dropSegments(trx, segments.map((segment) => segment.id));
-  if (items.length > 0) await insertSegment(trx, upsert, items, ascending);
+  await index.dropSegments(segments.map((segment) => segment.id));
+  if (items.length > 0) await insertSegment(index, items, ascending);
 }
 
 /**
@@ -301,9 +282,8 @@ function mergeRuns(
 }
 
 /** The id of the last segment written so far (0 for none): the segments an import writes after it have larger ids. */
-export async function lastSegmentId(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', 'search_segment_id').executeTakeFirst();
-  return Number(row?.value ?? 0);
+export function lastSegmentId(db: Kysely<Database>, upsert: BulkUpsert): Promise<number> {
+  return createSearchIndexRepo(db, upsert).lastSegmentId();
 }
 
 /**
@@ -313,8 +293,8 @@ export async function lastSegmentId(db: Kysely<Database>): Promise<number> {
  * queries took 2.0 ms in twelve segments and 0.9 ms in one.
  */
 export async function mergeSegmentsAfter(trx: Kysely<Database>, _lock: CatalogWriteLock, upsert: BulkUpsert, after: number): Promise<void> {
-  const written = (await trx.selectFrom('search_segments').select(['id', 'size']).where('id', '>', after).orderBy('id').execute())
-    .map((row) => ({ id: Number(row.id), size: Number(row.size) }));
-  if (written.length > 1) await mergeInto(trx, upsert, written);
-  await mergeSegments(trx, upsert);
+  const index = createSearchIndexRepo(trx, upsert);
+  const written = await index.segmentsAfter(after);
+  if (written.length > 1) await mergeInto(index, written);
+  await mergeSegments(index);
 }

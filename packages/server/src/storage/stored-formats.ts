@@ -20,7 +20,7 @@ export interface StoredFormat {
    * The version a database holds that never recorded one (it was written
    * before versions were recorded), if that can be told; undefined: rebuild.
    */
-  unrecordedVersion?(db: Db): Promise<number | undefined>;
+  unrecordedVersion?(storage: Storage): Promise<number | undefined>;
   /** Writes all of the data in this version, telling how far it is (items done, items in all); answers the items written. */
   rebuild(storage: Storage, progress: (done: number, total: number) => void): Promise<number>;
 }
@@ -31,10 +31,10 @@ export type RebuildProgress = (name: string, done: number, total: number) => voi
 const settingKey = (format: StoredFormat) => `format:${format.name}`;
 
 /** The version of `format` this database holds, undefined when not known. */
-export async function storedVersion(db: Db, format: StoredFormat): Promise<number | undefined> {
-  const recorded = await readSetting(db, settingKey(format));
+export async function storedVersion(storage: Storage, format: StoredFormat): Promise<number | undefined> {
+  const recorded = await readSetting(storage.db, settingKey(format));
   if (recorded !== undefined) return Number(recorded);
-  return format.unrecordedVersion?.(db);
+  return format.unrecordedVersion?.(storage);
 }
 
 /**
@@ -46,7 +46,7 @@ export async function storedVersion(db: Db, format: StoredFormat): Promise<numbe
 export async function rebuildStaleFormats(storage: Storage, formats: readonly StoredFormat[], onProgress?: RebuildProgress): Promise<string[]> {
   const rebuilt: string[] = [];
   for (const format of formats) {
-    if ((await storedVersion(storage.db, format)) === format.version) continue;
+    if ((await storedVersion(storage, format)) === format.version) continue;
     const items = await format.rebuild(storage, (done, total) => onProgress?.(format.name, done, total));
     await writeSetting(storage.db, settingKey(format), String(format.version));
     if (items > 0) rebuilt.push(format.name);

@@ -8,6 +8,7 @@ import { parseImportLine } from '../import/import-batch.ts';
 import { runImport } from '../import/import.ts';
 import type { Storage } from '../storage/storage.ts';
 import { addMedia, MediaError, mediaDirectoryOf, runMediaTool } from './media.ts';
+import { createStreamingRepo } from './streaming.repo.ts';
 
 /** Audio files by extension: what ffmpeg reads and people keep in music folders. */
 const AUDIO = new Set(['.mp3', '.m4a', '.aac', '.mp4', '.flac', '.wav', '.aif', '.aiff', '.ogg', '.oga', '.opus', '.wma', '.wv', '.ape', '.alac']);
@@ -327,14 +328,14 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
   // 4. Media, in parallel; a file packaged before from the same bytes is left alone.
   let packaged = 0;
   let unchanged = 0;
+  const media = createStreamingRepo(storage.db);
   await inParallel(tracks, concurrency, async (track) => {
     const songId = songIds.get(track.file);
     if (songId === undefined) return void tick(); // its records were refused above
     const marker = join(options.mediaRoot, mediaDirectoryOf(songId), 'source.sha256');
     try {
       const digest = await sha256Of(track.file);
-      const media = await storage.db.selectFrom('song_media').select('quality').where('song_id', '=', songId).executeTakeFirst();
-      if (media && (await readFile(marker, 'utf8').catch(() => '')) === digest) {
+      if ((await media.hasMedia(songId)) && (await readFile(marker, 'utf8').catch(() => '')) === digest) {
         unchanged++;
       } else {
         await addMedia(storage.db, options.mediaRoot, songId, track.file);

@@ -4,6 +4,7 @@ import { mkdir, readFile, rename, rm, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../storage/database.ts';
 import { PACKAGED_TIERS, type Tier } from './qualities.ts';
+import { createStreamingRepo } from './streaming.repo.ts';
 
 export class MediaError extends Error {
   override name = 'MediaError';
@@ -116,8 +117,8 @@ async function checkPackage(directory: string): Promise<void> {
  * included) leaves the previous media and its records untouched.
  */
 export async function addMedia(db: Db, mediaRoot: string, songId: string, file: string): Promise<Tier[]> {
-  const song = await db.selectFrom('songs').select('id').where('id', '=', songId).executeTakeFirst();
-  if (!song) throw new MediaError(`no song with id "${songId}"`);
+  const media = createStreamingRepo(db);
+  if (!(await media.songExists(songId))) throw new MediaError(`no song with id "${songId}"`);
   const tiers = tiersFor(await probe(file));
   const songDirectory = mediaDirectoryOf(songId);
   await mkdir(join(mediaRoot, songDirectory), { recursive: true });
@@ -131,18 +132,9 @@ export async function addMedia(db: Db, mediaRoot: string, songId: string, file: 
       await checkPackage(temp);
     }
     const now = Date.now();
-    await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('song_media').where('song_id', '=', songId).where('quality', 'not in', tiers.map((tier) => tier.quality)).execute();
-      for (const tier of tiers) {
-        await trx
-          .insertInto('song_media')
-          .values({ song_id: songId, quality: tier.quality, codec: tier.codec, bitrate_kbps: tier.bitrateKbps, directory: join(songDirectory, tier.quality), created_at: now })
-          .onConflict((oc) => oc.columns(['song_id', 'quality']).doUpdateSet((eb) => ({
-            codec: eb.ref('excluded.codec'), bitrate_kbps: eb.ref('excluded.bitrate_kbps'), directory: eb.ref('excluded.directory'), created_at: eb.ref('excluded.created_at'),
-          })))
-          .execute();
-      }
-    });
+    await media.recordMedia(songId, tiers.map((tier) => ({
+      quality: tier.quality, codec: tier.codec, bitrate_kbps: tier.bitrateKbps, directory: join(songDirectory, tier.quality), created_at: now,
+    })));
     for (const { final, temp } of staged) {
       await rm(final, { recursive: true, force: true });
       await rename(temp, final);

@@ -22,6 +22,32 @@ export function createStreamingRepo(db: Db) {
       return (await db.selectFrom('songs').select('id').where('id', '=', songId).where('withdrawn', '=', 0).executeTakeFirst()) !== undefined;
     },
 
+    /** Whether a song of this id is in the catalog, withdrawn or not (media may be added to any). */
+    async songExists(songId: string): Promise<boolean> {
+      return (await db.selectFrom('songs').select('id').where('id', '=', songId).executeTakeFirst()) !== undefined;
+    },
+
+    /** Whether the song is packaged in any quality. */
+    async hasMedia(songId: string): Promise<boolean> {
+      return (await db.selectFrom('song_media').select('quality').where('song_id', '=', songId).executeTakeFirst()) !== undefined;
+    },
+
+    /** Records the song's packaged qualities as exactly these (others it had are forgotten), in one transaction. */
+    async recordMedia(songId: string, media: readonly Omit<SongMediaRow, 'song_id'>[]): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('song_media').where('song_id', '=', songId).where('quality', 'not in', media.map((row) => row.quality)).execute();
+        for (const row of media) {
+          await trx
+            .insertInto('song_media')
+            .values({ song_id: songId, ...row })
+            .onConflict((oc) => oc.columns(['song_id', 'quality']).doUpdateSet((eb) => ({
+              codec: eb.ref('excluded.codec'), bitrate_kbps: eb.ref('excluded.bitrate_kbps'), directory: eb.ref('excluded.directory'), created_at: eb.ref('excluded.created_at'),
+            })))
+            .execute();
+        }
+      });
+    },
+
     /** Every quality the song is packaged in. */
     async mediaOf(songId: string): Promise<SongMediaRow[]> {
       return db.selectFrom('song_media').selectAll().where('song_id', '=', songId).execute();

@@ -1,5 +1,6 @@
 import type { AlbumRecord } from '@maqam/contract';
 import { addReference, images, lower, texts, type BatchRows } from '../batch-rows.ts';
+import type { ImportProjection } from '../projection.ts';
 
 /** An album record: its row, the artists it credits (references to check) and its rows of album_artists. */
 export function addAlbum(rows: BatchRows, line: number, r: AlbumRecord): void {
@@ -27,3 +28,11 @@ export function addAlbum(rows: BatchRows, line: number, r: AlbumRecord): void {
     }
   }
 }
+
+/** Writes the batch's albums and their credits (album_artists: the artists' album lists read them). */
+export const writeAlbums: ImportProjection = async ({ trx, upsert, repo, rows }) => {
+  await upsert(trx, 'albums', ['id'], rows.albums);
+  // An album's credits, date, type or withdrawal may have changed: its rows are written again.
+  await repo.removeAlbumCredits([...rows.albumIds]);
+  await upsert(trx, 'album_artists', ['album_id', 'artist_id'], rows.albumArtists);
+};

@@ -1,5 +1,6 @@
 import type { ArtistRecord } from '@maqam/contract';
 import { images, lower, texts, type BatchRows } from '../batch-rows.ts';
+import type { ImportProjection } from '../projection.ts';
 
 /** An artist record: its row. */
 export function addArtist(rows: BatchRows, line: number, r: ArtistRecord): void {
@@ -23,3 +24,8 @@ export function addArtist(rows: BatchRows, line: number, r: ArtistRecord): void 
     updated_at: rows.now,
   });
 }
+
+/** Writes the batch's artists. */
+export const writeArtists: ImportProjection = async ({ trx, upsert, rows }) => {
+  await upsert(trx, 'artists', ['id'], rows.artists);
+};

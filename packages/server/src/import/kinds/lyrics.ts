@@ -1,6 +1,8 @@
 import type { LyricsRecord } from '@maqam/contract';
 import { LrcError, parseLrc } from '../../catalog/lrc.ts';
 import { addReference, lower, type BatchRows } from '../batch-rows.ts';
+import type { ImportProjection } from '../projection.ts';
+import { writeTemplatesOf } from './song.ts';
 
 /** The synced lines of the lyrics records parseImportLine checked, so a batch's write does not parse them again. */
 const parsedLrc = new WeakMap<LyricsRecord, ReturnType<typeof parseLrc>>();
@@ -33,3 +35,13 @@ export function addLyrics(rows: BatchRows, line: number, r: LyricsRecord): void 
   addReference(rows.songRefs, r.songId, line);
   rows.lyrics.set(r.songId, { song_id: r.songId, language: lower(r.language), ...lyricsColumns(r), updated_at: rows.now });
 }
+
+/** Writes the batch's lyrics; songs of earlier batches that gain lyrics now say so (their flag and template). */
+export const writeLyrics: ImportProjection = async ({ trx, upsert, repo, templates, rows }) => {
+  await upsert(trx, 'lyrics', ['song_id'], [...rows.lyrics.values()]);
+  const earlierSongs = [...rows.lyrics.keys()].filter((id) => !rows.songIds.has(id));
+  if (earlierSongs.length === 0) return;
+  await repo.markHavingLyrics(earlierSongs);
+  // Their answers now say hasLyrics: true.
+  await writeTemplatesOf(templates, await templates.storedSongs(earlierSongs));
+};
