@@ -92,19 +92,29 @@ describe('the SDK with an API key', () => {
 
   it('fails a batch at its first failed chunk, cancelling the chunks in flight and sending no more', async () => {
     let sent = 0;
-    const inFlightSawAbort: boolean[] = [];
-    const failSecond = async (input: string, init?: RequestInit) => {
-      if (++sent === 2) return new Response(JSON.stringify({ code: 'ERROR_CODE_INVALID_REQUEST', message: 'refused' }), { status: 400 });
-      await new Promise((r) => setTimeout(r, 100)); // still in flight when the second chunk fails
-      inFlightSawAbort.push(init?.signal?.aborted === true);
-      return fetch(input, init);
+    let secondAnswered!: () => void;
+    const answered = new Promise<void>((resolve) => (secondAnswered = resolve));
+    /** The first chunk's signal, and its fetch settling (after which a client that went on would send the third). */
+    let firstSignal: AbortSignal | undefined;
+    let firstSettled: Promise<unknown> = Promise.resolve();
+    const failSecond = (input: string, init?: RequestInit): Promise<Response> => {
+      if (++sent === 2) {
+        secondAnswered();
+        return Promise.resolve(new Response(JSON.stringify({ code: 'ERROR_CODE_INVALID_REQUEST', message: 'refused' }), { status: 400 }));
+      }
+      firstSignal = init?.signal ?? undefined;
+      // Held in flight until the second chunk has failed, then sent with the signal as the client left it.
+      const response = answered.then(() => fetch(input, init));
+      firstSettled = response.catch(() => {});
+      return response;
     };
     const maqam = new MaqamClient({ baseUrl, apiKey: server.apiKey, fetch: failSecond, batchConcurrency: 2 });
     const ids = Array.from({ length: 1000 }, (_, i) => `song-${i}`);
     await expect(maqam.songs.batchGet(ids)).rejects.toBeInstanceOf(InvalidRequestError);
-    await new Promise((r) => setTimeout(r, 200));
+    expect(firstSignal?.aborted).toBe(true);
+    await firstSettled;
+    await new Promise(setImmediate); // what the client does once it settles has run
     expect(sent).toBe(2); // of 10 chunks
-    expect(inFlightSawAbort).toEqual([true]);
   });
 
   it('asserts its arguments', async () => {

@@ -24,6 +24,24 @@ const LOCALES = ['ar', 'en'] as const;
 /** Pipelined on one connection that reads nothing until the rest is done: about 20 MB of answers, more than loopback buffers hold. */
 const SLOW_REQUESTS = 300;
 
+/** Answers between two catalog changes while the load runs. */
+const ANSWERS_PER_CHANGE = 40;
+
+/** Word of catalog changes within this process: the test tells the server of each change it makes, as an import does through Redis. */
+function inProcessCatalogChanges(): Storage['catalogChanges'] {
+  const listeners = new Set<() => void>();
+  return {
+    announce: async () => {
+      for (const listener of listeners) listener();
+    },
+    listen: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: async () => {},
+  };
+}
+
 /** A repeatable stream of numbers in [0, 1). */
 const randomFrom = (seed: number) => seededRandom(seed).next;
 
@@ -37,6 +55,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs under co
   const pool: string[] = [];
   /** Per locale, per id: the exact bytes of its SongResult (or per-item error) as a cacheless server renders them. */
   const expected = new Map<string, Map<string, string>>();
+  const catalogChanges = inProcessCatalogChanges();
 
   beforeAll(async () => {
     database = await dialect.create();
@@ -45,7 +64,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs under co
     await seedDemoCatalog(storage, { songs: SONGS });
     const env = { DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0' };
     reference = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_CACHE_MB: '0' }), storage, logger: false });
-    loaded = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_CACHE_MB: '1' }), storage, logger: false });
+    loaded = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_CACHE_MB: '1' }), storage: { ...storage, catalogChanges }, logger: false });
     baseUrl = await loaded.listen({ port: 0, host: '127.0.0.1' });
 
     const random = randomFrom(7);
@@ -94,34 +113,35 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs under co
 
   /**
    * WORKERS clients, each making REQUESTS_PER_WORKER requests drawn from its
-   * own seeded stream, while the catalog version keeps changing (each change
-   * makes the watcher, which polls every second, clear the cache). `request`
-   * makes one request and answers what was wrong with it, or null.
+   * own seeded stream, while the catalog version keeps changing: every
+   * ANSWERS_PER_CHANGE answers it changes and the server is told, which
+   * makes its watcher clear the caches while requests are in flight.
+   * `request` makes one request and answers what was wrong with it, or null.
    */
   async function loadWhileCatalogChurns(seedBase: number, request: (pick: () => number) => Promise<string | null>) {
-    let stop = false;
-    const churn = (async () => {
-      while (!stop) {
+    // One change at a time, in the order the answers called for them.
+    let changes = Promise.resolve();
+    let changed = 0;
+    const changeCatalog = () => {
+      changes = changes.then(async () => {
         await storage.db.updateTable('settings').set({ value: randomUUID() }).where('key', '=', 'catalog_version').execute();
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    })();
+        await catalogChanges.announce();
+        changed++;
+      });
+    };
     const mismatches: string[] = [];
     let answers = 0;
     const worker = async (seed: number) => {
       const pick = randomFrom(seed);
       for (let n = 0; n < REQUESTS_PER_WORKER; n++) {
         const mismatch = await request(pick);
-        answers++;
+        if (++answers % ANSWERS_PER_CHANGE === 0) changeCatalog();
         if (mismatch !== null) mismatches.push(mismatch);
       }
     };
-    try {
-      await Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(seedBase + i)));
-    } finally {
-      stop = true;
-      await churn;
-    }
+    await Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(seedBase + i)));
+    await changes;
+    expect(changed).toBe(Math.floor((WORKERS * REQUESTS_PER_WORKER) / ANSWERS_PER_CHANGE));
     return { answers, mismatches };
   }
 
