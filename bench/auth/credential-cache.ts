@@ -1,6 +1,6 @@
 // bench/auth/credential-cache.ts: what a credential check costs on PostgreSQL,
-// with and without the shared Redis whose write epoch lets nodes check
-// credentials from memory (storage/write-epoch.ts). GetSong of one song
+// with and without the shared Redis whose shared write version lets nodes check
+// credentials from memory (storage/shared-write-version.ts). GetSong of one song
 // (always in the song cache, so the credential is most of the work), with an
 // API key and with a bearer token, 16 connections; the server on core 0,
 // wrk on core 1. PostgreSQL's backends are not pinned: their CPU is read from

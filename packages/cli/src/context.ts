@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadConfig, openStorage, prepareDatabase, STAMP_MAX_AGE_MS, type Config, type RebuildProgress, type Storage } from '@maqam/server';
+import { loadConfig, openStorage, prepareDatabase, VERSION_MAX_AGE_MS, type Config, type RebuildProgress, type Storage } from '@maqam/server';
 import { progressMeter, type Output } from './output.ts';
 
 /** The CLI reads the same environment as the server; flags override it. */
@@ -27,13 +27,13 @@ export function describeDatabase(databaseUrl: string): string {
 
 /**
  * The configured database. On PostgreSQL with REDIS_URL, the CLI's writes
- * (a revoked key, an import) change the nodes' write epoch like the server's
+ * (a revoked key, an import) change the nodes' shared write version like the server's
  * do, so every node sees them on its next request.
  */
 export function openConfiguredStorage(config: Config, out: Output): Storage {
   return openStorage(config.databaseUrl, {
     redisUrl: config.redisUrl,
-    onWriteEpochError: (error) => out.info(`warning: ${error.message}; servers see this change within ${STAMP_MAX_AGE_MS / 1000} s`),
+    onWriteVersionError: (error) => out.info(`warning: ${error.message}; servers see this change within ${VERSION_MAX_AGE_MS / 1000} s`),
   });
 }
 

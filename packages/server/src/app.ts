@@ -155,11 +155,11 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     watcher.stop();
   });
 
-  const apiKeys = createApiKeysService(createApiKeysRepo(storage.db, { changeStamp: storage.changeStamp }), clock, (error) => app.log.warn({ err: error }, 'could not record an API key\'s last use'));
+  const apiKeys = createApiKeysService(createApiKeysRepo(storage.db, { writeVersion: storage.writeVersion }), clock, (error) => app.log.warn({ err: error }, 'could not record an API key\'s last use'));
   const tokens = createTokensService(storage.db, {
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
     codeTtlSeconds: config.codeTtlSeconds,
-    changeStamp: storage.changeStamp,
+    writeVersion: storage.writeVersion,
     clock,
   });
   const verifiers: CredentialVerifiers = {
@@ -207,7 +207,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     configured: config.corsOrigins,
     ownOrigin: new URL(config.publicUrl).origin,
     redirectUris: async () => (await clients.list()).flatMap((client) => client.redirectUris),
-    changeStamp: storage.changeStamp,
+    writeVersion: storage.writeVersion,
     methodsOf: (url) => (methodsByPath.has(url) ? [...methodsByPath.get(url)!] : undefined),
   }));
   app.setErrorHandler(handleError);

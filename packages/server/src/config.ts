@@ -93,7 +93,7 @@ export const SETTINGS = [
     key: 'redisUrl',
     env: 'REDIS_URL',
     shownDefault: '(none)',
-    description: 'Optional redis://...: rate-limit counts shared by every node (without it each node counts alone); word of imports, so every node drops what it rendered at once (without it, within a second, at its next poll); on PostgreSQL also the write epoch that lets nodes check credentials from memory between writes (give it to every node and to the CLI).',
+    description: 'Optional redis://...: rate-limit counts shared by every node (without it each node counts alone); word of imports, so every node drops what it rendered at once (without it, within a second, at its next poll); on PostgreSQL also the shared write version that lets nodes check credentials from memory between writes (give it to every node and to the CLI).',
     parse: (raw) => raw || undefined,
   } satisfies Setting<'redisUrl'>,
   {

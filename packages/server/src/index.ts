@@ -3,7 +3,7 @@ export { buildApp, BODY_LIMIT } from './app.ts';
 export type { DemoApp } from './demo/demo.routes.ts';
 export { loadConfig, SETTINGS, ConfigError, configTableMarkdown, type Config } from './config.ts';
 export { startServer, closeOnSignals, type RunningServer } from './serve.ts';
-export { openStorage, migrateToLatest, STAMP_MAX_AGE_MS, type Storage } from './storage/storage.ts';
+export { openStorage, migrateToLatest, VERSION_MAX_AGE_MS, type Storage } from './storage/storage.ts';
 export { prepareDatabase, STORED_FORMATS } from './prepare-database.ts';
 export type { RebuildProgress } from './storage/stored-formats.ts';
 export { importNdjsonFile, runImport, type ImportBatchWriter, type ImportOutcome } from './import/import.ts';

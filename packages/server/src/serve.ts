@@ -25,8 +25,8 @@ export async function startServer(
   } = {},
 ): Promise<RunningServer> {
   // Migrations and seeding may run long statements: they get a connection without deadlines.
-  let reportEpochError: (error: Error) => void = (error) => process.emitWarning(error.message);
-  const shared = { redisUrl: config.redisUrl, onWriteEpochError: (error: Error) => reportEpochError(error) };
+  let reportWriteVersionError: (error: Error) => void = (error) => process.emitWarning(error.message);
+  const shared = { redisUrl: config.redisUrl, onWriteVersionError: (error: Error) => reportWriteVersionError(error) };
   const maintenance = openStorage(config.databaseUrl, shared);
   try {
     await prepareDatabase(maintenance, options.onRebuildProgress);
@@ -51,7 +51,7 @@ export async function startServer(
     reportConnectionError = atMostOncePer(1000, (error) => {
       app.log.warn({ err: error }, 'database connection lost; requests answer 503 until it is back');
     });
-    reportEpochError = (error) => app.log.warn({ err: error }, 'a write committed, but other nodes could not be told through Redis; they see it within seconds');
+    reportWriteVersionError = (error) => app.log.warn({ err: error }, 'a write committed, but other nodes could not be told through Redis; they see it within seconds');
     const url = await app.listen({ port: config.port, host: config.host });
     let closing: Promise<void> | undefined;
     return {

@@ -186,14 +186,14 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
         fragments[i] = hits.subarray(at, at + length);
         at += length;
       }
-      const generation = cache.generation;
+      const version = cache.version;
       const rendered = await kind.render(missing, negotiation);
       let size = frame;
       for (let i = 0; i < ids.length; i++) {
         fragments[i] ??= rendered.get(ids[i]!) ?? notFoundResult(kind, ids[i]!, negotiation.messageLocale);
         size += fragments[i]!.length;
       }
-      for (const [id, fragment] of rendered) cache.set(chain, id, fragment, generation);
+      for (const [id, fragment] of rendered) cache.set(chain, id, fragment, version);
       const body = buffers.take(size);
       writeBatchAnswer(body, ids.length, (i, target, at) => fragments[i]!.copy(target, at));
       return body;
@@ -222,10 +222,10 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
       fragments[i] = copy;
     }
     if (missing.length > 0) {
-      const generation = cache.generation;
+      const version = cache.version;
       const rendered = await kind.render([...new Set(missing)], negotiation);
       for (let i = 0; i < ids.length; i++) fragments[i] ??= rendered.get(ids[i]!);
-      for (const [id, fragment] of rendered) cache.set(chain, id, fragment, generation);
+      for (const [id, fragment] of rendered) cache.set(chain, id, fragment, version);
     }
     return fragments.map((fragment, i) => fragment?.subarray(keyLength(ids[i]!)));
   }

@@ -35,9 +35,10 @@ import { idHash, randomHashSeed } from './id-hash.ts';
  * 18.4 now. At 32 and 64 MB: 25.8 and 19.5 misses instead of 27.2 and 21.1.
  *
  * Entry numbers and offsets stay valid only until the next `set` or
- * `clear`: callers copy what they found before they insert or await anything
- * (another request may insert meanwhile). Fragments rendered from rows read
- * before a `clear` are refused by `set` through the generation they carry,
+ * `clear`: callers copy what they found under the `lease` they took, which
+ * `copyTo` checks (a copy after the cache changed throws StaleLeaseError
+ * instead of sending another fragment's bytes). Fragments rendered from rows
+ * read before a `clear` are refused by `set` through the version they carry,
  * so a catalog change cannot be undone by a request that was in flight.
  */
 const MAX_SEGMENT_BYTES = 1 << 20;
@@ -164,7 +165,7 @@ export class FragmentCache {
   #segment = 0;
   #writeAt = 0;
   #bytes = 0;
-  #generation = 0;
+  #version = 0;
   /** Changes whenever an entry is written, moved or dropped: what a lease is checked against. */
   #mutations = 0;
   readonly #doorkeeper: Doorkeeper | undefined;
@@ -206,8 +207,8 @@ export class FragmentCache {
   }
 
   /** Changes on every `clear`; read it before reading what you will `set`. */
-  get generation(): number {
-    return this.#generation;
+  get version(): number {
+    return this.#version;
   }
 
   /**
@@ -333,9 +334,9 @@ export class FragmentCache {
     return copy;
   }
 
-  /** Caches a fragment rendered from what was read while `generation` was current (else it is dropped). */
-  set(chain: string, key: string, value: Buffer, generation = this.#generation): void {
-    if (generation !== this.#generation) return;
+  /** Caches a fragment rendered from what was read while `version` was current (else it is dropped). */
+  set(chain: string, key: string, value: Buffer, version = this.#version): void {
+    if (version !== this.#version) return;
     const number = this.#chainNumber(chain);
     const hash = this.#hashOf(number, key);
     if (this.#lookup(number, key, hash) === undefined) this.#insertIfAdmitted(number, key, value, hash);
@@ -382,7 +383,7 @@ export class FragmentCache {
   }
 
   clear(): void {
-    this.#generation++;
+    this.#version++;
     this.#mutations++;
     // The doorkeeper and the chains' numbers stay: which keys are asked for does not change with the catalog.
     this.#slots.fill(0);

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { StampedCache, type ChangeStamp } from '../storage/stamped-cache.ts';
+import { VersionedCache, type WriteVersion } from '../storage/versioned-cache.ts';
 import { addVary } from './vary.ts';
 
 /**
@@ -35,11 +35,11 @@ export interface CorsOptions {
   /** The redirect URIs of every registered client. */
   redirectUris: () => Promise<string[]>;
   /**
-   * Storage.changeStamp: the clients' origins are kept while the database
+   * Storage.writeVersion: the clients' origins are kept while the database
    * has certainly not changed, so a client registered by the CLI or another
    * node is trusted on the very next request.
    */
-  changeStamp: ChangeStamp;
+  writeVersion: WriteVersion;
   /** The server's own origin, which needs no CORS. */
   ownOrigin: string;
   /** The methods of a route, for Access-Control-Allow-Methods. */
@@ -49,7 +49,7 @@ export interface CorsOptions {
 export function createCors(options: CorsOptions) {
   const everyone = options.configured.includes('*');
   const configured = new Set(options.configured);
-  const clients = new StampedCache<Set<string>>(options.changeStamp, 1);
+  const clients = new VersionedCache<Set<string>>(options.writeVersion, 1);
 
   async function clientOrigins(): Promise<Set<string>> {
     const origins = await clients.get('origins', async () => new Set((await options.redirectUris()).flatMap((uri) => trustedOriginOf(uri) ?? [])));

@@ -1,15 +1,15 @@
 import { sql, type Selectable } from 'kysely';
 import type { ApiKeysTable, Db } from '../storage/database.ts';
-import { StampedCache, type ChangeStamp } from '../storage/stamped-cache.ts';
+import { VersionedCache, type WriteVersion } from '../storage/versioned-cache.ts';
 import { precompiledLookup } from '../storage/storage.ts';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 /**
- * `changeStamp` (Storage.changeStamp) lets a key be checked without a read
+ * `writeVersion` (Storage.writeVersion) lets a key be checked without a read
  * while the database has not changed: the server passes it; tools need not.
  */
-export function createApiKeysRepo(db: Db, options: { changeStamp?: ChangeStamp } = {}) {
+export function createApiKeysRepo(db: Db, options: { writeVersion?: WriteVersion } = {}) {
   // One row for any id, its columns null where there is no key: a missing id is read as a present one is.
   const orNulls = precompiledLookup(db, (id) => db
     .selectFrom(db.selectNoFrom(sql<string>`cast(${id} as text)`.as('wanted')).as('w'))
@@ -19,7 +19,7 @@ export function createApiKeysRepo(db: Db, options: { changeStamp?: ChangeStamp }
     const [row] = await orNulls(id);
     return row?.id == null ? undefined : (row as ApiKeyRow);
   };
-  const rows = new StampedCache<ApiKeyRow>(options.changeStamp ?? (() => null));
+  const rows = new VersionedCache<ApiKeyRow>(options.writeVersion ?? (() => null));
   return {
     async insert(row: ApiKeyRow): Promise<void> {
       await db.insertInto('api_keys').values(row).execute();

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DomainError, type ErrorReason } from '../errors.ts';
 import { hashSecret } from '../crypto/secret-hash.ts';
 import type { Db } from '../storage/database.ts';
-import { StampedCache, type ChangeStamp } from '../storage/stamped-cache.ts';
+import { VersionedCache, type WriteVersion } from '../storage/versioned-cache.ts';
 import { verifierMatches } from './pkce.ts';
 import { createTokensRepo, type TokenPairRows } from './tokens.repo.ts';
 
@@ -44,12 +44,12 @@ function newSecret(prefix: string): string {
 
 export function createTokensService(
   db: Db,
-  options: { accessTokenTtlSeconds: number; codeTtlSeconds: number; clock?: () => number; changeStamp?: ChangeStamp },
+  options: { accessTokenTtlSeconds: number; codeTtlSeconds: number; clock?: () => number; writeVersion?: WriteVersion },
 ) {
   const clock = options.clock ?? Date.now;
   const repo = createTokensRepo(db);
   /** Access tokens checked without a read while the database has not changed (revocations are writes). */
-  const accessTokens = new StampedCache<Awaited<ReturnType<typeof repo.accessTokenByHash>>[number]>(options.changeStamp ?? (() => null));
+  const accessTokens = new VersionedCache<Awaited<ReturnType<typeof repo.accessTokenByHash>>[number]>(options.writeVersion ?? (() => null));
 
   /** A new token pair of the grant: the secrets to answer, and the rows (their hashes) to store with the spend. */
   function newPair(grant: { id: string; scope: string }, now: number): { tokens: TokenSet; rows: TokenPairRows } {

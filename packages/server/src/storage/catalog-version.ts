@@ -10,8 +10,8 @@ import { readSetting, writeSetting } from './settings.repo.ts';
  * transaction of every import batch, to a value never used before. Word of
  * a bump reaches the deployment's other processes through Redis when it is
  * configured (catalog-changes.ts) and by their polls of it otherwise. The
- * other version caches depend on, the credentials' change stamp, is
- * Storage.changeStamp (sqlite.ts's WAL index, write-epoch.ts's Redis epoch).
+ * other version caches depend on, the write version (credentials depend on it), is
+ * Storage.writeVersion (sqlite.ts's WAL index, shared-write-version.ts's shared version in Redis).
  */
 const KEY = 'catalog_version';
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { PostgresDialect, type Driver, type PostgresDialectConfig, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
 import { databaseUnavailable, isPostgresRefusingWrites, isPostgresUnavailable } from './unavailable.ts';
-import { EpochBumpingDriver, type WriteEpoch } from './write-epoch.ts';
+import { VersionBumpingDriver, type SharedWriteVersion } from './shared-write-version.ts';
 
 /** How long after its statement_timeout a statement is given up on this side, the connection presumed gone. */
 const CLIENT_DEADLINE_GRACE_MS = 200;
@@ -19,10 +19,10 @@ export interface PostgresOptions {
   timeoutMs?: number;
   /** Told of connection failures (they are answered as 503s, never thrown at the process). */
   onConnectionError?: (error: Error) => void;
-  /** Changed after every committed write (write-epoch.ts). */
-  writeEpoch?: WriteEpoch;
+  /** Changed after every committed write (shared-write-version.ts). */
+  sharedWriteVersion?: SharedWriteVersion;
   /** Told when changing it failed. */
-  onWriteEpochError?: (error: Error) => void;
+  onWriteVersionError?: (error: Error) => void;
 }
 
 /**
@@ -97,25 +97,25 @@ class ResilientPool implements PostgresPool {
   }
 }
 
-/** PostgreSQL whose writes change a write epoch after they commit. */
-class EpochPostgresDialect extends PostgresDialect {
-  readonly #epoch: WriteEpoch;
+/** PostgreSQL whose writes change a shared write version after they commit. */
+class VersionBumpingPostgresDialect extends PostgresDialect {
+  readonly #shared: SharedWriteVersion;
   readonly #onError: (error: Error) => void;
 
-  constructor(config: PostgresDialectConfig, epoch: WriteEpoch, onError: (error: Error) => void) {
+  constructor(config: PostgresDialectConfig, shared: SharedWriteVersion, onError: (error: Error) => void) {
     super(config);
-    this.#epoch = epoch;
+    this.#shared = shared;
     this.#onError = onError;
   }
 
   override createDriver(): Driver {
-    return new EpochBumpingDriver(super.createDriver(), this.#epoch, this.#onError);
+    return new VersionBumpingDriver(super.createDriver(), this.#shared, this.#onError);
   }
 }
 
 export function createPostgresDialect(connectionString: string, options: PostgresOptions = {}): PostgresDialect {
   const config = { pool: new ResilientPool(connectionString, options) };
-  return options.writeEpoch
-    ? new EpochPostgresDialect(config, options.writeEpoch, options.onWriteEpochError ?? (() => {}))
+  return options.sharedWriteVersion
+    ? new VersionBumpingPostgresDialect(config, options.sharedWriteVersion, options.onWriteVersionError ?? (() => {}))
     : new PostgresDialect(config);
 }

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 
 /**
  * A Redis client for work that must never hold a request up (rate-limit
- * counts, the write epoch): commands fail after `commandTimeoutMs`, nothing
+ * counts, the shared write version): commands fail after `commandTimeoutMs`, nothing
  * is queued while disconnected, and the client reconnects by itself within
  * half a second or so of Redis coming back. Connects on first `connect()`.
  * Failures surface per command, never as an 'error' event on the process.

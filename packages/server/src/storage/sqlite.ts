@@ -68,9 +68,9 @@ class NodeSqliteDatabase implements SqliteDatabase {
    * connection, in any process (the WAL index's header, or SQLite's
    * data_version when that cannot tell), or a writing statement on this one.
    */
-  changeStamp(): string {
+  writeVersion(): string {
     const walVersion = this.#walIndex?.version();
-    // Its own prefix: a stamp of one source never equals one of the other.
+    // Its own prefix: a version of one source never equals one of the other.
     if (walVersion !== undefined) return `w${walVersion}:${this.#localWrites}`;
     this.#dataVersion ??= this.#db.prepare('PRAGMA data_version');
     const { data_version: version } = unavailableOr(() => this.#dataVersion!.get()) as { data_version: number };
@@ -126,7 +126,7 @@ function toSqliteValues(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
  * (the CLI importing, say) before it fails as a 503. node:sqlite waits
  * synchronously, so it is also the longest the server can stall on a lock.
  */
-export function createSqliteDialect(path: string, busyTimeoutMs = 5000, cacheMb = 16): { dialect: SqliteDialect; changeStamp: () => string } {
+export function createSqliteDialect(path: string, busyTimeoutMs = 5000, cacheMb = 16): { dialect: SqliteDialect; writeVersion: () => string } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { timeout: busyTimeoutMs });
   db.exec(`
@@ -138,7 +138,7 @@ export function createSqliteDialect(path: string, busyTimeoutMs = 5000, cacheMb 
   `);
   const { journal_mode: journalMode } = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
   const database = new NodeSqliteDatabase(db, journalMode === 'wal' ? new WalIndexWatch(path) : undefined);
-  return { dialect: new SqliteDialect({ database }), changeStamp: () => database.changeStamp() };
+  return { dialect: new SqliteDialect({ database }), writeVersion: () => database.writeVersion() };
 }
 
 /**

@@ -3,10 +3,10 @@ import type { Database, DialectName } from './database.ts';
 import { migrations } from './migrations/index.ts';
 import { createPostgresDialect } from './postgres.ts';
 import { Checkpointer, createSqliteDialect } from './sqlite.ts';
-import type { ChangeStamp } from './stamped-cache.ts';
+import type { WriteVersion } from './versioned-cache.ts';
 import { atMostOncePer } from './unavailable.ts';
 import { buildReadOnlyCatalogIndexes } from './catalog-indexes.ts';
-import { createRedisWriteEpoch } from './write-epoch.ts';
+import { createRedisWriteVersion } from './shared-write-version.ts';
 import { readSetting } from './settings.repo.ts';
 import { createRedisCatalogChanges, POLL_ONLY, type CatalogChanges } from './catalog-changes.ts';
 import { catalogWriteLock, type CatalogWriteLock } from './catalog-write-lock.ts';
@@ -36,15 +36,15 @@ export interface Storage {
    * A value that changes whenever the database may have changed, from this
    * process or any other; null where that cannot be known without asking the
    * database. SQLite: its data_version (no I/O). PostgreSQL with a shared
-   * Redis (`redisUrl`): the write epoch (write-epoch.ts), one Redis read, and
-   * a new value at least every STAMP_MAX_AGE_MS for writers that do not
-   * share that Redis. PostgreSQL alone: null. What StampedCache keys on.
+   * Redis (`redisUrl`): the shared write version (shared-write-version.ts), one Redis read, and
+   * a new value at least every VERSION_MAX_AGE_MS for writers that do not
+   * share that Redis. PostgreSQL alone: null. What VersionedCache keys on.
    */
-  changeStamp: ChangeStamp;
+  writeVersion: WriteVersion;
   /**
    * The deployment's id (migration 014), the same for every process on this
    * database however its URL is spelled: what they share outside it (Redis's
-   * write epoch, rate-limit counts, word of catalog changes) is named after
+   * shared write version, rate-limit counts, word of catalog changes) is named after
    * it. Undefined before that migration; read once, then remembered.
    */
   deploymentId(): Promise<string | undefined>;
@@ -77,25 +77,25 @@ export interface StorageOptions {
   logQuery?: (sql: string, parameters: readonly unknown[], durationMs: number) => void;
   /**
    * The Redis every node and every writing process shares (REDIS_URL).
-   * PostgreSQL: writes change its write epoch after they commit, and
-   * changeStamp reads it, so nodes keep credentials in memory between writes.
+   * PostgreSQL: writes change its shared write version after they commit, and
+   * writeVersion reads it, so nodes keep credentials in memory between writes.
    * Both dialects: catalog changes are announced through it.
    */
   redisUrl?: string | undefined;
-  /** Told when a write's epoch change did not reach Redis (the write itself stands); at most once a second. */
-  onWriteEpochError?: (error: Error) => void;
-  /** The clock that ages stamps (tests move it); Redis's cool-off after a failure keeps real time. */
+  /** Told when a write's change of the shared version did not reach Redis (the write itself stands); at most once a second. */
+  onWriteVersionError?: (error: Error) => void;
+  /** The clock that ages versions (tests move it); Redis's cool-off after a failure keeps real time. */
   clock?: () => number;
   /** SQLite: the page cache of the connection, in MB (16 unless given). */
   sqliteCacheMb?: number;
 }
 
 /**
- * A PostgreSQL stamp changes at least this often even when the epoch does
+ * A PostgreSQL version changes at least this often even when the shared version does
  * not: a process that writes without the shared Redis (psql, the CLI run
  * without REDIS_URL) is seen by every node within this time.
  */
-export const STAMP_MAX_AGE_MS = 5_000;
+export const VERSION_MAX_AGE_MS = 5_000;
 
 function queryLog(options: StorageOptions) {
   const logQuery = options.logQuery;
@@ -121,15 +121,15 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
     const clock = options.clock ?? Date.now;
     // Redis's cool-off after a failure keeps real time: with a test's frozen `clock`, one slow reply (a loaded CI
     // machine) would leave the node reading the database for the rest of the test.
-    // The epoch's key names the deployment, read through the database the epoch's own driver serves.
+    // The shared version's key names the deployment, read through the database its own driver serves.
     const deploymentId = deploymentIdOf(() => db);
-    const epoch = options.redisUrl ? createRedisWriteEpoch(options.redisUrl, deploymentId) : undefined;
+    const shared = options.redisUrl ? createRedisWriteVersion(options.redisUrl, deploymentId) : undefined;
     const catalogChanges = options.redisUrl ? createRedisCatalogChanges(options.redisUrl, deploymentId) : POLL_ONLY;
     const db: Kysely<Database> = new Kysely<Database>({
       dialect: createPostgresDialect(databaseUrl, {
         ...options,
-        ...(epoch && { writeEpoch: epoch }),
-        ...(options.onWriteEpochError && { onWriteEpochError: atMostOncePer(1000, options.onWriteEpochError, clock) }),
+        ...(shared && { sharedWriteVersion: shared }),
+        ...(options.onWriteVersionError && { onWriteVersionError: atMostOncePer(1000, options.onWriteVersionError, clock) }),
       }),
       log: queryLog(options),
     });
@@ -141,10 +141,10 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       idListParameter,
       concatenatedBlobs: (column) => sql<Uint8Array | null>`string_agg(${sql.ref(column)}, ''::bytea)`,
       inByteOrder: (column) => sql<string>`${sql.ref(column)} collate "C"`,
-      changeStamp: epoch
+      writeVersion: shared
         ? async () => {
-          const current = await epoch.current();
-          return current === null ? null : `${current}:${Math.floor(clock() / STAMP_MAX_AGE_MS)}`;
+          const current = await shared.current();
+          return current === null ? null : `${current}:${Math.floor(clock() / VERSION_MAX_AGE_MS)}`;
         }
         : () => null,
       deploymentId,
@@ -153,7 +153,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       catalogChanges,
       close: async () => {
         await db.destroy();
-        await epoch?.close();
+        await shared?.close();
         await catalogChanges.close();
       },
     };
@@ -173,7 +173,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       // group_concat keeps a BLOB's bytes, NULs included, in a UTF-8 database (Maqam's are); the cast makes its TEXT a BLOB again.
       concatenatedBlobs: (column) => sql<Uint8Array | null>`cast(group_concat(${sql.ref(column)}, '') as blob)`,
       inByteOrder: (column) => sql<string>`${sql.ref(column)}`,
-      changeStamp: sqlite.changeStamp,
+      writeVersion: sqlite.writeVersion,
       deploymentId,
       ping: () => ping(db),
       lockCatalogWrites: catalogWriteLock('sqlite'),

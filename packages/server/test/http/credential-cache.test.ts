@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, createApiKeysRepo, createApiKeysService, createUsersService, loadConfig, openStorage, STAMP_MAX_AGE_MS, type Storage } from '@maqam/server';
+import { buildApp, createApiKeysRepo, createApiKeysService, createUsersService, loadConfig, openStorage, VERSION_MAX_AGE_MS, type Storage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { REDIS_URL, redisUp } from '../redis.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
@@ -11,15 +11,15 @@ import { catalogWith, seedAccounts, tokensFor } from '../oauth/oauth-helpers.ts'
  * changed, and a revocation made anywhere (another node on the same file,
  * another process) is refused on the very next request. Two nodes here: the
  * test server, and a second app on its own connection to the same database.
- * On PostgreSQL the nodes share a Redis, whose write epoch tells them of
- * every write (storage/write-epoch.ts).
+ * On PostgreSQL the nodes share a Redis, whose shared write version tells them of
+ * every write (storage/shared-write-version.ts).
  */
 describe.each(dialects.map((d) => [d.name, d] as const))('credential checks across nodes on %s', (dialectName, dialect) => {
   let server: TestServer;
   let nodeA: { app: FastifyInstance; storage: Storage; keyReads: () => number };
   let nodeB: { app: FastifyInstance; storage: Storage };
   let keyReads = 0;
-  // The time node A's stamps age by.
+  // The time node A's versions age by.
   let nowA = Date.now();
   // PostgreSQL needs the shared Redis to keep credentials in memory; SQLite needs nothing.
   const cachesCredentials = dialectName === 'sqlite' || redisUp;
@@ -108,7 +108,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
     expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(401);
   });
 
-  it('sees a write made without the shared Redis at once on SQLite, and within STAMP_MAX_AGE_MS on PostgreSQL', async () => {
+  it('sees a write made without the shared Redis at once on SQLite, and within VERSION_MAX_AGE_MS on PostgreSQL', async () => {
     const { key, id } = await createApiKeysService(createApiKeysRepo(server.storage.db)).create({ name: 'out-of-band' });
     // The first use is recorded (a write, in the background): the key is kept from the read after that write.
     const readsBefore = nodeA.keyReads();
@@ -125,7 +125,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
     }
     if (dialectName === 'postgres' && redisUp) {
       expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(200);
-      nowA += STAMP_MAX_AGE_MS;
+      nowA += VERSION_MAX_AGE_MS;
     }
     expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(401);
   });
@@ -249,7 +249,7 @@ describe.skipIf(!redisUp || !dialects.some((d) => d.name === 'postgres'))('crede
  * localhost, another scheme, a query) are one deployment: what they share in
  * Redis is named after the id the database holds (migration 014), not after
  * the URL's text. Before, a revocation through `localhost` changed a write
- * epoch no node on `127.0.0.1` watched, and the key kept working for seconds.
+ * version no node on `127.0.0.1` watched, and the key kept working for seconds.
  */
 describe.skipIf(!redisUp || !dialects.some((d) => d.name === 'postgres'))('one deployment however its URL is spelled, on PostgreSQL with Redis', () => {
   let server: TestServer;

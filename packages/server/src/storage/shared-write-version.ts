@@ -6,7 +6,7 @@ import { coolingOffAfterFailure, createResilientRedis } from './redis-client.ts'
 /**
  * PostgreSQL's counterpart of SQLite's data_version, for nodes that share a
  * Redis: a value every writer replaces after it commits, and every node reads
- * before it trusts a row it kept in memory (StampedCache). A write's request
+ * before it trusts a row it kept in memory (VersionedCache). A write's request
  * answers only after the value has changed, so every node's next request sees
  * it: a revocation made on one node is refused on every node from then on,
  * without a database read per request (credential checks were a PostgreSQL
@@ -15,7 +15,7 @@ import { coolingOffAfterFailure, createResilientRedis } from './redis-client.ts'
  * The value is random, not a counter: a Redis that restarts (it keeps
  * nothing on disk) cannot bring back a value some node still trusts.
  */
-export interface WriteEpoch {
+export interface SharedWriteVersion {
   /** The current value; null when Redis cannot tell (callers then read the database). */
   current(): Promise<string | null>;
   /** Replaces the value. Throws when Redis cannot be told (the writer reports it; see storage.ts). */
@@ -37,22 +37,23 @@ const COMMAND_TIMEOUT_MS = 250;
 /** After a failure Redis is left alone this long, so an outage does not make every request wait out the timeout. */
 const COOL_OFF_MS = 1000;
 
-type EpochCommands = { maqamWriteEpoch(key: string, fresh: string): Promise<string> };
+type VersionCommands = { maqamWriteVersion(key: string, fresh: string): Promise<string> };
 
 /**
- * `deploymentId` (Storage.deploymentId) names the epoch: one Redis may serve
+ * `deploymentId` (Storage.deploymentId) names the shared version: one Redis may serve
  * several deployments, whose writes must not clear each other's nodes, and
  * every process on one database must name it alike however its URL is
  * spelled. Before the deployment has an id (a database being migrated for
  * the first time) no process can be serving it, so there is nothing to tell.
  */
-export function createRedisWriteEpoch(url: string, deploymentId: () => Promise<string | undefined>, clock: () => number = Date.now): WriteEpoch {
+export function createRedisWriteVersion(url: string, deploymentId: () => Promise<string | undefined>, clock: () => number = Date.now): SharedWriteVersion {
   const keyOf = async () => {
     const id = await deploymentId();
+    // The key keeps the name it was first deployed under: nodes of two releases must watch the same one.
     return id === undefined ? undefined : `maqam:write-epoch:${id}`;
   };
-  const redis = createResilientRedis(url, COMMAND_TIMEOUT_MS) as Redis & EpochCommands;
-  redis.defineCommand('maqamWriteEpoch', { numberOfKeys: 1, lua: CURRENT_SCRIPT });
+  const redis = createResilientRedis(url, COMMAND_TIMEOUT_MS) as Redis & VersionCommands;
+  redis.defineCommand('maqamWriteVersion', { numberOfKeys: 1, lua: CURRENT_SCRIPT });
   let connecting: Promise<void> | undefined;
   const coolingOff = coolingOffAfterFailure(clock, COOL_OFF_MS);
   // The first command waits for the connection (nothing is queued while disconnected).
@@ -66,7 +67,7 @@ export function createRedisWriteEpoch(url: string, deploymentId: () => Promise<s
     async current() {
       try {
         const key = await keyOf();
-        return key === undefined ? null : await run(() => redis.maqamWriteEpoch(key, randomUUID()));
+        return key === undefined ? null : await run(() => redis.maqamWriteVersion(key, randomUUID()));
       } catch {
         return null;
       }
@@ -76,7 +77,7 @@ export function createRedisWriteEpoch(url: string, deploymentId: () => Promise<s
         const key = await keyOf();
         if (key !== undefined) await run(() => redis.set(key, randomUUID()));
       } catch (error) {
-        throw new Error(`could not change the write epoch in Redis: ${(error as Error).message}`, { cause: error });
+        throw new Error(`could not change the shared write version in Redis: ${(error as Error).message}`, { cause: error });
       }
     },
     async close() {
@@ -94,29 +95,29 @@ function writes(query: CompiledQuery): boolean {
 }
 
 /**
- * A Kysely driver that changes the write epoch after every write is
+ * A Kysely driver that changes the shared write version after every write is
  * committed: after the statement outside a transaction, after COMMIT inside
  * one (a transaction that only read changes nothing). The caller's await ends
  * only after that, so a request that wrote answers after every node can know.
  * A failed bump does not fail the committed write (a retried refresh would
  * look like token reuse); it is reported (storage.ts reports at most one a
- * second), and other nodes' stamps age out.
+ * second), and other nodes' versions age out.
  */
-export class EpochBumpingDriver implements Driver {
+export class VersionBumpingDriver implements Driver {
   readonly #inner: Driver;
-  readonly #epoch: WriteEpoch;
+  readonly #shared: SharedWriteVersion;
   readonly #onError: (error: Error) => void;
   readonly #wrapped = new WeakMap<DatabaseConnection, { inner: DatabaseConnection; inTransaction: boolean; wrote: boolean }>();
 
-  constructor(inner: Driver, epoch: WriteEpoch, onError: (error: Error) => void) {
+  constructor(inner: Driver, shared: SharedWriteVersion, onError: (error: Error) => void) {
     this.#inner = inner;
-    this.#epoch = epoch;
+    this.#shared = shared;
     this.#onError = onError;
   }
 
   async #bump(): Promise<void> {
     try {
-      await this.#epoch.bump();
+      await this.#shared.bump();
     } catch (error) {
       this.#onError(error as Error);
     }
@@ -124,7 +125,7 @@ export class EpochBumpingDriver implements Driver {
 
   #state(connection: DatabaseConnection) {
     const state = this.#wrapped.get(connection);
-    if (state === undefined) throw new Error('EpochBumpingDriver: a connection it did not hand out');
+    if (state === undefined) throw new Error('VersionBumpingDriver: a connection it did not hand out');
     return state;
   }
 
