@@ -6,3 +6,4 @@ export * from './accounts.ts';
 export * from './auth.ts';
 export * from './streaming.ts';
 export * from './search.ts';
+export * from './library.ts';

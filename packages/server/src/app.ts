@@ -48,11 +48,20 @@ import { createStreamingService } from './streaming/streaming.service.ts';
 import { createStreamingRepo } from './streaming/streaming.repo.ts';
 import { streamingRoutes } from './streaming/streaming.routes.ts';
 import type { Storage } from './storage/storage.ts';
+import { createIdempotencyRecordsRepo } from './storage/idempotency-records.repo.ts';
+import { createIdempotency } from './http/idempotency.ts';
+import { createLibraryRepo } from './library/library.repo.ts';
+import { createLibraryService } from './library/library.service.ts';
+import { createHistoryRepo } from './library/history.repo.ts';
+import { createHistoryService } from './library/history.service.ts';
+import { libraryRoutes } from './library/library.routes.ts';
 import { demoRoutes, type DemoApp } from './demo/demo.routes.ts';
 
 /** Contract section 8: bodies over 1 MiB are a 413. */
 export const BODY_LIMIT = 1024 * 1024;
 const CATALOG_POLL_MS = 1000;
+/** Idempotency-Key answers are kept 24 hours; a request holds its key unanswered at most a minute (its node may die). */
+const IDEMPOTENCY_WINDOWS = { keptMs: 24 * 3600 * 1000, leaseMs: 60 * 1000 };
 /** Longest path parameter the router takes; longer is a 414 (ids are at most 128 characters anyway). */
 const MAX_PARAM_LENGTH = 512;
 /** Every method Node parses: on an API path, whichever the path does not serve is a 405 with Allow. CONNECT names no path. */
@@ -237,7 +246,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
                 authorizationUrl: `${config.publicUrl}/v1/auth/authorize`,
                 tokenUrl: `${config.publicUrl}/v1/auth/token`,
                 refreshUrl: `${config.publicUrl}/v1/auth/token/refresh`,
-                scopes: { read: 'Read the catalog.', stream: 'Acquire streams of songs.' },
+                scopes: { read: 'Read the catalog and the user\'s library.', stream: 'Acquire streams of songs.', write: 'Change the user\'s library: saves, follows, plays.' },
               },
             },
           },
@@ -249,6 +258,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
         { name: 'DiscoveryService', description: 'Arabic-aware search.' },
         { name: 'AuthService', description: 'OAuth 2.0 authorization code with PKCE, refresh with rotation, revocation.' },
         { name: 'StreamingService', description: 'Signed HLS streams for signed-in users.' },
+        { name: 'LibraryService', description: 'The signed-in user\'s library: saved songs and albums, followed artists, listening history and a change feed.' },
       ],
     },
   });
@@ -268,6 +278,15 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     mediaRoot: config.mediaDirectory,
     publicUrl: config.publicUrl,
     clock,
+  });
+  await app.register(libraryRoutes, {
+    library: createLibraryService({
+      repo: createLibraryRepo(storage), catalog, cursors, changeCursors: createTokenSealer(subkey(secret, 'library-changes')), clock,
+    }),
+    history: createHistoryService({ repo: createHistoryRepo(storage), catalog, cursors, historyDays: config.historyDays, clock }),
+    guard,
+    negotiator,
+    idempotency: createIdempotency(createIdempotencyRecordsRepo(storage.db, IDEMPOTENCY_WINDOWS), clock, app.log),
   });
   await app.register(authorizeRoutes, {
     issuer: config.publicUrl,

@@ -24,6 +24,8 @@ export interface Config {
   pageTokenTtlSeconds: number;
   mediaDirectory: string;
   streamUrlTtlSeconds: number;
+  /** How long a user's plays are kept (GetHistory), in days. */
+  historyDays: number;
   databaseTimeoutMs: number;
   /** HTTP: how long a client has to send a whole request, headers and body. */
   requestTimeoutMs: number;
@@ -214,6 +216,13 @@ export const SETTINGS = [
     description: 'How long a signed stream URL (playlist and segments) stays valid, in seconds.',
     parse: integer('MAQAM_STREAM_URL_TTL', 300, 1, 86400),
   } satisfies Setting<'streamUrlTtlSeconds'>,
+  {
+    key: 'historyDays',
+    env: 'MAQAM_HISTORY_DAYS',
+    shownDefault: '365',
+    description: 'How long a user\'s listening history is kept, in days: older plays are no longer listed and are deleted as the user reports more.',
+    parse: integer('MAQAM_HISTORY_DAYS', 365, 1, 36_500),
+  } satisfies Setting<'historyDays'>,
   {
     key: 'databaseTimeoutMs',
     env: 'MAQAM_DB_TIMEOUT_MS',

@@ -82,6 +82,42 @@ export const ERRORS = {
       ar: 'لا تصلح مفاتيح API لهذه العملية؛ سجّل دخول المستخدم واستخدم رمز وصول OAuth.',
     },
   },
+  apiKeyHasNoUser: {
+    code: 'ERROR_CODE_PERMISSION_DENIED',
+    message: {
+      en: 'An API key acts for no user, and this operation is a user\'s; sign the user in and use an OAuth access token.',
+      ar: 'لا يمثّل مفتاح API أي مستخدم، وهذه العملية خاصة بمستخدم؛ سجّل دخول المستخدم واستخدم رمز وصول OAuth.',
+    },
+  },
+  idempotencyKeyReused: {
+    code: 'ERROR_CODE_CONFLICT',
+    message: {
+      en: 'This Idempotency-Key was already used for a different request; use a new key for a new request.',
+      ar: 'استُخدم مفتاح Idempotency-Key هذا من قبل لطلب مختلف؛ استخدم مفتاحًا جديدًا لكل طلب جديد.',
+    },
+  },
+  idempotencyKeyInFlight: {
+    code: 'ERROR_CODE_CONFLICT',
+    message: {
+      en: 'A request with this Idempotency-Key is still being answered; retry it in a moment.',
+      ar: 'ما زال طلب بمفتاح Idempotency-Key هذا قيد التنفيذ؛ أعد المحاولة بعد لحظات.',
+    },
+  },
+  changesCursorExpired: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    message: {
+      en: 'This cursor is older than the {days#days} changes are kept; read the lists again, then follow the changes from a new cursor.',
+      ar: 'هذا المؤشر أقدم من {days#days}، وهي مدة حفظ التغييرات؛ اقرأ القوائم من جديد، ثم تابع التغييرات من مؤشر جديد.',
+    },
+  },
+  playTooOld: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    message: { en: 'The play "{id}" started more than 30 days ago.', ar: 'بدأ التشغيل "{id}" قبل أكثر من 30 يومًا.' },
+  },
+  playInFuture: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    message: { en: 'The play "{id}" starts more than 5 minutes from now.', ar: 'يبدأ التشغيل "{id}" بعد أكثر من 5 دقائق من الآن.' },
+  },
   routeNotFound: {
     code: 'ERROR_CODE_NOT_FOUND',
     message: { en: 'No operation at {method} {path}.', ar: 'لا توجد عملية عند {method} {path}.' },
@@ -262,6 +298,26 @@ export const VIOLATIONS = {
     en: 'is not a page token this server issued for this list, or it has expired',
     ar: 'ليس رمز صفحة أصدره هذا الخادم لهذه القائمة، أو انتهت صلاحيته',
   },
+  libraryTypes: {
+    en: 'must be a comma-separated list of song and album',
+    ar: 'يجب أن يكون قائمة مفصولة بفواصل من song وalbum',
+  },
+  idsInAll: {
+    en: 'songIdList and albumIdList must hold {limit#ids} at most in all, and at least one',
+    ar: 'يجب أن تضم songIdList وalbumIdList معًا معرّفًا واحدًا على الأقل و{limit#ids} على الأكثر',
+  },
+  idempotencyKey: {
+    en: 'must be 1 to 255 printable ASCII characters',
+    ar: 'يجب أن يتكون من 1 إلى 255 حرفًا من حروف ASCII القابلة للطباعة',
+  },
+  changesCursor: {
+    en: 'is not a cursor of your library\'s changes',
+    ar: 'ليس مؤشرًا لتغييرات مكتبتك',
+  },
+  changesCursorExpired: {
+    en: 'is older than the {days#days} changes are kept',
+    ar: 'أقدم من {days#days}، وهي مدة حفظ التغييرات',
+  },
   searchTypes: {
     en: 'must be a comma-separated list of song, artist and album',
     ar: 'يجب أن يكون قائمة مفصولة بفواصل من song وartist وalbum',
@@ -287,6 +343,14 @@ const COUNTED: Record<string, Record<MessageLocale, PluralForms>> = {
   items: {
     en: { one: '{n} item', other: '{n} items' },
     ar: { one: 'عنصر واحد', two: 'عنصرين', few: '{n} عناصر', many: '{n} عنصرًا', other: '{n} عنصر' },
+  },
+  ids: {
+    en: { one: '{n} id', other: '{n} ids' },
+    ar: { one: 'معرّف واحد', two: 'معرّفين', few: '{n} معرّفات', many: '{n} معرّفًا', other: '{n} معرّف' },
+  },
+  days: {
+    en: { one: '{n} day', other: '{n} days' },
+    ar: { one: 'يوم واحد', two: 'يومين', few: '{n} أيام', many: '{n} يومًا', other: '{n} يوم' },
   },
   bytes: {
     en: { one: '{n} byte', other: '{n} bytes' },
@@ -319,8 +383,12 @@ export const PAGE_TEXTS = {
   password: { ar: 'كلمة المرور', en: 'Password' },
   allow: { ar: 'سماح', en: 'Allow' },
   deny: { ar: 'رفض', en: 'Deny' },
-  scopeRead: { ar: 'قراءة الكتالوج: الأغاني والفنانين', en: 'Read the catalog: songs and artists' },
+  scopeRead: { ar: 'قراءة الكتالوج ومكتبتك: الأغاني والفنانين وما حفظته وما استمعت إليه', en: 'Read the catalog and your library: songs, artists, what you saved and what you played' },
   scopeStream: { ar: 'تشغيل الموسيقى باسمك', en: 'Play music on your behalf' },
+  scopeWrite: {
+    ar: 'تعديل مكتبتك: حفظ الأغاني والألبومات، ومتابعة الفنانين، وتسجيل ما تستمع إليه',
+    en: 'Change your library: save songs and albums, follow artists, and record what you play',
+  },
   cannotContinueTitle: { ar: 'تعذّر تسجيل الدخول', en: 'Sign-in cannot continue' },
   startAgain: { ar: 'ارجع إلى التطبيق وابدأ من جديد.', en: 'Go back to the app and start again.' },
   wrongPassword: { ar: 'اسم المستخدم أو كلمة المرور غير صحيحة.', en: 'The username or password is not correct.' },

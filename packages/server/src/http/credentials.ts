@@ -6,9 +6,10 @@ import type { RateLimiter } from './rate-limit.ts';
 
 /**
  * What an operation needs: catalog reads take an API key or `read`;
- * Acquire*Stream takes `stream` and no key; TokenInfo takes any live token and no key.
+ * Acquire*Stream takes `stream` and no key; TokenInfo takes any live token and no key;
+ * a user's library is read with `read` and written with `write`, never with a key (it has no user).
  */
-export type Requirement = 'catalog' | 'stream' | 'tokeninfo';
+export type Requirement = 'catalog' | 'stream' | 'tokeninfo' | 'user-read' | 'user-write';
 
 /** The ports credential checking uses; the OAuth server supplies `accessToken`. */
 export interface CredentialVerifiers {
@@ -26,7 +27,7 @@ declare module 'fastify' {
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 const REALM = 'Bearer realm="maqam"';
 
-const SCOPE_OF: Record<Requirement, string | undefined> = { catalog: 'read', stream: 'stream', tokeninfo: undefined };
+const SCOPE_OF: Record<Requirement, string | undefined> = { catalog: 'read', stream: 'stream', tokeninfo: undefined, 'user-read': 'read', 'user-write': 'write' };
 
 /**
  * Checks credentials in the contract's order (section 2): header shape (400),
@@ -70,6 +71,7 @@ export async function verifyCredentials(verifiers: CredentialVerifiers, headers:
   if (principal.kind === 'apiKey') {
     if (requirement === 'stream') throw new ApiError('apiKeyNotAllowed');
     if (requirement === 'tokeninfo') throw new ApiError('tokenInfoNeedsToken');
+    if (requirement === 'user-read' || requirement === 'user-write') throw new ApiError('apiKeyHasNoUser');
   } else {
     const scope = SCOPE_OF[requirement];
     if (scope !== undefined && !principal.scopes.has(scope)) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../storage/database.ts';
 import { createClientsRepo } from './clients.repo.ts';
 
-export const SCOPES = ['read', 'stream'] as const;
+export const SCOPES = ['read', 'stream', 'write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export interface OAuthClient {

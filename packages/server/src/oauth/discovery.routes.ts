@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { SCOPES } from './clients.service.ts';
 
 /** Authorization server metadata (RFC 8414): where the endpoints are, and what they support. */
 export async function discoveryRoutes(app: FastifyInstance, deps: { issuer: string }): Promise<void> {
@@ -15,7 +16,7 @@ export async function discoveryRoutes(app: FastifyInstance, deps: { issuer: stri
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['none'],
     revocation_endpoint_auth_methods_supported: ['none'],
-    scopes_supported: ['read', 'stream'],
+    scopes_supported: [...SCOPES],
     authorization_response_iss_parameter_supported: true,
     service_documentation: `${issuer}/docs`,
   }));

@@ -36,7 +36,7 @@ export const PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
 } as const;
 
-const SCOPE_TEXT: Record<string, PageText> = { read: PAGE_TEXTS.scopeRead, stream: PAGE_TEXTS.scopeStream };
+const SCOPE_TEXT: Record<string, PageText> = { read: PAGE_TEXTS.scopeRead, stream: PAGE_TEXTS.scopeStream, write: PAGE_TEXTS.scopeWrite };
 
 /** A text of the page in both languages: Arabic, then English beside it (`tag`'s element, marked as English). */
 function both(text: PageText, tag: 'span' | 'p' = 'span'): string {

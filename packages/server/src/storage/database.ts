@@ -34,6 +34,10 @@ export interface Database {
   song_media: SongMediaTable;
   stream_ledger: StreamLedgerTable;
   stream_entitlements: StreamEntitlementsTable;
+  library_items: LibraryItemsTable;
+  library_changes: LibraryChangesTable;
+  play_history: PlayHistoryTable;
+  idempotency_records: IdempotencyRecordsTable;
 }
 
 export interface SettingsTable {
@@ -199,6 +203,8 @@ export interface UsersTable {
   created_at: number;
   /** Set while the user may not sign in; their grants were revoked when it was set. */
   disabled_at: number | null;
+  /** How many changes the user's library has had: the number of the last one in library_changes. */
+  library_changes: Generated<number | string>;
 }
 
 /** Public OAuth clients (no secret): they prove themselves with PKCE and exact redirect URIs. */
@@ -278,6 +284,50 @@ export interface StreamEntitlementsTable {
   quality: string;
   ledger_id: string;
   expires_at: number;
+}
+
+/** A song or album a user saved, or an artist they follow. */
+export interface LibraryItemsTable {
+  user_id: string;
+  kind: 'song' | 'album' | 'artist';
+  item_id: string;
+  /** The first save (saving again keeps it). */
+  saved_at: number | string;
+}
+
+/** One change to a user's library, numbered 1, 2, ... per user in commit order. */
+export interface LibraryChangesTable {
+  user_id: string;
+  number: number | string;
+  kind: 'song' | 'album' | 'artist' | 'playlist';
+  item_id: string;
+  change: 'CHANGE_SAVED' | 'CHANGE_REMOVED' | 'CHANGE_UPDATED';
+  changed_at: number | string;
+}
+
+/** A play as its client reported it; `counted` 0 is a skip. */
+export interface PlayHistoryTable {
+  user_id: string;
+  play_id: string;
+  song_id: string;
+  started_at: number | string;
+  ms_played: number;
+  counted: number;
+  /** The PlayContext as JSON, or null. */
+  context: string | null;
+}
+
+/** A request that carried an Idempotency-Key, and its answer once it has one (null while it runs). */
+export interface IdempotencyRecordsTable {
+  user_id: string;
+  key: string;
+  /** What the request was: its method, path and body, hashed. */
+  fingerprint: string;
+  created_at: number | string;
+  status: number | null;
+  /** The answer's headers to replay, as JSON. */
+  headers: string | null;
+  body: string | null;
 }
 
 export type Db = Kysely<Database>;

@@ -13,6 +13,7 @@ import * as songTemplates from './011-song-templates.ts';
 import * as searchSegments from './012-search-segments.ts';
 import * as songTemplatesRowid from './013-song-templates-rowid.ts';
 import * as deploymentId from './014-deployment-id.ts';
+import * as library from './015-library.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -35,6 +36,7 @@ export const migrations: MigrationProvider = {
       '012-search-segments': searchSegments,
       '013-song-templates-rowid': songTemplatesRowid,
       '014-deployment-id': deploymentId,
+      '015-library': library,
     };
   },
 };

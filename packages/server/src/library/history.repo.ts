@@ -1,0 +1,70 @@
+import type { Storage } from '../storage/storage.ts';
+
+/** A play as stored. */
+export interface PlayRow {
+  readonly playId: string;
+  readonly songId: string;
+  readonly startedAt: number;
+  readonly msPlayed: number;
+  readonly counted: boolean;
+  /** The PlayContext as JSON, or null. */
+  readonly context: string | null;
+}
+
+/** Where a page of history starts: after this play (newest first, then playId). */
+export type HistoryPosition = readonly [startedAt: number, playId: string];
+
+/** A user's plays, keyed by the playId their client chose. */
+export function createHistoryRepo(storage: Pick<Storage, 'db' | 'idList'>) {
+  const { db } = storage;
+  return {
+    /**
+     * Records the plays whose playId the user has not reported before, and
+     * answers whether each reported playId counted as first recorded. One
+     * statement decides between two reports of a playId (from two nodes at
+     * once, say): the second inserts nothing and reads the first.
+     */
+    async record(userId: string, plays: readonly PlayRow[]): Promise<Map<string, boolean>> {
+      if (plays.length === 0) return new Map();
+      return db.transaction().execute(async (trx) => {
+        await trx.insertInto('play_history')
+          .values(plays.map((play) => ({
+            user_id: userId, play_id: play.playId, song_id: play.songId, started_at: play.startedAt, ms_played: play.msPlayed, counted: play.counted ? 1 : 0, context: play.context,
+          })))
+          .onConflict((oc) => oc.columns(['user_id', 'play_id']).doNothing())
+          .execute();
+        const rows = await trx.selectFrom('play_history').select(['play_id', 'counted'])
+          .where('user_id', '=', userId).where('play_id', 'in', storage.idList(plays.map((play) => play.playId))).execute();
+        return new Map(rows.map((row) => [row.play_id, row.counted === 1]));
+      });
+    },
+
+    /** A page of the user's counted plays that started at `since` or later, newest first, then playId. */
+    async page(userId: string, since: number, after: HistoryPosition | null, limit: number): Promise<PlayRow[]> {
+      let query = db.selectFrom('play_history').select(['play_id', 'song_id', 'started_at', 'ms_played', 'counted', 'context'])
+        .where('user_id', '=', userId).where('counted', '=', 1).where('started_at', '>=', since);
+      if (after !== null) {
+        const [startedAt, playId] = after;
+        query = query.where((eb) => eb.or([eb('started_at', '<', startedAt), eb.and([eb('started_at', '=', startedAt), eb('play_id', '>', playId)])]));
+      }
+      const rows = await query.orderBy('started_at', 'desc').orderBy('play_id', 'asc').limit(limit).execute();
+      return rows.map((row) => ({
+        playId: row.play_id, songId: row.song_id, startedAt: Number(row.started_at), msPlayed: row.ms_played, counted: row.counted === 1, context: row.context,
+      }));
+    },
+
+    /** Forgets the user's plays that started before `before` (the history's retention). */
+    async forgetBefore(userId: string, before: number): Promise<void> {
+      await db.deleteFrom('play_history').where('user_id', '=', userId).where('started_at', '<', before).execute();
+    },
+
+    /** The length of each of these songs the catalog shows (not withdrawn). */
+    async songDurations(songIds: readonly string[]): Promise<Map<string, number>> {
+      if (songIds.length === 0) return new Map();
+      const rows = await db.selectFrom('songs').select(['id', 'duration_ms']).where('id', 'in', storage.idList(songIds)).where('withdrawn', '=', 0).execute();
+      return new Map(rows.map((row) => [row.id, Number(row.duration_ms)]));
+    },
+  };
+}
+
+export type HistoryRepo = ReturnType<typeof createHistoryRepo>;

@@ -1,0 +1,183 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, LibraryChangesTable, LibraryItemsTable } from '../storage/database.ts';
+import type { Storage } from '../storage/storage.ts';
+
+export type LibraryKind = LibraryItemsTable['kind'];
+export type ChangeKind = LibraryChangesTable['kind'];
+export type ChangeType = LibraryChangesTable['change'];
+
+/** An item of a user's library and when it was first saved (or followed). */
+export interface SavedRow {
+  readonly kind: LibraryKind;
+  readonly id: string;
+  readonly savedAt: number;
+}
+
+/** A change to a user's library, as the feed lists it. */
+export interface ChangeRow {
+  readonly number: number;
+  readonly kind: ChangeKind;
+  readonly id: string;
+  readonly change: ChangeType;
+  readonly at: number;
+}
+
+/** A page of a list newest first, then id: the position after which it starts. */
+export type SavedPosition = readonly [savedAt: number, id: string, kind: string];
+
+/** A change about to be recorded. */
+export interface NewChange {
+  readonly kind: ChangeKind;
+  readonly id: string;
+  readonly change: ChangeType;
+}
+
+const CATALOG_TABLE = { song: 'songs', album: 'albums', artist: 'artists' } as const;
+
+/**
+ * A user's library: the items they saved or follow, and the numbered feed of
+ * its changes. Every write is one transaction that first takes the user's
+ * row (`lockUser`): writes for one user take turns on any node, so what a
+ * write reads of the set is what it changes, and its changes are numbered in
+ * commit order.
+ */
+export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList'>) {
+  const { db } = storage;
+
+  /**
+   * Takes the user's row for the rest of the transaction (a write, so on
+   * SQLite the transaction holds the write lock from here) and answers how
+   * many changes the library has had; undefined when there is no such user.
+   */
+  async function lockUser(trx: Transaction<Database>, userId: string): Promise<number | undefined> {
+    const row = await trx.updateTable('users').set((eb) => ({ library_changes: eb.ref('library_changes') })).where('id', '=', userId)
+      .returning('library_changes').executeTakeFirst();
+    return row === undefined ? undefined : Number(row.library_changes);
+  }
+
+  /** Records these changes after the `count` the library had, at `at`, and counts them on the user's row. */
+  async function recordChanges(trx: Transaction<Database>, userId: string, count: number, changes: readonly NewChange[], at: number): Promise<void> {
+    if (changes.length === 0) return;
+    await trx.insertInto('library_changes')
+      .values(changes.map((change, i) => ({ user_id: userId, number: count + i + 1, kind: change.kind, item_id: change.id, change: change.change, changed_at: at })))
+      .execute();
+    await trx.updateTable('users').set({ library_changes: count + changes.length }).where('id', '=', userId).execute();
+  }
+
+  return {
+    /** Runs `work` as one of the user's library writes; undefined when the user is gone. */
+    async write<T>(userId: string, work: (session: LibraryWrite) => Promise<T>): Promise<T | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const count = await lockUser(trx, userId);
+        if (count === undefined) return undefined;
+        const changes: NewChange[] = [];
+        let at = 0;
+        const session: LibraryWrite = {
+          saved: (kind, ids) => savedIn(trx, userId, kind, ids),
+          async add(kind, ids, now) {
+            if (ids.length === 0) return;
+            await trx.insertInto('library_items').values(ids.map((id) => ({ user_id: userId, kind, item_id: id, saved_at: now })))
+              .onConflict((oc) => oc.columns(['user_id', 'kind', 'item_id']).doNothing()).execute();
+          },
+          async remove(kind, ids) {
+            if (ids.length === 0) return [];
+            const removed = await trx.deleteFrom('library_items').where('user_id', '=', userId).where('kind', '=', kind).where('item_id', 'in', storage.idList(ids))
+              .returning('item_id').execute();
+            return removed.map((row) => row.item_id);
+          },
+          visible: (kind, ids) => visibleIn(trx, kind, ids),
+          record(change, now) {
+            changes.push(change);
+            at = now;
+          },
+          forgetChangesBefore: async (before) => {
+            await trx.deleteFrom('library_changes').where('user_id', '=', userId).where('changed_at', '<', before).execute();
+          },
+        };
+        const result = await work(session);
+        await recordChanges(trx, userId, count, changes, at);
+        return result;
+      });
+    },
+
+    /** Which of these items the user has, with when they were first saved. */
+    saved: (userId: string, kind: LibraryKind, ids: readonly string[]) => savedIn(db, userId, kind, ids),
+
+    /**
+     * A page of the user's items of these kinds that the catalog shows (not
+     * withdrawn), newest first, then id, then kind; `limit` rows at most.
+     */
+    async page(userId: string, kinds: readonly LibraryKind[], after: SavedPosition | null, limit: number): Promise<SavedRow[]> {
+      let query = db.selectFrom('library_items as li')
+        .select(['li.kind', 'li.item_id', 'li.saved_at'])
+        .where('li.user_id', '=', userId);
+      // One kind walks the (user, kind, time, id) index; several walk the (user, time, id, kind) one.
+      query = kinds.length === 1 ? query.where('li.kind', '=', kinds[0]!) : query.where('li.kind', 'in', [...kinds]);
+      query = query.where((eb) => eb.or(kinds.map((kind) => eb.and([
+        eb('li.kind', '=', kind),
+        eb.exists(eb.selectFrom(CATALOG_TABLE[kind]).select('id').whereRef('id', '=', 'li.item_id').where('withdrawn', '=', 0)),
+      ]))));
+      if (after !== null) {
+        const [savedAt, id, kind] = after;
+        query = query.where((eb) => eb.or([
+          eb('li.saved_at', '<', savedAt),
+          eb.and([eb('li.saved_at', '=', savedAt), eb('li.item_id', '>', id)]),
+          eb.and([eb('li.saved_at', '=', savedAt), eb('li.item_id', '=', id), eb('li.kind', '>', kind as LibraryKind)]),
+        ]));
+      }
+      const rows = await query.orderBy('li.saved_at', 'desc').orderBy('li.item_id', 'asc').orderBy('li.kind', 'asc').limit(limit).execute();
+      return rows.map((row) => ({ kind: row.kind, id: row.item_id, savedAt: Number(row.saved_at) }));
+    },
+
+    /** How many changes the user's library has had (undefined: no such user). */
+    async changeCount(userId: string): Promise<number | undefined> {
+      const row = await db.selectFrom('users').select('library_changes').where('id', '=', userId).executeTakeFirst();
+      return row === undefined ? undefined : Number(row.library_changes);
+    },
+
+    /** The user's changes after the `after`-th, in order, `limit` at most. */
+    async changesAfter(userId: string, after: number, limit: number): Promise<ChangeRow[]> {
+      const rows = await db.selectFrom('library_changes').select(['number', 'kind', 'item_id', 'change', 'changed_at'])
+        .where('user_id', '=', userId).where('number', '>', after).orderBy('number').limit(limit).execute();
+      return rows.map((row) => ({ number: Number(row.number), kind: row.kind, id: row.item_id, change: row.change, at: Number(row.changed_at) }));
+    },
+
+    /** The user as GetCurrentUser answers it. */
+    async user(userId: string): Promise<{ id: string; username: string; createdAt: number } | undefined> {
+      const row = await db.selectFrom('users').select(['id', 'username', 'created_at']).where('id', '=', userId).executeTakeFirst();
+      return row && { id: row.id, username: row.username, createdAt: Number(row.created_at) };
+    },
+  };
+
+  async function savedIn(executor: Kysely<Database>, userId: string, kind: LibraryKind, ids: readonly string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await executor.selectFrom('library_items').select(['item_id', 'saved_at'])
+      .where('user_id', '=', userId).where('kind', '=', kind).where('item_id', 'in', storage.idList(ids)).execute();
+    return new Map(rows.map((row) => [row.item_id, Number(row.saved_at)]));
+  }
+
+  /** Which of these ids the catalog shows (not withdrawn). */
+  async function visibleIn(executor: Kysely<Database>, kind: LibraryKind, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await executor.selectFrom(CATALOG_TABLE[kind]).select('id').where('id', 'in', storage.idList(ids)).where('withdrawn', '=', 0).execute();
+    return new Set(rows.map((row) => row.id));
+  }
+}
+
+/** What one library write may do, inside its transaction (LibraryRepo.write). */
+export interface LibraryWrite {
+  /** Which of these items the user has, with when they were first saved. */
+  saved(kind: LibraryKind, ids: readonly string[]): Promise<Map<string, number>>;
+  /** Which of these ids the catalog shows (not withdrawn). */
+  visible(kind: LibraryKind, ids: readonly string[]): Promise<Set<string>>;
+  /** Adds items the user does not have, saved at `now`. */
+  add(kind: LibraryKind, ids: readonly string[], now: number): Promise<void>;
+  /** Removes these items; answers those the user had. */
+  remove(kind: LibraryKind, ids: readonly string[]): Promise<string[]>;
+  /** A change this write makes, in the order it makes them, recorded when it ends. */
+  record(change: NewChange, now: number): void;
+  /** Forgets the user's changes older than `before` (the feed keeps 90 days). */
+  forgetChangesBefore(before: number): Promise<void>;
+}
+
+export type LibraryRepo = ReturnType<typeof createLibraryRepo>;

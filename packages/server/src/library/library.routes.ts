@@ -1,0 +1,258 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  CheckFollowedArtistsResponse, CheckSavedItemsResponse, EmptyResponse, FollowArtistsResponse, FollowedArtistsRequest, GetCurrentUserResponse,
+  GetFollowedArtistsResponse, GetHistoryResponse, GetLibraryChangesQuery, GetLibraryChangesResponse, GetSavedItemsQuery, GetSavedItemsResponse,
+  LIBRARY_ITEM_TYPES, MAX_BATCH_SIZE, PageQuery, ReportPlaysRequest, ReportPlaysResponse, SavedItemsRequest, SaveItemsResponse,
+  type LibraryItemType,
+} from '@maqam/contract';
+import { ERRORS, formatMessage, invalidRequest, type ErrorReason, type MessageLocale } from '../errors.ts';
+import type { Guard } from '../http/credentials.ts';
+import type { Idempotency } from '../http/idempotency.ts';
+import { negotiateLocale } from '../http/locale.hook.ts';
+import { normalizeProtoJsonNames } from '../http/proto-json.ts';
+import type { LocaleNegotiator } from '../locale/negotiation.ts';
+import { pageRequest } from '../catalog/paging.ts';
+import { ERROR_RESPONSES, sendJson } from '../catalog/songs.routes.ts';
+import type { TokenPrincipal } from '../principal.ts';
+import type { HistoryService } from './history.service.ts';
+import type { LibraryKind } from './library.repo.ts';
+import type { LibraryService, SaveOutcome } from './library.service.ts';
+import { rfc3339 } from './rendered-items.ts';
+
+export interface LibraryRouteDeps {
+  library: LibraryService;
+  history: HistoryService;
+  guard: Guard;
+  negotiator: LocaleNegotiator;
+  idempotency: Idempotency;
+}
+
+const READ_SECURITY = [{ oauth2: ['read'] }];
+const WRITE_SECURITY = [{ oauth2: ['write'] }];
+const TAGS = ['LibraryService'];
+const IDEMPOTENCY_NOTE = ' Send an `Idempotency-Key` header to make a retry safe: the same request with the same key is answered again from the first answer (24 hours), a different one is a 409.';
+
+/** The user a request acts for: the guard of every route here admitted only access tokens. */
+const userOf = (request: FastifyRequest) => (request.principal as TokenPrincipal).userId;
+
+/** The ids of a list, each once, in first-seen order (as Batch* answers them). */
+const distinct = (list: readonly { value: string }[] | undefined): string[] => [...new Set((list ?? []).map((id) => id.value))];
+
+/** A per-item error, in the request's language. */
+function itemError(reason: ErrorReason, id: string, locale: MessageLocale) {
+  return { error: { code: ERRORS[reason].code, message: formatMessage(ERRORS[reason].message[locale], { id }, locale) } };
+}
+
+/** SaveItems' and its siblings' body: 1 to 100 ids, songs and albums together. */
+function savedItemsOf(body: SavedItemsRequest): Map<LibraryKind, string[]> {
+  const songs = distinct(body.songIdList);
+  const albums = distinct(body.albumIdList);
+  const total = (body.songIdList?.length ?? 0) + (body.albumIdList?.length ?? 0);
+  if (total === 0 || total > MAX_BATCH_SIZE) throw invalidRequest({ field: 'songIdList', reason: 'idsInAll', params: { limit: MAX_BATCH_SIZE } });
+  return new Map<LibraryKind, string[]>([['song', songs], ['album', albums]]);
+}
+
+/** GetSavedItems' `types`: a comma-separated subset of song and album, default both. */
+function libraryTypes(value: string | undefined): LibraryKind[] {
+  if (value === undefined) return [...LIBRARY_ITEM_TYPES];
+  const types = value.split(',').map((type) => type.trim());
+  if (types.some((type) => !(LIBRARY_ITEM_TYPES as readonly string[]).includes(type))) throw invalidRequest({ field: 'types', reason: 'libraryTypes' });
+  return [...new Set(types as LibraryItemType[])];
+}
+
+/**
+ * LibraryService (contract section 13): the signed-in user's saved songs and
+ * albums, followed artists, listening history and change feed, and
+ * GetCurrentUser. Reads take scope `read`, writes `write`; an API key has no
+ * user (403). A scope of its own: its POSTs take an Idempotency-Key.
+ */
+export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDeps): Promise<void> {
+  const { library, history, guard, negotiator, idempotency } = deps;
+  const routes = scope.withTypeProvider<TypeBoxTypeProvider>();
+  scope.decorateRequest('idempotencyKey', undefined);
+  const renameBody = async (request: FastifyRequest) => normalizeProtoJsonNames(request.body);
+  const read = { onRequest: guard('user-read'), preValidation: [negotiateLocale(negotiator), renameBody] };
+  const write = {
+    onRequest: guard('user-write'),
+    preValidation: [negotiateLocale(negotiator), renameBody],
+    preHandler: idempotency.claim,
+    onSend: idempotency.record,
+  };
+  /** A POST that reads (a check): retried freely, but a key is taken like any POST's. */
+  const check = { ...read, preHandler: idempotency.claim, onSend: idempotency.record };
+
+  routes.get('/v1/users/me', {
+    schema: {
+      operationId: 'GetCurrentUser', tags: TAGS, security: READ_SECURITY,
+      summary: 'The signed-in user.',
+      response: { 200: GetCurrentUserResponse, ...ERROR_RESPONSES },
+    },
+    ...read,
+  }, async (request) => ({ user: await library.user(userOf(request)) }));
+
+  const saveResults = (outcomes: ReadonlyMap<string, SaveOutcome> | undefined, member: 'savedAt' | 'followedAt', locale: MessageLocale) =>
+    Object.fromEntries([...(outcomes ?? new Map<string, SaveOutcome>())].map(([id, outcome]) =>
+      [id, 'savedAt' in outcome ? { [member]: rfc3339(outcome.savedAt) } : itemError(outcome.error, outcome.id, locale)]));
+
+  routes.post('/v1/library/saved::batchAdd', {
+    schema: {
+      operationId: 'SaveItems', tags: TAGS, security: WRITE_SECURITY,
+      summary: 'Saves songs and albums to the user\'s library.',
+      description: 'Saving again keeps the first savedAt. An unknown or withdrawn id is a per-item NOT_FOUND and is not saved.' + IDEMPOTENCY_NOTE,
+      body: SavedItemsRequest,
+      response: { 200: SaveItemsResponse, ...ERROR_RESPONSES },
+    },
+    ...write,
+  }, async (request) => {
+    const outcomes = await library.save(userOf(request), savedItemsOf(request.body));
+    const locale = request.negotiation.messageLocale;
+    return { songs: saveResults(outcomes.get('song'), 'savedAt', locale), albums: saveResults(outcomes.get('album'), 'savedAt', locale) };
+  });
+
+  routes.post('/v1/library/saved::batchRemove', {
+    schema: {
+      operationId: 'RemoveSavedItems', tags: TAGS, security: WRITE_SECURITY,
+      summary: 'Removes songs and albums from the user\'s library.',
+      description: 'Removing what is not saved succeeds.' + IDEMPOTENCY_NOTE,
+      body: SavedItemsRequest,
+      response: { 200: EmptyResponse, ...ERROR_RESPONSES },
+    },
+    ...write,
+  }, async (request) => {
+    await library.remove(userOf(request), savedItemsOf(request.body));
+    return {};
+  });
+
+  const savedStates = (states: ReadonlyMap<string, number | undefined>) =>
+    Object.fromEntries([...states].map(([id, at]) => [id, at === undefined ? { saved: false } : { saved: true, savedAt: rfc3339(at) }]));
+  const followingStates = (states: ReadonlyMap<string, number | undefined>) =>
+    Object.fromEntries([...states].map(([id, at]) => [id, at === undefined ? { following: false } : { following: true, followedAt: rfc3339(at) }]));
+
+  routes.post('/v1/library/saved::check', {
+    schema: {
+      operationId: 'CheckSavedItems', tags: TAGS, security: READ_SECURITY,
+      summary: 'Tells which of these songs and albums the user has saved.',
+      body: SavedItemsRequest,
+      response: { 200: CheckSavedItemsResponse, ...ERROR_RESPONSES },
+    },
+    ...check,
+  }, async (request) => {
+    const userId = userOf(request);
+    const byKind = savedItemsOf(request.body);
+    return {
+      songs: savedStates(await library.check(userId, 'song', byKind.get('song')!)),
+      albums: savedStates(await library.check(userId, 'album', byKind.get('album')!)),
+    };
+  });
+
+  routes.get('/v1/library/saved', {
+    schema: {
+      operationId: 'GetSavedItems', tags: TAGS, security: READ_SECURITY,
+      summary: 'The user\'s saved songs and albums, newest save first, then id.',
+      description: 'A withdrawn item stays saved but is left out until it comes back. Page tokens are bound to the user and types.',
+      querystring: GetSavedItemsQuery,
+      response: { 200: GetSavedItemsResponse, ...ERROR_RESPONSES },
+    },
+    ...read,
+  }, async (request, reply) => {
+    const query = request.query as Record<string, unknown> & { types?: string };
+    return sendJson(reply, await library.list(userOf(request), libraryTypes(query.types), 'savedAt', pageRequest(query), request.negotiation));
+  });
+
+  const artistsOf = (body: FollowedArtistsRequest) => new Map<LibraryKind, string[]>([['artist', distinct(body.artistIdList)]]);
+
+  routes.post('/v1/library/following/artists::batchAdd', {
+    schema: {
+      operationId: 'FollowArtists', tags: TAGS, security: WRITE_SECURITY,
+      summary: 'Follows artists.',
+      description: 'Following again keeps the first followedAt. An unknown or withdrawn id is a per-item NOT_FOUND and is not followed.' + IDEMPOTENCY_NOTE,
+      body: FollowedArtistsRequest,
+      response: { 200: FollowArtistsResponse, ...ERROR_RESPONSES },
+    },
+    ...write,
+  }, async (request) => {
+    const outcomes = await library.save(userOf(request), artistsOf(request.body));
+    return { artists: saveResults(outcomes.get('artist'), 'followedAt', request.negotiation.messageLocale) };
+  });
+
+  routes.post('/v1/library/following/artists::batchRemove', {
+    schema: {
+      operationId: 'UnfollowArtists', tags: TAGS, security: WRITE_SECURITY,
+      summary: 'Unfollows artists.',
+      description: 'Unfollowing an artist not followed succeeds.' + IDEMPOTENCY_NOTE,
+      body: FollowedArtistsRequest,
+      response: { 200: EmptyResponse, ...ERROR_RESPONSES },
+    },
+    ...write,
+  }, async (request) => {
+    await library.remove(userOf(request), artistsOf(request.body));
+    return {};
+  });
+
+  routes.post('/v1/library/following/artists::check', {
+    schema: {
+      operationId: 'CheckFollowedArtists', tags: TAGS, security: READ_SECURITY,
+      summary: 'Tells which of these artists the user follows.',
+      body: FollowedArtistsRequest,
+      response: { 200: CheckFollowedArtistsResponse, ...ERROR_RESPONSES },
+    },
+    ...check,
+  }, async (request) => ({
+    artists: followingStates(await library.check(userOf(request), 'artist', distinct(request.body.artistIdList))),
+  }));
+
+  routes.get('/v1/library/following/artists', {
+    schema: {
+      operationId: 'GetFollowedArtists', tags: TAGS, security: READ_SECURITY,
+      summary: 'The artists the user follows, newest follow first, then id.',
+      querystring: PageQuery,
+      response: { 200: GetFollowedArtistsResponse, ...ERROR_RESPONSES },
+    },
+    ...read,
+  }, async (request, reply) =>
+    sendJson(reply, await library.list(userOf(request), ['artist'], 'followedAt', pageRequest(request.query as Record<string, unknown>), request.negotiation)));
+
+  routes.post('/v1/library/history::report', {
+    schema: {
+      operationId: 'ReportPlays', tags: TAGS, security: WRITE_SECURITY,
+      summary: 'Reports plays of songs.',
+      description:
+        'A play counts when it lasted at least 30 s, or at least half of a song shorter than 60 s; shorter plays are kept as skips. ' +
+        'The same playId reported again changes nothing and answers its first result. A bad play is a per-item error; the others are recorded.' + IDEMPOTENCY_NOTE,
+      body: ReportPlaysRequest,
+      response: { 200: ReportPlaysResponse, ...ERROR_RESPONSES },
+    },
+    ...write,
+  }, async (request) => {
+    const outcomes = await history.report(userOf(request), request.body.plays);
+    const locale = request.negotiation.messageLocale;
+    return { results: Object.fromEntries([...outcomes].map(([playId, outcome]) => [playId, 'counted' in outcome ? { counted: outcome.counted } : itemError(outcome.error, outcome.id, locale)])) };
+  });
+
+  routes.get('/v1/library/history', {
+    schema: {
+      operationId: 'GetHistory', tags: TAGS, security: READ_SECURITY,
+      summary: 'The user\'s counted plays, newest first.',
+      description: 'Kept MAQAM_HISTORY_DAYS days (default 365); paged with no other cap.',
+      querystring: PageQuery,
+      response: { 200: GetHistoryResponse, ...ERROR_RESPONSES },
+    },
+    ...read,
+  }, async (request, reply) => sendJson(reply, await history.list(userOf(request), pageRequest(request.query as Record<string, unknown>), request.negotiation)));
+
+  routes.get('/v1/library/changes', {
+    schema: {
+      operationId: 'GetLibraryChanges', tags: TAGS, security: READ_SECURITY,
+      summary: 'What changed in the user\'s library since a cursor, in commit order.',
+      description: 'Without a cursor the answer marks now. With one, it lists the changes after it (at most 500) and the next cursor. Cursors are bound to the user and kept 90 days.',
+      querystring: GetLibraryChangesQuery,
+      response: { 200: GetLibraryChangesResponse, ...ERROR_RESPONSES },
+    },
+    ...read,
+  }, async (request, reply: FastifyReply) => {
+    const { changes, nextCursor } = await library.changes(userOf(request), (request.query as { cursor?: string }).cursor);
+    reply.header('cache-control', 'no-store');
+    return { changes: changes.map((change) => ({ kind: change.kind, id: change.id, change: change.change, at: rfc3339(change.at) })), nextCursor };
+  });
+}

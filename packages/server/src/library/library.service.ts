@@ -1,0 +1,144 @@
+import { MAX_CHANGES_PER_PAGE } from '@maqam/contract';
+import type { TokenSealer } from '../crypto/sealed-token.ts';
+import { DomainError, invalidRequest, type ErrorReason } from '../errors.ts';
+import type { Negotiation } from '../locale/negotiation.ts';
+import { listAnswer } from '../catalog/answer-writer.ts';
+import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
+import type { PageCursorCodec } from '../catalog/page-cursor.ts';
+import type { ChangeRow, LibraryKind, LibraryRepo, SavedPosition, SavedRow } from './library.repo.ts';
+import { itemFragments, rfc3339, withMembers } from './rendered-items.ts';
+
+/** How long the change feed keeps a change, and a cursor stays good. */
+export const CHANGES_KEPT_DAYS = 90;
+const CHANGES_KEPT_MS = CHANGES_KEPT_DAYS * 24 * 3600 * 1000;
+
+/** What a save or follow answers for one id: when it was first saved, or why it was not. */
+export type SaveOutcome = { readonly savedAt: number } | { readonly error: ErrorReason; readonly id: string };
+
+const NOT_FOUND: Record<LibraryKind, ErrorReason> = { song: 'songNotFound', album: 'albumNotFound', artist: 'artistNotFound' };
+
+export interface LibraryServiceDeps {
+  repo: LibraryRepo;
+  catalog: CatalogService;
+  /** Page tokens of the lists (bound to the user and the list). */
+  cursors: PageCursorCodec;
+  /** Seals the change feed's cursors. */
+  changeCursors: TokenSealer;
+  clock: () => number;
+}
+
+/**
+ * A user's library (contract section 13): saved songs and albums, followed
+ * artists (the same set, of kind artist), and the feed of their changes.
+ * Items are answered as the catalog renders them for the request's locale.
+ */
+export function createLibraryService({ repo, catalog, cursors, changeCursors, clock }: LibraryServiceDeps) {
+  /** A write for a user whose token is live but whose account is gone answers as the token does: 401. */
+  const userGone = () => new DomainError('accessTokenInvalid');
+
+  async function add(userId: string, byKind: ReadonlyMap<LibraryKind, readonly string[]>): Promise<Map<LibraryKind, Map<string, SaveOutcome>>> {
+    const outcome = await repo.write(userId, async (write) => {
+      const now = clock();
+      await write.forgetChangesBefore(now - CHANGES_KEPT_MS);
+      const results = new Map<LibraryKind, Map<string, SaveOutcome>>();
+      for (const [kind, ids] of byKind) {
+        const visible = await write.visible(kind, ids);
+        const had = await write.saved(kind, ids);
+        const fresh = ids.filter((id) => visible.has(id) && !had.has(id));
+        await write.add(kind, fresh, now);
+        for (const id of fresh) write.record({ kind, id, change: 'CHANGE_SAVED' }, now);
+        results.set(kind, new Map(ids.map((id): [string, SaveOutcome] => [id, visible.has(id) ? { savedAt: had.get(id) ?? now } : { error: NOT_FOUND[kind], id }])));
+      }
+      return results;
+    });
+    if (outcome === undefined) throw userGone();
+    return outcome;
+  }
+
+  async function remove(userId: string, byKind: ReadonlyMap<LibraryKind, readonly string[]>): Promise<void> {
+    const done = await repo.write(userId, async (write) => {
+      const now = clock();
+      await write.forgetChangesBefore(now - CHANGES_KEPT_MS);
+      for (const [kind, ids] of byKind) {
+        const removed = new Set(await write.remove(kind, ids));
+        // Recorded in the order the request named them.
+        for (const id of ids) if (removed.has(id)) write.record({ kind, id, change: 'CHANGE_REMOVED' }, now);
+      }
+      return true;
+    });
+    if (done === undefined) throw userGone();
+  }
+
+  async function check(userId: string, kind: LibraryKind, ids: readonly string[]): Promise<Map<string, number | undefined>> {
+    const saved = await repo.saved(userId, kind, ids);
+    return new Map(ids.map((id) => [id, saved.get(id)]));
+  }
+
+  /** A page of the user's items of these kinds, each `{"<kind>":{...},"<timeMember>":"..."}`. */
+  async function list(userId: string, kinds: readonly LibraryKind[], timeMember: string, request: PageRequest, negotiation: Negotiation): Promise<Buffer> {
+    // Bound to the user and the kinds: a token of one list does not page another, nor another user's.
+    const scope = `library\u0000${userId}\u0000${[...kinds].sort().join(',')}`;
+    let after: SavedPosition | null = null;
+    if (request.token !== undefined && request.token.value !== '') {
+      after = cursors.decode<SavedPosition>(request.token.value, scope, ['number', 'string', 'string']);
+      if (after === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
+    }
+    const rows = await repo.page(userId, kinds, after, request.size + 1);
+    const page = rows.slice(0, request.size);
+    const last = page[page.length - 1];
+    const nextPageToken = rows.length > request.size && last ? cursors.encode(scope, [last.savedAt, last.id, last.kind]) : '';
+    const fragments = await itemFragments(catalog, page, negotiation);
+    const items: Buffer[] = [];
+    page.forEach((row: SavedRow, i) => {
+      const fragment = fragments[i];
+      // Withdrawn between the page's query and its rendering: left out, as the list leaves withdrawn items out.
+      if (fragment !== undefined) items.push(withMembers(fragment, `,${JSON.stringify(timeMember)}:"${rfc3339(row.savedAt)}"`));
+    });
+    return listAnswer('items', items, nextPageToken);
+  }
+
+  function encodeCursor(userId: string, count: number): string {
+    return changeCursors.seal({ u: userId, n: count, t: clock() });
+  }
+
+  const cursorExpired = () => new DomainError('changesCursorExpired', {
+    params: { days: CHANGES_KEPT_DAYS },
+    violations: [{ field: 'cursor', reason: 'changesCursorExpired', params: { days: CHANGES_KEPT_DAYS } }],
+  });
+
+  return {
+    save: (userId: string, byKind: ReadonlyMap<LibraryKind, readonly string[]>) => add(userId, byKind),
+    remove,
+    check,
+    list,
+
+    /** The user's changes after the cursor (at most 500) and the cursor to go on from; without one, a cursor at now. */
+    async changes(userId: string, cursor: string | undefined): Promise<{ changes: ChangeRow[]; nextCursor: string }> {
+      if (cursor === undefined || cursor === '') {
+        const count = await repo.changeCount(userId);
+        if (count === undefined) throw userGone();
+        return { changes: [], nextCursor: encodeCursor(userId, count) };
+      }
+      const fields = changeCursors.open(cursor) as { u?: unknown; n?: unknown; t?: unknown } | null;
+      if (fields === null || typeof fields !== 'object' || fields.u !== userId || !Number.isSafeInteger(fields.n) || typeof fields.t !== 'number') {
+        throw invalidRequest({ field: 'cursor', reason: 'changesCursor' });
+      }
+      const after = fields.n as number;
+      if (fields.t < clock() - CHANGES_KEPT_MS) throw cursorExpired();
+      const changes = await repo.changesAfter(userId, after, MAX_CHANGES_PER_PAGE);
+      // Changes are numbered 1, 2, ... without gaps: a first one past the next number was forgotten (kept 90 days).
+      const first = changes[0];
+      const forgotten = first === undefined ? ((await repo.changeCount(userId)) ?? 0) > after : first.number !== after + 1;
+      if (forgotten) throw cursorExpired();
+      return { changes, nextCursor: encodeCursor(userId, changes.length > 0 ? changes[changes.length - 1]!.number : after) };
+    },
+
+    async user(userId: string) {
+      const user = await repo.user(userId);
+      if (user === undefined) throw userGone();
+      return { id: user.id, username: user.username, displayName: user.username, createdAt: rfc3339(user.createdAt) };
+    },
+  };
+}
+
+export type LibraryService = ReturnType<typeof createLibraryService>;

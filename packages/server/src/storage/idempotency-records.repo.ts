@@ -1,0 +1,72 @@
+import type { Db } from './database.ts';
+
+/** What a request's answer replays: its status, the headers that describe it, and its body. */
+export interface StoredAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** What claiming a user's Idempotency-Key found. */
+export type IdempotencyClaim =
+  | { readonly kind: 'new' }
+  | { readonly kind: 'replay'; readonly answer: StoredAnswer }
+  /** The key was used for another request (another method, path or body). */
+  | { readonly kind: 'mismatch' }
+  /** The same request is being answered now, by this node or another. */
+  | { readonly kind: 'inFlight' };
+
+export interface IdempotencyWindows {
+  /** How long an answer is kept for replay (24 hours). */
+  readonly keptMs: number;
+  /** How long a request may hold its key unanswered before a retry may take it over (its node may have died). */
+  readonly leaseMs: number;
+}
+
+/**
+ * The answers of requests that carried an Idempotency-Key, per user (the
+ * mechanism is http/idempotency.ts). One statement decides between two
+ * requests with the same key on any nodes: the insert that wins claims it.
+ */
+export function createIdempotencyRecordsRepo(db: Db, windows: IdempotencyWindows) {
+  return {
+    async claim(userId: string, key: string, fingerprint: string, now: number): Promise<IdempotencyClaim> {
+      // Answers past their 24 hours are forgotten first: a range of the (user, time) index.
+      await db.deleteFrom('idempotency_records').where('user_id', '=', userId).where('created_at', '<', now - windows.keptMs).execute();
+      const inserted = await db.insertInto('idempotency_records')
+        .values({ user_id: userId, key, fingerprint, created_at: now, status: null, headers: null, body: null })
+        .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      if (inserted !== undefined) return { kind: 'new' };
+      const row = await db.selectFrom('idempotency_records').select(['fingerprint', 'created_at', 'status', 'headers', 'body'])
+        .where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
+      // Gone between the two statements (its request failed and gave it back): the retry's own retry claims it.
+      if (row === undefined) return { kind: 'inFlight' };
+      if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+      if (row.status === null) {
+        if (Number(row.created_at) >= now - windows.leaseMs) return { kind: 'inFlight' };
+        // Unanswered past its lease: whoever held it is gone. One retry takes it over, by the time it saw.
+        const taken = await db.updateTable('idempotency_records').set({ created_at: now })
+          .where('user_id', '=', userId).where('key', '=', key).where('status', 'is', null).where('created_at', '=', row.created_at)
+          .returning('key').executeTakeFirst();
+        return taken === undefined ? { kind: 'inFlight' } : { kind: 'new' };
+      }
+      return { kind: 'replay', answer: { status: row.status, headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body ?? '' } };
+    },
+
+    /** Keeps the answer of the request that claimed the key. */
+    async complete(userId: string, key: string, fingerprint: string, answer: StoredAnswer): Promise<void> {
+      await db.updateTable('idempotency_records').set({ status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body })
+        .where('user_id', '=', userId).where('key', '=', key).where('fingerprint', '=', fingerprint).where('status', 'is', null).execute();
+    },
+
+    /** Gives the key back unanswered (the request failed on the server's side: a retry runs it again). */
+    async release(userId: string, key: string, fingerprint: string): Promise<void> {
+      await db.deleteFrom('idempotency_records')
+        .where('user_id', '=', userId).where('key', '=', key).where('fingerprint', '=', fingerprint).where('status', 'is', null).execute();
+    },
+  };
+}
+
+export type IdempotencyRecordsRepo = ReturnType<typeof createIdempotencyRecordsRepo>;
