@@ -86,6 +86,7 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
     schema: {
       operationId: 'GetCurrentUser', tags: TAGS, security: READ_SECURITY,
       summary: 'The signed-in user.',
+      description: 'The user the access token acts for: id, username, the name to show, and when the account was made.',
       response: { 200: GetCurrentUserResponse, ...ERROR_RESPONSES },
     },
     ...read,
@@ -133,6 +134,7 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
     schema: {
       operationId: 'CheckSavedItems', tags: TAGS, security: READ_SECURITY,
       summary: 'Tells which of these songs and albums the user has saved.',
+      description: 'Every requested id is a key, answered once: saved with savedAt, or saved: false (an unknown id too).',
       body: SavedItemsRequest,
       response: { 200: CheckSavedItemsResponse, ...ERROR_RESPONSES },
     },
@@ -194,6 +196,7 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
     schema: {
       operationId: 'CheckFollowedArtists', tags: TAGS, security: READ_SECURITY,
       summary: 'Tells which of these artists the user follows.',
+      description: 'Every requested id is a key, answered once: following with followedAt, or following: false (an unknown id too).',
       body: FollowedArtistsRequest,
       response: { 200: CheckFollowedArtistsResponse, ...ERROR_RESPONSES },
     },
@@ -206,6 +209,7 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
     schema: {
       operationId: 'GetFollowedArtists', tags: TAGS, security: READ_SECURITY,
       summary: 'The artists the user follows, newest follow first, then id.',
+      description: 'A withdrawn artist stays followed but is left out until it comes back. Page tokens are bound to the user.',
       querystring: PageQuery,
       response: { 200: GetFollowedArtistsResponse, ...ERROR_RESPONSES },
     },
