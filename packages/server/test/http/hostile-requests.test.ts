@@ -5,6 +5,7 @@ import { seededRandom } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 import { seedAccounts, tokensFor } from '../oauth/oauth-helpers.ts';
+import { libraryUser } from '../library/library-helpers.ts';
 
 /** Sends raw bytes and reads until the server closes (or 3 s pass). */
 function rawExchange(port: number, request: string | Buffer): Promise<string> {
@@ -97,11 +98,11 @@ function hostileValue(random: ReturnType<typeof seededRandom>, depth = 0): unkno
   return random.pick(HOSTILE_STRINGS);
 }
 
-/** Every UTF-8 byte percent-encoded (lone surrogates become U+FFFD, as in any HTTP client); sometimes raw invalid UTF-8. */
-const urlPart = (value: unknown) => [...Buffer.from(String(value))].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+/** Every UTF-8 byte percent-encoded (lone surrogates become U+FFFD, as in any HTTP client); sometimes raw invalid UTF-8. An object (its prototype perhaps replaced through __proto__) as JSON. */
+const urlPart = (value: unknown) => [...Buffer.from(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value))].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
 
 /** One hostile request, built only from the seed, so both dialects get exactly the same sequence. */
-function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { apiKey: string; bearer: string }): InjectOptions {
+function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { apiKey: string; bearer: string; libraryBearer: string }): InjectOptions {
   const value = () => hostileValue(random);
   const text = () => random.pick(HOSTILE_STRINGS);
   const headers: Record<string, string> = {};
@@ -116,7 +117,16 @@ function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { 
     headers['content-type'] = random.pick(['application/json', 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded']);
     return random.next() < 0.1 ? '{"truncated": [' : JSON.stringify(body);
   };
-  switch (Math.floor(random.next() * 10)) {
+  const libraryPost = () => random.pick([
+    '/v1/library/saved:batchAdd', '/v1/library/saved:batchRemove', '/v1/library/saved:check',
+    '/v1/library/following/artists:batchAdd', '/v1/library/following/artists:batchRemove', '/v1/library/following/artists:check',
+  ]);
+  const play = () => (random.next() < 0.5 ? value() : {
+    playId: random.next() < 0.5 ? `p-${Math.floor(random.next() * 5)}` : value(), songId: random.next() < 0.5 ? 'song-ar' : value(),
+    startedAt: random.pick([new Date(Date.now() - 60_000).toISOString(), '2026-13-45T99:00:00Z', 'yesterday', value()]),
+    msPlayed: random.pick([40_000, -1, 86_400_001, 1.5, value()]), ...(random.next() < 0.5 ? { context: value() } : {}),
+  });
+  switch (Math.floor(random.next() * 12)) {
     case 0:
     case 1:
       return { method: 'POST', url: '/v1/music/songs:batchGet', headers, payload: json(random.next() < 0.6 ? { songIdList: Array.from({ length: Math.floor(random.next() * 5) }, () => ({ value: value() })) } : value()) };
@@ -135,6 +145,26 @@ function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { 
       return { method: 'POST', url: '/v1/auth/authorize', headers, payload: new URLSearchParams({ client_id: text(), redirect_uri: text(), username: text(), password: text(), decision: text(), csrf_token: text() }).toString() };
     case 8:
       return { method: 'POST', url: '/v1/streaming/music', headers, payload: json({ songId: { value: value() }, maxQuality: value() }) };
+    case 9:
+      if (credential >= 0.5 && credential < 0.7) headers.authorization = `Bearer ${credentials.libraryBearer}`;
+      if (random.next() < 0.3) headers['idempotency-key'] = text();
+      if (random.next() < 0.3) {
+        return { method: 'POST', url: '/v1/library/history:report', headers, payload: json({ plays: Array.from({ length: Math.floor(random.next() * 4) }, play) }) };
+      }
+      return {
+        method: 'POST', url: libraryPost(), headers,
+        payload: json(random.next() < 0.6 ? { [random.pick(['songIdList', 'albumIdList', 'artistIdList', 'song_id_list'])]: Array.from({ length: Math.floor(random.next() * 5) }, () => ({ value: value() })) } : value()),
+      };
+    case 10:
+      if (credential >= 0.5 && credential < 0.7) headers.authorization = `Bearer ${credentials.libraryBearer}`;
+      return {
+        method: 'GET', headers,
+        url: random.pick([
+          `/v1/library/saved?types=${urlPart(text())}&page_size=${urlPart(random.pick([...HOSTILE_STRINGS, '5', '100', '101']))}&page_token=${urlPart(text())}`,
+          `/v1/library/following/artists?page_token=${urlPart(text())}`, `/v1/library/history?page_size=${urlPart(random.pick([...HOSTILE_STRINGS, '5', '100', '101']))}&page_token=${urlPart(text())}`,
+          `/v1/library/changes?cursor=${urlPart(text())}`, '/v1/users/me',
+        ]),
+      };
     default:
       return { method: random.pick(['GET', 'HEAD', 'DELETE', 'PATCH']) as InjectOptions['method'], url: random.pick([`/v1/streaming/hls/${urlPart(text())}/index.m3u8`, '/v1/auth/tokeninfo', `/v1/${urlPart(text())}`, `/${urlPart(text())}`]), headers };
   }
@@ -155,10 +185,12 @@ describe('hostile requests on every dialect', () => {
   describe.each(dialects.map((d) => [d.name, d] as const))('on %s', (name, dialect) => {
     let server: TestServer;
     let bearer: string;
+    let libraryBearer: string;
     beforeAll(async () => {
       server = await startTestServer(dialect, { MAQAM_RATE_LIMIT: '0' });
       const accounts = await seedAccounts(server);
       bearer = (await tokensFor(server, accounts.client.clientId, accounts.user.username)).access_token;
+      libraryBearer = (await libraryUser(server)).write;
     });
     afterAll(async () => server?.close());
 
@@ -167,7 +199,7 @@ describe('hostile requests on every dialect', () => {
       const seen: string[] = [];
       const problems: string[] = [];
       for (let i = 0; i < REQUESTS_PER_DIALECT; i++) {
-        const request = hostileRequest(random, { apiKey: server.apiKey, bearer });
+        const request = hostileRequest(random, { apiKey: server.apiKey, bearer, libraryBearer });
         const res = await server.app.inject(request);
         const where = `#${i} ${request.method} ${String(request.url).slice(0, 120)}`;
         let code = '';
