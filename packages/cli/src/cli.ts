@@ -25,8 +25,8 @@ Commands:
   keys revoke KEY_ID
   keys rotate KEY_ID [--grace 24h]
   users create --username U (--password P | --password-stdin)
-  users list | disable U | enable U | set-password U (--password P | --password-stdin)
-  clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream"]
+  users list | disable U | enable U | delete U --yes | set-password U (--password P | --password-stdin)
+  clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream write"]
   clients list | delete CLIENT_ID | add-redirect-uri CLIENT_ID URI
   ledger [--by day|song|client] [--since 30d] [--limit N]   billed streams
   media add SONG_ID AUDIO_FILE        package audio as HLS at the qualities its source allows (ffmpeg)
@@ -72,11 +72,12 @@ Durations take their unit: s, m, h, d or w.`,
 maqam users list                        every user: created, active or disabled, live sign-ins
 maqam users disable U                   U cannot sign in; every sign-in of U ends on the next request
 maqam users enable U                    U can sign in again (ended sign-ins stay ended)
+maqam users delete U --yes              deletes U for good: account, sign-ins, library, listening history, change feed
 maqam users set-password U (--password P | --password-stdin)
                                         a new password; every sign-in of U ends
 
 Usernames match in any case. --password-stdin keeps the password out of the shell history.`,
-  clients: `maqam clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream"]
+  clients: `maqam clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream write"]
 maqam clients list
 maqam clients delete CLIENT_ID                  removes it; everyone signed in through it is signed out
 maqam clients add-redirect-uri CLIENT_ID URI    registers one more redirect URI
@@ -159,6 +160,7 @@ async function main(argv: string[], io: CliIo): Promise<number> {
       username: { type: 'string' },
       password: { type: 'string' },
       'password-stdin': { type: 'boolean', default: false },
+      yes: { type: 'boolean', default: false },
       'redirect-uri': { type: 'string', multiple: true },
       scopes: { type: 'string' },
       by: { type: 'string' },

@@ -10,6 +10,7 @@ import { catalogWith, PASSWORD, REDIRECT, refresh, seedAccounts, signIn, token }
 import { ffmpegAvailable } from '../../server/test/system-tools.ts';
 import { REDIS_URL, redisUp } from '../../server/test/redis.ts';
 import { runCli, runCliJson } from './run-cli.ts';
+import { asUser, libraryUser, songIds } from '../../server/test/library/library-helpers.ts';
 
 const haveFfmpeg = ffmpegAvailable('the maqam ledger test');
 
@@ -86,6 +87,33 @@ describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %
     const unknown = await runCli(env, ['users', 'disable', 'nobody-here']);
     expect([unknown.code, unknown.stderr.includes('no user "nobody-here"')]).toEqual([1, true]);
     expect((await runCli(env, ['users', 'disable'])).code).toBe(2);
+  });
+
+  it('users delete asks for --yes, then deletes the user with their sign-ins, library, history and change feed', async () => {
+    const library = await libraryUser(server);
+    const call = asUser(server, library.write);
+    expect((await call('POST', '/v1/library/saved:batchAdd', { songIdList: songIds('song-ar') })).statusCode).toBe(200);
+    expect((await call('POST', '/v1/library/following/artists:batchAdd', { artistIdList: songIds('artist-ar') }, { 'idempotency-key': 'k-1' })).statusCode).toBe(200);
+    const played = await call('POST', '/v1/library/history:report', { plays: [{ playId: 'p-1', songId: 'song-ar', startedAt: new Date(Date.now() - 60_000).toISOString(), msPlayed: 40_000 }] });
+    expect(played.statusCode).toBe(200);
+    const rowsOf = async () => {
+      const counts: number[] = [];
+      for (const table of ['library_items', 'library_changes', 'play_history', 'idempotency_records'] as const) {
+        counts.push((await server.storage.db.selectFrom(table).select('user_id').where('user_id', '=', library.user.id).execute()).length);
+      }
+      return counts;
+    };
+    expect(await rowsOf()).toEqual([2, 2, 1, 1]);
+
+    const unconfirmed = await runCli(env, ['users', 'delete', library.user.username]);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain('--yes');
+    expect((await call('GET', '/v1/users/me')).statusCode).toBe(200);
+
+    expect(await runCliJson(env, ['users', 'delete', library.user.username, '--yes'])).toMatchObject({ id: library.user.id, deleted: true });
+    expect((await call('GET', '/v1/users/me')).statusCode).toBe(401);
+    expect(await rowsOf()).toEqual([0, 0, 0, 0]);
+    expect(await runCliJson(env, ['users', 'list'])).not.toContainEqual(expect.objectContaining({ id: library.user.id }));
   });
 
   it('clients add-redirect-uri registers a URI; clients delete signs out everyone using the client', async () => {

@@ -18,7 +18,7 @@ function refused(out: Output, error: unknown): number {
   throw error;
 }
 
-const USERS_USAGE = 'maqam users create --username U (--password P | --password-stdin) | list | disable U | enable U | set-password U (--password P | --password-stdin)';
+const USERS_USAGE = 'maqam users create --username U (--password P | --password-stdin) | list | disable U | enable U | delete U --yes | set-password U (--password P | --password-stdin)';
 
 /** The password from exactly one of --password or --password-stdin. */
 async function passwordFrom(flags: { password?: string; 'password-stdin'?: boolean }, command: string, stdin: AsyncIterable<Buffer | string>): Promise<string> {
@@ -34,11 +34,11 @@ export async function users(
   config: Config,
   out: Output,
   [action, name]: (string | undefined)[],
-  flags: { username?: string; password?: string; 'password-stdin'?: boolean },
+  flags: { username?: string; password?: string; 'password-stdin'?: boolean; yes?: boolean },
   stdin: AsyncIterable<Buffer | string>,
 ): Promise<number> {
   const username = action === 'create' ? flags.username : (name ?? flags.username);
-  if (action === undefined || !['create', 'list', 'disable', 'enable', 'set-password'].includes(action)) throw new UsageError(USERS_USAGE);
+  if (action === undefined || !['create', 'list', 'disable', 'enable', 'delete', 'set-password'].includes(action)) throw new UsageError(USERS_USAGE);
   if (action !== 'list' && !username) throw new UsageError(`users ${action} needs ${action === 'create' ? '--username U' : 'a username'}`);
   const password = action === 'create' || action === 'set-password' ? await passwordFrom(flags, `users ${action}`, stdin) : '';
   return withStorage(config, out, async (storage) => {
@@ -64,6 +64,14 @@ export async function users(
         case 'disable': {
           const { user, signInsEnded } = await service.disable(username!);
           out.record({ ...user, disabled: true, signInsEnded }, () => `disabled ${user.username}: cannot sign in; ${ended(signInsEnded)}`);
+          return 0;
+        }
+        case 'delete': {
+          if (!flags.yes) {
+            throw new UsageError(`users delete removes ${username}'s account, sign-ins, library, listening history and change feed for good; add --yes to confirm`);
+          }
+          const user = await service.delete(username!);
+          out.record({ ...user, deleted: true }, () => `deleted ${user.username} (${user.id}): account, sign-ins, library, history and change feed`);
           return 0;
         }
         case 'enable': {
@@ -128,7 +136,7 @@ export async function clients(
           return 0;
         }
         default:
-          throw new UsageError('maqam clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream"] | list | delete CLIENT_ID | add-redirect-uri CLIENT_ID URI');
+          throw new UsageError('maqam clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream write"] | list | delete CLIENT_ID | add-redirect-uri CLIENT_ID URI');
       }
     } catch (error) {
       return refused(out, error);

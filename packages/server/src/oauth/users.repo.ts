@@ -51,6 +51,26 @@ export function createUsersRepo(db: Db) {
       await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
     },
 
+    /**
+     * Deletes the user and everything of theirs, in one transaction: their
+     * sign-ins (grants, codes, tokens), their stream billing windows, and,
+     * through ON DELETE CASCADE, their library, history, change feed and
+     * Idempotency-Key answers. The stream ledger keeps its rows: it is the
+     * record of what was billed, and names the user by id only.
+     */
+    async deleteWithEverything(userId: string): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const grants = trx.selectFrom('oauth_grants').select('id').where('user_id', '=', userId);
+        await trx.deleteFrom('oauth_codes').where('grant_id', 'in', grants).execute();
+        await trx.deleteFrom('oauth_refresh_tokens').where('grant_id', 'in', grants).execute();
+        await trx.deleteFrom('oauth_access_tokens').where('grant_id', 'in', grants).execute();
+        await trx.deleteFrom('oauth_grants').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('stream_entitlements').where('user_id', '=', userId).execute();
+        const deleted = await trx.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
+        return Number(deleted.numDeletedRows) > 0;
+      });
+    },
+
     /** Revokes every sign-in of the user not revoked yet; answers how many. */
     async revokeSignIns(userId: string, now: number): Promise<number> {
       const revoked = await db.updateTable('oauth_grants').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();

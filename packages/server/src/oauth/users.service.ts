@@ -84,6 +84,13 @@ export function createUsersService(db: Db, clock: () => number = Date.now) {
       return { user, signInsEnded: await revokeSignIns(user.id, now) };
     },
 
+    /** Deletes the user for good: their sign-ins end, and their library, history and change feed go with them. */
+    async delete(username: string): Promise<User> {
+      const user = await find(username);
+      await repo.deleteWithEverything(user.id);
+      return user;
+    },
+
     /** The user may sign in again; the sign-ins that disabling ended stay ended. */
     async enable(username: string): Promise<User> {
       const user = await find(username);
