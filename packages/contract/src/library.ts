@@ -74,6 +74,7 @@ export const SavedItem = Type.Object(
   { song: Type.Optional(Song), album: Type.Optional(Album), savedAt: time('When the item was first saved.') },
   { title: 'SavedItem', description: 'Holds exactly one of song or album.' },
 );
+export type SavedItem = Static<typeof SavedItem>;
 export const GetSavedItemsResponse = Type.Object({ items: Type.Array(SavedItem), nextPageToken }, { title: 'GetSavedItemsResponse' });
 export type GetSavedItemsResponse = Static<typeof GetSavedItemsResponse>;
 
@@ -104,6 +105,7 @@ export const CheckFollowedArtistsResponse = Type.Object(
 export type CheckFollowedArtistsResponse = Static<typeof CheckFollowedArtistsResponse>;
 
 export const FollowedArtist = Type.Object({ artist: Artist, followedAt: time('When the artist was first followed.') }, { title: 'FollowedArtist' });
+export type FollowedArtist = Static<typeof FollowedArtist>;
 export const GetFollowedArtistsResponse = Type.Object({ items: Type.Array(FollowedArtist), nextPageToken }, { title: 'GetFollowedArtistsResponse' });
 export type GetFollowedArtistsResponse = Static<typeof GetFollowedArtistsResponse>;
 
@@ -174,6 +176,7 @@ export const HistoryEntry = Type.Object(
   },
   { title: 'HistoryEntry' },
 );
+export type HistoryEntry = Static<typeof HistoryEntry>;
 export const GetHistoryResponse = Type.Object({ entries: Type.Array(HistoryEntry), nextPageToken }, { title: 'GetHistoryResponse' });
 export type GetHistoryResponse = Static<typeof GetHistoryResponse>;
 

@@ -3,7 +3,9 @@ import type {
   GetRelatedArtistsResponse, SearchResponse, SearchResult, SearchType, Song, TokenInfoResponse,
 } from './types.ts';
 import { AuthenticationError, MaqamError } from './errors.ts';
-import { RetryBudget, send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
+import { newIdempotencyKey, RetryBudget, send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
+import { createHistory, createLibrary, type LibraryTransport } from './library.ts';
+import { PlayReporter, type PlayReporterOptions } from './play-reporter.ts';
 import { OAuthSession, type OAuthOptions } from './auth/session.ts';
 
 /**
@@ -241,6 +243,43 @@ export class MaqamClient {
     for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(name, String(value));
     const url = search.size > 0 ? `${path}?${search}` : path;
     return (await (await this.#call({ method: 'GET', path: url, idempotent: true }, context)).json()) as T;
+  }
+
+  /** What the library's calls go through: GETs, and POSTs that each carry a fresh Idempotency-Key (so they are retried safely). */
+  readonly #transport: LibraryTransport = {
+    get: (path, context, query) => this.#get(path, context, query),
+    post: async <T>(path: string, body: unknown, context: CallContext): Promise<T> =>
+      (await (await this.#call({ method: 'POST', path, body, idempotent: false, idempotencyKey: newIdempotencyKey() }, context)).json()) as T,
+  };
+
+  /**
+   * The signed-in user's library (scope `read` to read, `write` to change):
+   * saved songs and albums, followed artists, and the feed of their changes.
+   *
+   * @example
+   * await maqam.library.save({ songs: ['song-1'] });
+   * for await (const { song } of maqam.library.list({ types: ['song'] })) console.log(song?.title?.value);
+   */
+  readonly library = createLibrary(this.#transport);
+
+  /**
+   * The signed-in user's listening history.
+   *
+   * @example
+   * for await (const entry of maqam.history.list()) console.log(entry.song.title?.value, entry.playedAt);
+   */
+  readonly history = createHistory(this.#transport);
+
+  /**
+   * A PlayReporter for this client's player: it measures plays, gives each
+   * a playId, queues them while offline and reports them in batches.
+   *
+   * @example
+   * const reporter = maqam.playReporter({ storage: localStorageTokens() });
+   * reporter.start('song-1', { durationMs: 215_000 });
+   */
+  playReporter(options: PlayReporterOptions = {}): PlayReporter {
+    return new PlayReporter((plays) => this.history.report(plays), options);
   }
 
   readonly songs = {

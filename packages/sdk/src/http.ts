@@ -66,6 +66,11 @@ export interface CallOptions {
    * are retried after a network failure: a write may have reached the server.
    */
   idempotent: boolean;
+  /**
+   * A write's Idempotency-Key, sent on every attempt: the server answers a
+   * repeat from the first answer, so the write is retried like a read.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 /**
@@ -113,7 +118,9 @@ export function retryDelaySeconds(response: Response, now = Date.now()): number 
  * - Without a server hint, waits grow exponentially with full jitter (AWS
  *   architecture blog, "Exponential Backoff And Jitter"), so many clients
  *   failing together do not retry together.
- * - Network failures are retried only for idempotent calls.
+ * - Network failures are retried only for idempotent calls, and for writes
+ *   that carry an Idempotency-Key (the server answers a repeat from the first
+ *   answer), as is a 409 saying the first attempt is still being answered.
  * - Every retry also needs the client's RetryBudget to allow it.
  * - Other statuses are never retried: the same request would fail the same way.
  */
@@ -124,13 +131,18 @@ export async function send(http: HttpOptions, call: CallOptions): Promise<Respon
     try {
       response = await http.fetch(http.baseUrl + call.path, {
         method: call.method,
-        headers: { accept: 'application/json', ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
+        headers: {
+          accept: 'application/json',
+          ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(call.idempotencyKey === undefined ? {} : { 'idempotency-key': call.idempotencyKey }),
+          ...call.headers,
+        },
         ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
         signal: AbortSignal.any(signals),
       });
     } catch (error) {
       if (call.signal?.aborted) throw call.signal.reason;
-      if (http.retryBudget.failed() && call.idempotent && attempt < http.maxRetries) {
+      if (http.retryBudget.failed() && (call.idempotent || call.idempotencyKey !== undefined) && attempt < http.maxRetries) {
         await sleep(backoff(attempt), call.signal);
         continue;
       }
@@ -140,7 +152,10 @@ export async function send(http: HttpOptions, call: CallOptions): Promise<Respon
       http.retryBudget.succeeded();
       return response;
     }
-    if (response.status === 429 || response.status === 503) {
+    // A 409 with Retry-After on a keyed write: the same request is still being answered (an earlier attempt
+    // that timed out here); the retry gets its answer.
+    const stillRunning = response.status === 409 && call.idempotencyKey !== undefined && response.headers.has('retry-after');
+    if (response.status === 429 || response.status === 503 || stillRunning) {
       const hinted = retryDelaySeconds(response);
       const delayMs = hinted === undefined ? backoff(attempt) : hinted * 1000;
       if (http.retryBudget.failed() && attempt < http.maxRetries && delayMs <= http.maxRetryDelayMs) {
@@ -152,6 +167,16 @@ export async function send(http: HttpOptions, call: CallOptions): Promise<Respon
     }
     throw await errorFromResponse(response);
   }
+}
+
+/**
+ * A fresh Idempotency-Key: random, from the Web Crypto API (there in every
+ * browser, secure context or not, and in Node, Deno and Bun).
+ */
+export function newIdempotencyKey(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /** Full jitter: a uniform wait between 0 and 250 ms x 2^attempt, capped at 8 s. */

@@ -6,7 +6,10 @@ export {
 export type {
   AcquireMusicStreamResponse, Album, AlbumType, Artist, AudioQuality, GetAlbumTracksResponse, GetArtistDiscographyResponse, GetLyricsResponse,
   GetRelatedArtistsResponse, SearchResponse, SearchResult, SearchType, Song, TokenInfoResponse,
+  User, SavedItem, FollowedArtist, HistoryEntry, Change, Play, PlayContext,
 } from './types.ts';
+export type { LibraryItems, SaveResult, FollowResult, PlayResult, ChangeFeed } from './library.ts';
+export { PlayReporter, type PlayReporterOptions, type EndedPlay } from './play-reporter.ts';
 export {
   MaqamError, InvalidRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, RateLimitError,
   ServiceUnavailableError, SignInRequiredError, NetworkError, type FieldViolation, type ErrorCode,

@@ -124,3 +124,60 @@ export type SearchResult = wire.SearchResult;
  * const types: SearchType[] = ['artist'];
  */
 export type SearchType = wire.SearchType;
+
+/**
+ * A signed-in user, as `library.me()` answers.
+ *
+ * @example
+ * const user: User = await maqam.library.me();
+ * greet(user.displayName);
+ */
+export type User = wire.User;
+
+/**
+ * A saved song or album (exactly one of them) and when it was first saved.
+ *
+ * @example
+ * for await (const item of maqam.library.list()) console.log(item.song?.title?.value ?? item.album?.title.value, item.savedAt);
+ */
+export type SavedItem = wire.SavedItem;
+
+/**
+ * A followed artist and when it was first followed.
+ *
+ * @example
+ * for await (const { artist, followedAt } of maqam.library.followed()) console.log(artist.name.value, followedAt);
+ */
+export type FollowedArtist = wire.FollowedArtist;
+
+/**
+ * A counted play of the user's history.
+ *
+ * @example
+ * for await (const entry of maqam.history.list()) console.log(entry.song.title?.value, entry.playedAt);
+ */
+export type HistoryEntry = wire.HistoryEntry;
+
+/**
+ * One change to the user's library, in commit order.
+ *
+ * @example
+ * for await (const change of maqam.library.changes({ cursor })) console.log(change.kind, change.id, change.change);
+ */
+export type Change = wire.Change;
+
+/**
+ * A play as the API takes it: the client's own `playId` makes reporting it twice harmless.
+ *
+ * @example
+ * const play: Play = { playId: 'p-1', songId: 'song-1', startedAt: new Date().toISOString(), msPlayed: 31_000 };
+ */
+export type Play = wire.Play;
+
+/**
+ * Where a play started: exactly one of albumId, artistId, playlistId or searchQuery.
+ *
+ * @example
+ * reporter.start('song-1', { durationMs: 215_000, context: { albumId: 'album-1' } satisfies PlayContext });
+ */
+export type PlayContext = wire.PlayContext;

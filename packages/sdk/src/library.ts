@@ -1,0 +1,271 @@
+import type { Change, FollowedArtist, HistoryEntry, Play, SavedItem, User } from './types.ts';
+import type { BatchItemError, CallContext, PageOptions } from './client.ts';
+
+/** What the library's calls go through: the client's credentials, retries and errors (client.ts). */
+export interface LibraryTransport {
+  get<T>(path: string, context: CallContext, query?: Record<string, string | number | undefined>): Promise<T>;
+  /** A POST; `write` ones carry an Idempotency-Key, the same on every retry, so a retry cannot apply twice. */
+  post<T>(path: string, body: unknown, context: CallContext): Promise<T>;
+}
+
+/**
+ * Songs and albums to save, remove or check: 1 to 100 ids in all.
+ *
+ * @example
+ * const items: LibraryItems = { songs: ['song-1', 'song-2'], albums: ['album-1'] };
+ */
+export interface LibraryItems {
+  songs?: readonly string[] | undefined;
+  albums?: readonly string[] | undefined;
+}
+
+/**
+ * What saving one item answered: when it was first saved, or why it was not (`ERROR_CODE_NOT_FOUND`).
+ *
+ * @example
+ * const result: SaveResult = (await maqam.library.save({ songs: ['song-1'] })).songs.get('song-1')!;
+ * if (result.error) showToast(result.error.message);
+ */
+export type SaveResult = { readonly savedAt: string; readonly error?: undefined } | { readonly savedAt?: undefined; readonly error: BatchItemError };
+
+/**
+ * What following one artist answered.
+ *
+ * @example
+ * const result: FollowResult = (await maqam.library.follow(['artist-1'])).get('artist-1')!;
+ */
+export type FollowResult = { readonly followedAt: string; readonly error?: undefined } | { readonly followedAt?: undefined; readonly error: BatchItemError };
+
+/**
+ * What reporting one play answered: whether it counts (30 s, or half of a
+ * song shorter than a minute), or why it was refused.
+ *
+ * @example
+ * const result: PlayResult = (await maqam.history.report([play])).get(play.playId)!;
+ */
+export type PlayResult = { readonly counted: boolean; readonly error?: undefined } | { readonly counted?: undefined; readonly error: BatchItemError };
+
+const MAX_IDS = 100;
+
+function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new TypeError(`MaqamClient: ${message}`);
+}
+
+function idList(ids: readonly string[] | undefined, what: string): { value: string }[] {
+  if (ids === undefined) return [];
+  assert(Array.isArray(ids) && ids.every((id) => typeof id === 'string' && id !== ''), `${what} must be non-empty strings`);
+  return ids.map((value) => ({ value }));
+}
+
+function itemsBody(items: LibraryItems): { songIdList: { value: string }[]; albumIdList: { value: string }[] } {
+  assert(items && typeof items === 'object', 'give { songs, albums }');
+  const body = { songIdList: idList(items.songs, 'songs'), albumIdList: idList(items.albums, 'albums') };
+  const count = body.songIdList.length + body.albumIdList.length;
+  assert(count >= 1 && count <= MAX_IDS, `give 1 to ${MAX_IDS} ids in all`);
+  return body;
+}
+
+const asMap = <V>(record: Record<string, V>) => new Map(Object.entries(record));
+
+/** Every item of a paged list, a page at a time as the loop asks. */
+async function* pages<Item>(list: (pageToken: string | undefined) => Promise<{ items: Item[]; nextPageToken: string }>): AsyncGenerator<Item> {
+  let pageToken: string | undefined;
+  do {
+    const page = await list(pageToken);
+    yield* page.items;
+    pageToken = page.nextPageToken || undefined;
+  } while (pageToken);
+}
+
+/**
+ * A user's library changes since a cursor, in commit order: iterate it to
+ * catch up, then keep `cursor` (it moves as each page is read) for the next
+ * sync. Without a cursor, the first sync only marks now.
+ *
+ * @example
+ * const feed = maqam.library.changes({ cursor: localStorage.getItem('cursor') ?? undefined });
+ * for await (const change of feed) apply(change);
+ * localStorage.setItem('cursor', feed.cursor!);
+ */
+export interface ChangeFeed extends AsyncIterable<Change> {
+  /** Where the next sync starts: the cursor after the last page read (undefined until one is). */
+  readonly cursor: string | undefined;
+}
+
+export function createLibrary(transport: LibraryTransport) {
+  return {
+    /**
+     * Saves songs and albums (1 to 100 ids in all). Saving again keeps the
+     * first `savedAt`; an unknown or withdrawn id answers an error and is
+     * not saved. Safe to retry: the SDK sends an Idempotency-Key.
+     *
+     * @example
+     * const { songs } = await maqam.library.save({ songs: ['song-1'] });
+     * heart.classList.toggle('on', songs.get('song-1')?.savedAt !== undefined);
+     */
+    save: async (items: LibraryItems, context: CallContext = {}): Promise<{ songs: Map<string, SaveResult>; albums: Map<string, SaveResult> }> => {
+      const answer = await transport.post<{ songs: Record<string, SaveResult>; albums: Record<string, SaveResult> }>('/v1/library/saved:batchAdd', itemsBody(items), context);
+      return { songs: asMap(answer.songs), albums: asMap(answer.albums) };
+    },
+
+    /**
+     * Removes songs and albums; removing what is not saved succeeds.
+     *
+     * @example
+     * await maqam.library.remove({ albums: ['album-1'] });
+     */
+    remove: async (items: LibraryItems, context: CallContext = {}): Promise<void> => {
+      await transport.post('/v1/library/saved:batchRemove', itemsBody(items), context);
+    },
+
+    /**
+     * Whether each song and album is saved, and since when.
+     *
+     * @example
+     * const { songs } = await maqam.library.check({ songs: visibleSongIds });
+     * for (const [id, { saved }] of songs) hearts.get(id)!.on = saved;
+     */
+    check: async (items: LibraryItems, context: CallContext = {}) => {
+      type State = { readonly saved: boolean; readonly savedAt?: string };
+      const answer = await transport.post<{ songs: Record<string, State>; albums: Record<string, State> }>('/v1/library/saved:check', itemsBody(items), context);
+      return { songs: asMap(answer.songs), albums: asMap(answer.albums) };
+    },
+
+    /**
+     * One page of saved songs and albums, newest save first.
+     *
+     * @example
+     * const { items, nextPageToken } = await maqam.library.listPage({ types: ['song'], pageSize: 50 });
+     */
+    listPage: (options: PageOptions & { types?: readonly ('song' | 'album')[] | undefined } = {}) =>
+      transport.get<{ items: SavedItem[]; nextPageToken: string }>('/v1/library/saved', options, {
+        types: options.types?.join(','), page_size: options.pageSize, page_token: options.pageToken,
+      }),
+
+    /**
+     * Every saved song and album, newest save first, fetching pages as the loop asks.
+     *
+     * @example
+     * for await (const { song, savedAt } of maqam.library.list({ types: ['song'] })) console.log(song?.title?.value, savedAt);
+     */
+    list(options: PageOptions & { types?: readonly ('song' | 'album')[] | undefined } = {}): AsyncIterable<SavedItem> {
+      return pages((pageToken) => this.listPage({ ...options, pageToken: pageToken ?? options.pageToken }));
+    },
+
+    /**
+     * Follows artists (1 to 100). Safe to retry.
+     *
+     * @example
+     * await maqam.library.follow(['artist-1']);
+     */
+    follow: async (artistIds: readonly string[], context: CallContext = {}): Promise<Map<string, FollowResult>> => {
+      const body = { artistIdList: idList(artistIds, 'artistIds') };
+      assert(body.artistIdList.length >= 1 && body.artistIdList.length <= MAX_IDS, `give 1 to ${MAX_IDS} artist ids`);
+      return asMap((await transport.post<{ artists: Record<string, FollowResult> }>('/v1/library/following/artists:batchAdd', body, context)).artists);
+    },
+
+    /**
+     * Unfollows artists; unfollowing one not followed succeeds.
+     *
+     * @example
+     * await maqam.library.unfollow(['artist-1']);
+     */
+    unfollow: async (artistIds: readonly string[], context: CallContext = {}): Promise<void> => {
+      const body = { artistIdList: idList(artistIds, 'artistIds') };
+      assert(body.artistIdList.length >= 1 && body.artistIdList.length <= MAX_IDS, `give 1 to ${MAX_IDS} artist ids`);
+      await transport.post('/v1/library/following/artists:batchRemove', body, context);
+    },
+
+    /**
+     * Whether the user follows each artist, and since when.
+     *
+     * @example
+     * const following = (await maqam.library.isFollowing(['artist-1'])).get('artist-1')?.following;
+     */
+    isFollowing: async (artistIds: readonly string[], context: CallContext = {}) => {
+      const body = { artistIdList: idList(artistIds, 'artistIds') };
+      assert(body.artistIdList.length >= 1 && body.artistIdList.length <= MAX_IDS, `give 1 to ${MAX_IDS} artist ids`);
+      return asMap((await transport.post<{ artists: Record<string, { readonly following: boolean; readonly followedAt?: string }> }>(
+        '/v1/library/following/artists:check', body, context)).artists);
+    },
+
+    /**
+     * Every followed artist, newest follow first, fetching pages as the loop asks.
+     *
+     * @example
+     * for await (const { artist } of maqam.library.followed()) console.log(artist.name.value);
+     */
+    followed: (options: PageOptions = {}): AsyncIterable<FollowedArtist> =>
+      pages((pageToken) => transport.get<{ items: FollowedArtist[]; nextPageToken: string }>('/v1/library/following/artists', options, {
+        page_size: options.pageSize, page_token: pageToken ?? options.pageToken,
+      })),
+
+    /**
+     * The library's changes since `cursor` (saves, removals, follows), in
+     * commit order. A cursor older than 90 days is refused with
+     * InvalidRequestError: read the lists again, then sync from a new one.
+     *
+     * @example
+     * const feed = maqam.library.changes({ cursor });
+     * for await (const change of feed) if (change.kind === 'song') hearts.set(change.id, change.change === 'CHANGE_SAVED');
+     * cursor = feed.cursor;
+     */
+    changes: (options: CallContext & { cursor?: string | undefined } = {}): ChangeFeed => {
+      let cursor = options.cursor;
+      return {
+        get cursor() {
+          return cursor;
+        },
+        async *[Symbol.asyncIterator]() {
+          for (;;) {
+            const page = await transport.get<{ changes: Change[]; nextCursor: string }>('/v1/library/changes', options, { cursor });
+            const caughtUp = page.changes.length === 0;
+            yield* page.changes;
+            // Moved once the whole page was handed out: a loop that stops early reads the rest again next time.
+            cursor = page.nextCursor;
+            if (caughtUp) return;
+          }
+        },
+      };
+    },
+
+    /**
+     * The signed-in user.
+     *
+     * @example
+     * const { displayName } = await maqam.library.me();
+     */
+    me: async (context: CallContext = {}): Promise<User> => (await transport.get<{ user: User }>('/v1/users/me', context)).user,
+  };
+}
+
+export function createHistory(transport: LibraryTransport) {
+  return {
+    /**
+     * Reports plays (1 to 50); each playId is recorded once, so reporting
+     * again is safe. Most apps use `maqam.playReporter()`, which decides,
+     * queues and retries for them.
+     *
+     * @example
+     * const results = await maqam.history.report([{ playId, songId: 'song-1', startedAt: new Date().toISOString(), msPlayed: 45_000 }]);
+     */
+    report: async (plays: readonly Play[], context: CallContext = {}): Promise<Map<string, PlayResult>> => {
+      assert(Array.isArray(plays) && plays.length >= 1 && plays.length <= 50, 'give 1 to 50 plays');
+      return asMap((await transport.post<{ results: Record<string, PlayResult> }>('/v1/library/history:report', { plays }, context)).results);
+    },
+
+    /**
+     * The user's counted plays, newest first, fetching pages as the loop asks.
+     *
+     * @example
+     * for await (const { song, playedAt } of maqam.history.list({ pageSize: 20 })) console.log(song.title?.value, playedAt);
+     */
+    list: (options: PageOptions = {}): AsyncIterable<HistoryEntry> =>
+      pages(async (pageToken) => {
+        const page = await transport.get<{ entries: HistoryEntry[]; nextPageToken: string }>('/v1/library/history', options, {
+          page_size: options.pageSize, page_token: pageToken ?? options.pageToken,
+        });
+        return { items: page.entries, nextPageToken: page.nextPageToken };
+      }),
+  };
+}
