@@ -3,10 +3,12 @@
 // (top tracks, discography by type, related artists) and album pages (tracks
 // by disc), play what has demo media in a player bar that stays while you
 // browse, and follow time-synced lyrics that light up with the music and seek
-// when tapped. Arabic (right to left) first, English a tap away.
+// when tapped. Like songs and albums, follow artists, and find them again in
+// your library; what you play shows up under "Recently played" (reported by
+// the SDK's PlayReporter). Arabic (right to left) first, English a tap away.
 import {
-  localStorageTokens, MaqamClient, MaqamError, NotFoundError, SignInRequiredError,
-  type Album, type AlbumType, type Artist, type AudioQuality, type GetLyricsResponse, type Song, type TokenInfoResponse,
+  localStorageTokens, MaqamClient, MaqamError, NotFoundError, PermissionDeniedError, SignInRequiredError,
+  type Album, type AlbumType, type Artist, type AudioQuality, type GetLyricsResponse, type PlayContext, type Song, type TokenInfoResponse,
 } from '@maqam/sdk';
 import { TEXT, type Lang, type Texts } from './texts.ts';
 
@@ -19,16 +21,19 @@ interface DemoSettings {
   featuredArtists: string[];
 }
 
-type Route = { view: 'home' } | { view: 'artist'; id: string } | { view: 'album'; id: string } | { view: 'search'; q: string };
+type LibraryTab = 'songs' | 'albums' | 'artists';
+type Route = { view: 'home' } | { view: 'artist'; id: string } | { view: 'album'; id: string } | { view: 'search'; q: string } | { view: 'library'; tab: LibraryTab };
 
 /** The data of the view on screen. */
 type View =
-  | { view: 'home'; playable: Song[]; artists: Artist[]; releases: Album[] }
+  | { view: 'home'; playable: Song[]; recent: Song[]; artists: Artist[]; releases: Album[] }
+  | { view: 'library'; tab: LibraryTab; songs: Song[]; albums: Album[]; artists: Artist[]; token: string }
   | { view: 'artist'; artist: Artist; top: Song[]; albums: Album[]; albumType: AlbumType | ''; albumsToken: string; related: Artist[]; relatedToken: string }
   | { view: 'album'; album: Album; tracks: Song[] }
   | { view: 'search'; q: string; artists: Artist[]; albums: Album[]; songs: Song[] };
 
 const RELATED_PAGE_SIZE = 6;
+const LIBRARY_PAGE_SIZE = 50;
 const DISCOGRAPHY_PAGE_SIZE = 12;
 
 const settings = (await (await fetch('/demo/config.json')).json()) as DemoSettings;
@@ -44,6 +49,11 @@ const state = {
   lyrics: null as GetLyricsResponse | null,
   lyricsOpen: false,
   quality: 'AUDIO_QUALITY_STANDARD' as AudioQuality,
+  /** What the user has liked ("song:ID", "album:ID") and follows (artist ids), as far as the views on screen asked. */
+  saved: new Set<string>(),
+  following: new Set<string>(),
+  /** Where the song playing was started from (an album, an artist, a search): reported with its play. */
+  playContext: undefined as PlayContext | undefined,
 };
 
 const maqam = new MaqamClient({
@@ -63,6 +73,8 @@ const maqam = new MaqamClient({
     onSignedOut: () => say(t().signedOut),
   },
 });
+// Plays are measured and reported by the SDK; they wait in localStorage while offline.
+const reporter = maqam.playReporter({ storage: localStorageTokens(), onReported: () => void refreshRecent() });
 // For the console: try `await maqam.artists.get('artist-1')`.
 Object.assign(globalThis, { maqam });
 
@@ -126,14 +138,21 @@ function cover(images: { url: string }[] | undefined, alt: string, className: st
 // ---- routes and loading ----
 
 function currentRoute(): Route {
-  const [, view, id] = /^#\/(artist|album|search)\/(.+)$/.exec(location.hash) ?? [];
+  const [, view, id] = /^#\/(artist|album|search|library)\/(.+)$/.exec(location.hash) ?? [];
   if (view === 'artist' || view === 'album') return { view, id: decodeURIComponent(id!) };
   if (view === 'search') return { view, q: decodeURIComponent(id!) };
+  if (view === 'library' && (id === 'songs' || id === 'albums' || id === 'artists')) return { view, tab: id };
   return { view: 'home' };
 }
 
-const link = (route: Route) =>
-  route.view === 'home' ? '#/' : route.view === 'search' ? `#/search/${encodeURIComponent(route.q)}` : `#/${route.view}/${encodeURIComponent(route.id)}`;
+function link(route: Route): string {
+  switch (route.view) {
+    case 'home': return '#/';
+    case 'search': return `#/search/${encodeURIComponent(route.q)}`;
+    case 'library': return `#/library/${route.tab}`;
+    default: return `#/${route.view}/${encodeURIComponent(route.id)}`;
+  }
+}
 
 /** The search in flight; a newer keystroke cancels it. */
 let searching: AbortController | undefined;
@@ -167,15 +186,111 @@ async function loadView(route: Route): Promise<View> {
     const [album, tracks] = await Promise.all([maqam.albums.get(route.id, { locale }), collect(maqam.albums.tracks(route.id, { locale, pageSize: 100 }))]);
     return { view: 'album', album, tracks };
   }
-  const [songs, artists] = await Promise.all([
+  if (route.view === 'library') {
+    const view: Extract<View, { view: 'library' }> = { view: 'library', tab: route.tab, songs: [], albums: [], artists: [], token: '' };
+    await moreLibrary(view);
+    return view;
+  }
+  const [songs, artists, recent] = await Promise.all([
     settings.mediaSongs.length > 0 ? maqam.songs.batchGet(settings.mediaSongs, { locale }) : new Map(),
     settings.featuredArtists.length > 0 ? maqam.artists.batchGet(settings.featuredArtists, { locale }) : new Map(),
+    recentlyPlayed(),
   ]);
   const featured = [...artists.values()].flatMap((result) => (result.artist ? [result.artist] : []));
   // New releases: the latest albums of the first featured artists, newest first.
   const latest = await Promise.all(featured.slice(0, 6).map((artist) => maqam.artists.listAlbums(artist.id.value, { locale, pageSize: 2 })));
   const releases = latest.flatMap((page) => page.albums).sort((a, b) => b.releaseDate.localeCompare(a.releaseDate));
-  return { view: 'home', playable: [...songs.values()].flatMap((result) => (result.song ? [result.song] : [])), artists: featured, releases };
+  return { view: 'home', playable: [...songs.values()].flatMap((result) => (result.song ? [result.song] : [])), recent, artists: featured, releases };
+}
+
+/** The songs of the user's latest counted plays, each once, newest first. */
+async function recentlyPlayed(): Promise<Song[]> {
+  const songs = new Map<string, Song>();
+  for await (const entry of maqam.history.list({ locale: state.lang, pageSize: 20 })) {
+    if (entry.song.id && !songs.has(entry.song.id.value)) songs.set(entry.song.id.value, entry.song);
+    if (songs.size === 8) break;
+  }
+  return [...songs.values()];
+}
+
+/** A play was reported: the home view's row shows it. */
+async function refreshRecent() {
+  const view = state.view;
+  if (view?.view !== 'home') return;
+  const recent = await recentlyPlayed().catch(() => view.recent);
+  if (state.view !== view) return;
+  view.recent = recent;
+  await markSaved(recent, []);
+  renderMain();
+}
+
+/** The next page of the library tab on screen. */
+async function moreLibrary(view: Extract<View, { view: 'library' }>) {
+  const options = { locale: state.lang, pageSize: LIBRARY_PAGE_SIZE, ...(view.token ? { pageToken: view.token } : {}) };
+  if (view.tab === 'artists') {
+    // Followed artists come through the SDK's iterator: one page of it.
+    const page: Artist[] = [];
+    for await (const { artist } of maqam.library.followed(options)) {
+      page.push(artist);
+      if (page.length === LIBRARY_PAGE_SIZE) break;
+    }
+    view.artists.push(...page);
+    for (const artist of page) state.following.add(artist.id.value);
+    return;
+  }
+  const page = await maqam.library.listPage({ ...options, types: [view.tab === 'songs' ? 'song' : 'album'] });
+  for (const item of page.items) {
+    if (item.song) view.songs.push(item.song);
+    if (item.album) view.albums.push(item.album);
+  }
+  view.token = page.nextPageToken;
+}
+
+/** Asks which of these songs and albums the user has liked (100 ids a call), so their hearts show it. */
+async function markSaved(songs: readonly Song[], albums: readonly Album[]) {
+  const songIds = [...new Set(songs.flatMap((song) => (song.id ? [song.id.value] : [])))];
+  const albumIds = [...new Set(albums.map((album) => album.id.value))];
+  const calls: Promise<void>[] = [];
+  for (let i = 0; i < songIds.length + albumIds.length; i += 100) {
+    const ids = [...songIds.map((id) => ['song', id] as const), ...albumIds.map((id) => ['album', id] as const)].slice(i, i + 100);
+    calls.push(maqam.library.check({ songs: ids.filter(([kind]) => kind === 'song').map(([, id]) => id), albums: ids.filter(([kind]) => kind === 'album').map(([, id]) => id) })
+      .then(({ songs: songStates, albums: albumStates }) => {
+        for (const [id, { saved }] of songStates) setSaved(`song:${id}`, saved);
+        for (const [id, { saved }] of albumStates) setSaved(`album:${id}`, saved);
+      }));
+  }
+  await Promise.all(calls);
+}
+
+function setSaved(key: string, saved: boolean) {
+  if (saved) state.saved.add(key);
+  else state.saved.delete(key);
+}
+
+/** The songs and albums a view shows, whose hearts it needs. */
+function savedItemsOf(view: View): { songs: Song[]; albums: Album[] } {
+  switch (view.view) {
+    case 'home': return { songs: [...view.playable, ...view.recent], albums: view.releases };
+    case 'artist': return { songs: view.top, albums: view.albums };
+    case 'album': return { songs: view.tracks, albums: [view.album] };
+    case 'search': return { songs: view.songs, albums: view.albums };
+    case 'library': return { songs: view.songs, albums: view.albums };
+  }
+}
+
+/** A view with what the user has liked and follows in it. */
+async function withLibraryState(view: View): Promise<View> {
+  const { songs, albums } = savedItemsOf(view);
+  await Promise.all([
+    markSaved(songs, albums),
+    view.view === 'artist'
+      ? maqam.library.isFollowing([view.artist.id.value]).then((states) => {
+          if (states.get(view.artist.id.value)?.following) state.following.add(view.artist.id.value);
+          else state.following.delete(view.artist.id.value);
+        })
+      : undefined,
+  ]);
+  return view;
 }
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
@@ -196,7 +311,7 @@ async function navigate(focus = true) {
   else if (box.value.trim() !== route.q) box.value = route.q;
   await act(async () => {
     try {
-      state.view = await loadView(route);
+      state.view = await withLibraryState(await loadView(route));
     } catch (error) {
       // A newer keystroke cancelled this search: its own answer will show.
       if (error instanceof Error && error.name === 'AbortError') return;
@@ -217,7 +332,10 @@ let player: { destroy(): void } | undefined;
 
 async function play(song: Song) {
   const { stream } = await maqam.streaming.acquireMusic(song.id!.value, { maxQuality: state.quality });
+  // The song before it, if it was playing, ends here: its play is reported.
+  reporter.end();
   state.nowPlaying = song;
+  state.playContext = contextOf(currentRoute());
   state.lyrics = null;
   player?.destroy();
   player = undefined;
@@ -298,8 +416,30 @@ function onTime() {
 }
 audio.addEventListener('timeupdate', onTime);
 audio.addEventListener('durationchange', onTime);
-audio.addEventListener('play', () => renderPlayer());
-audio.addEventListener('pause', () => renderPlayer());
+audio.addEventListener('play', () => {
+  const song = state.nowPlaying;
+  if (song?.id && reporter.current?.songId === song.id.value) reporter.resume();
+  else if (song?.id) reporter.start(song.id.value, { durationMs: song.durationMs ?? 0, context: state.playContext });
+  renderPlayer();
+});
+audio.addEventListener('pause', () => {
+  reporter.pause();
+  renderPlayer();
+});
+audio.addEventListener('seeking', () => reporter.seek());
+audio.addEventListener('ended', () => void reporter.end());
+// Leaving the page ends the play; it waits in localStorage and is reported on the next visit.
+addEventListener('pagehide', () => void reporter.end());
+
+/** Where a song is started from, as a play reports it. */
+function contextOf(route: Route): PlayContext | undefined {
+  switch (route.view) {
+    case 'album': return { albumId: route.id };
+    case 'artist': return { artistId: route.id };
+    case 'search': return { searchQuery: route.q.slice(0, 200) };
+    default: return undefined;
+  }
+}
 
 // ---- rendering ----
 
@@ -322,9 +462,26 @@ function render() {
   box.placeholder = text.searchPlaceholder;
   box.setAttribute('aria-label', text.search);
   $('search-form').hidden = !state.user;
+  renderSections(text);
   renderMain();
   renderPlayer();
   renderLyrics();
+}
+
+/** Home and the library's pages, one tap away on every view. */
+function renderSections(text: Texts) {
+  const nav = $('sections');
+  nav.hidden = !state.user;
+  nav.setAttribute('aria-label', text.library);
+  const route = currentRoute();
+  const here = (target: Route) => (route.view === target.view && (target.view !== 'library' || (route.view === 'library' && route.tab === target.tab)) ? { 'aria-current': 'page' } : {});
+  const tab = (target: Route, label: string, testId: string) => h('a', { href: link(target), 'data-testid': testId, ...here(target) }, label);
+  nav.replaceChildren(
+    tab({ view: 'home' }, text.home, 'nav-home'),
+    tab({ view: 'library', tab: 'songs' }, text.likedSongs, 'nav-liked'),
+    tab({ view: 'library', tab: 'albums' }, text.savedAlbums, 'nav-albums'),
+    tab({ view: 'library', tab: 'artists' }, text.following, 'nav-following'),
+  );
 }
 
 function renderMain() {
@@ -345,7 +502,9 @@ function renderMain() {
     main.replaceChildren(h('p', { class: 'meta' }, text.loading));
     return;
   }
+  renderSections(text);
   if (view.view === 'home') main.replaceChildren(...homeView(view, text));
+  else if (view.view === 'library') main.replaceChildren(...libraryView(view, text));
   else if (view.view === 'artist') main.replaceChildren(...artistView(view, text));
   else if (view.view === 'search') main.replaceChildren(...searchView(view, text));
   else main.replaceChildren(...albumView(view, text));
@@ -364,10 +523,92 @@ function artistCard(artist: Artist) {
 }
 
 function albumCard(album: Album) {
-  return h('a', { href: link({ view: 'album', id: album.id.value }), class: 'card', 'data-testid': 'album-link', 'data-album-type': album.albumType },
-    cover(album.artwork, '', 'cover'),
-    h('span', { class: 'card-title', dir: 'auto' }, album.title.value),
-    h('span', { class: 'meta' }, `${t().albumTypes[album.albumType]} · ${year(album.releaseDate)}`));
+  return h('div', { class: 'card-wrap' },
+    h('a', { href: link({ view: 'album', id: album.id.value }), class: 'card', 'data-testid': 'album-link', 'data-album-type': album.albumType },
+      cover(album.artwork, '', 'cover'),
+      h('span', { class: 'card-title', dir: 'auto' }, album.title.value),
+      h('span', { class: 'meta' }, `${t().albumTypes[album.albumType]} · ${year(album.releaseDate)}`)),
+    heart('album', album.id.value, album.title.value, 'on-card'));
+}
+
+/**
+ * A heart that likes a song or album, or unlikes it: shown at once, saved in
+ * the background, put back with a message when the save fails.
+ */
+function heart(kind: 'song' | 'album', id: string, title: string, className = '') {
+  const button = h('button', { type: 'button', class: `heart ${className}`, 'data-heart': `${kind}:${id}`, 'data-testid': `heart-${kind}` });
+  paintHeart(button, title);
+  button.addEventListener('click', () => void toggleSaved(kind, id, title));
+  return button;
+}
+
+function paintHeart(button: HTMLElement, title: string) {
+  const saved = state.saved.has(button.dataset.heart!);
+  button.setAttribute('aria-pressed', String(saved));
+  button.setAttribute('aria-label', saved ? t().unlike(title) : t().like(title));
+  button.textContent = saved ? '♥' : '♡';
+}
+
+/** Every heart of the item on screen (a song may show twice) follows its state. */
+function paintHearts(key: string, title: string) {
+  for (const button of Array.from(document.querySelectorAll<HTMLElement>(`[data-heart="${CSS.escape(key)}"]`))) paintHeart(button, title);
+}
+
+async function toggleSaved(kind: 'song' | 'album', id: string, title: string) {
+  const key = `${kind}:${id}`;
+  const saving = !state.saved.has(key);
+  setSaved(key, saving);
+  paintHearts(key, title);
+  say('');
+  try {
+    const items = kind === 'song' ? { songs: [id] } : { albums: [id] };
+    if (saving) {
+      const { songs, albums } = await maqam.library.save(items);
+      const result = (kind === 'song' ? songs : albums).get(id);
+      if (result?.error) throw new Error(result.error.message);
+    } else {
+      await maqam.library.remove(items);
+    }
+  } catch (error) {
+    setSaved(key, !saving);
+    paintHearts(key, title);
+    say(error instanceof PermissionDeniedError ? t().needsWrite : t().couldNotSave(title));
+  }
+}
+
+/** Follow or unfollow the artist, shown at once and put back if it fails. */
+function followButton(artist: Artist) {
+  const id = artist.id.value;
+  const name = artist.name.value;
+  const paint = (button: HTMLElement) => {
+    const following = state.following.has(id);
+    // Its name is what it shows (the state is aria-pressed), so a voice command of the visible word works.
+    button.setAttribute('aria-pressed', String(following));
+    button.textContent = following ? `✓ ${t().followingNow}` : t().follow;
+  };
+  const button = h('button', { type: 'button', class: 'follow', 'data-testid': 'follow' });
+  paint(button);
+  button.addEventListener('click', () => void (async () => {
+    const following = !state.following.has(id);
+    if (following) state.following.add(id);
+    else state.following.delete(id);
+    paint(button);
+    say('');
+    try {
+      if (following) {
+        const result = (await maqam.library.follow([id])).get(id);
+        if (result?.error) throw new Error(result.error.message);
+      } else {
+        await maqam.library.unfollow([id]);
+      }
+    } catch (error) {
+      if (following) state.following.delete(id);
+      else state.following.add(id);
+      paint(button);
+      say(error instanceof PermissionDeniedError ? t().needsWrite : t().couldNotSave(name));
+    }
+  })());
+  return button;
 }
 
 function homeView(view: Extract<View, { view: 'home' }>, text: Texts): Node[] {
@@ -378,9 +619,32 @@ function homeView(view: Extract<View, { view: 'home' }>, text: Texts): Node[] {
           h('h3', { id: 'shelf-playable' }, text.playableNow),
           trackList(view.playable, text, { showAlbumArt: true, testId: 'playable' }))
       : h('p', { class: 'meta' }, text.noDemoMedia),
+    h('section', { 'aria-labelledby': 'shelf-recent', class: 'shelf' },
+      h('h3', { id: 'shelf-recent' }, text.recentlyPlayed),
+      view.recent.length > 0
+        ? trackList(view.recent, text, { showAlbumArt: true, testId: 'recent' })
+        : h('p', { class: 'meta', 'data-testid': 'recent-empty' }, text.recentEmpty)),
     shelf(text.featuredArtists, 'featured', view.artists.map(artistCard)),
     shelf(text.newReleases, 'releases', view.releases.map(albumCard)),
   ];
+}
+
+function libraryView(view: Extract<View, { view: 'library' }>, text: Texts): Node[] {
+  const title = view.tab === 'songs' ? text.likedSongs : view.tab === 'albums' ? text.savedAlbums : text.following;
+  const empty = view.tab === 'songs' ? view.songs.length === 0 : view.tab === 'albums' ? view.albums.length === 0 : view.artists.length === 0;
+  const nodes: (Node | null)[] = [
+    h('p', { class: 'eyebrow' }, text.library),
+    h('h2', { tabindex: '-1', class: 'page-title', 'data-testid': 'library-title' }, title),
+    empty ? h('p', { class: 'meta', 'data-testid': 'library-empty' }, view.tab === 'songs' ? text.likedEmpty : view.tab === 'albums' ? text.albumsEmpty : text.followingEmpty) : null,
+    view.tab === 'songs' && view.songs.length > 0 ? trackList(view.songs, text, { showAlbumArt: true, testId: 'liked-songs' }) : null,
+    view.tab === 'albums' && view.albums.length > 0 ? h('ul', { class: 'cards', 'data-testid': 'saved-albums' }, ...view.albums.map((album) => h('li', {}, albumCard(album)))) : null,
+    view.tab === 'artists' && view.artists.length > 0 ? h('ul', { class: 'cards', 'data-testid': 'followed-artists' }, ...view.artists.map((artist) => h('li', {}, artistCard(artist)))) : null,
+    view.token ? h('button', { type: 'button', 'data-testid': 'more-library', onclick: () => void act(async () => {
+      await moreLibrary(view);
+      await markSaved(view.songs, view.albums);
+    }) }, text.more) : null,
+  ];
+  return nodes.filter((node): node is Node => node !== null);
 }
 
 function searchView(view: Extract<View, { view: 'search' }>, text: Texts): Node[] {
@@ -407,6 +671,7 @@ function artistView(view: Extract<View, { view: 'artist' }>, text: Texts): Node[
         h('h2', { tabindex: '-1', dir: 'auto', 'data-testid': 'artist-name' }, artist.name.value),
         artist.name.originalValue !== artist.name.value ? h('p', { class: 'original', lang: '' }, artist.name.originalValue) : null,
         h('p', { class: 'meta' }, [text.listeners(compact(Number(artist.monthlyListeners))), text.followers(compact(Number(artist.followerCount))), ...artist.genres].join(' · ')),
+        followButton(artist),
         artist.bio ? h('p', { class: 'bio' }, artist.bio.value) : null)),
     h('section', { 'aria-labelledby': 'top-heading' },
       h('h3', { id: 'top-heading' }, text.popular),
@@ -441,7 +706,9 @@ function albumView(view: Extract<View, { view: 'album' }>, text: Texts): Node[] 
       cover(album.artwork, '', 'cover large'),
       h('div', {},
         h('p', { class: 'eyebrow' }, text.albumTypes[album.albumType]),
-        h('h2', { tabindex: '-1', dir: 'auto', 'data-testid': 'album-title' }, album.title.value),
+        h('div', { class: 'title-row' },
+          h('h2', { tabindex: '-1', dir: 'auto', 'data-testid': 'album-title' }, album.title.value),
+          heart('album', album.id.value, album.title.value, 'large')),
         h('p', {}, ...album.artists.flatMap((ref, i) => [
           i > 0 ? (state.lang === 'ar' ? '، ' : ', ') : '',
           ref.id ? h('a', { href: link({ view: 'artist', id: ref.id.value }) }, ref.name?.value ?? '') : (ref.name?.value ?? ''),
@@ -466,6 +733,7 @@ function trackList(songs: Song[], text: Texts, options: { numbered?: boolean; sh
           h('span', { class: 'track-title', dir: 'auto' }, title, song.isExplicit ? h('abbr', { class: 'badge', title: text.explicit }, 'E') : null),
           h('span', { class: 'meta', dir: 'auto' }, artistNames(song.artists))),
         song.hasLyrics ? h('span', { class: 'meta lyrics-mark', title: text.hasLyrics }, '♪') : h('span', {}),
+        song.id ? heart('song', song.id.value, title) : h('span', {}),
         h('span', { class: 'meta duration' }, clock(song.durationMs)),
         playable(song)
           ? h('button', { type: 'button', class: 'play', 'aria-label': `${text.play}: ${title}`, 'data-testid': 'play', onclick: playAction(song) }, '▶')
@@ -577,16 +845,18 @@ async function moreRelated(view: Extract<View, { view: 'artist' }>) {
 }
 
 async function signIn() {
-  location.assign(await maqam.auth.createAuthorizationUrl({ scope: 'read stream' }));
+  location.assign(await maqam.auth.createAuthorizationUrl({ scope: 'read stream write' }));
 }
 
 async function signOut() {
+  reporter.end();
+  await reporter.flush();
   await maqam.auth.signOut();
   audio.pause();
   player?.destroy();
   player = undefined;
   audio.removeAttribute('src');
-  Object.assign(state, { user: null, view: null, nowPlaying: null, lyrics: null, lyricsOpen: false });
+  Object.assign(state, { user: null, view: null, nowPlaying: null, lyrics: null, lyricsOpen: false, saved: new Set(), following: new Set() });
 }
 
 async function switchLanguage() {
@@ -597,7 +867,7 @@ async function switchLanguage() {
   await act(async () => {
     if (!state.user) return;
     const [view, song] = await Promise.all([
-      loadView(currentRoute()),
+      loadView(currentRoute()).then(withLibraryState),
       state.nowPlaying ? maqam.songs.get(state.nowPlaying.id!.value, { locale: state.lang }) : Promise.resolve(null),
     ]);
     state.view = view;
@@ -634,7 +904,9 @@ async function start() {
   if (await maqam.auth.tokens()) {
     await act(async () => {
       state.user = await maqam.auth.tokenInfo();
-      state.view = await loadView(currentRoute());
+      state.view = await withLibraryState(await loadView(currentRoute()));
+      // Plays left from an earlier visit (offline, or the page closed mid-song).
+      void reporter.flush();
     });
   } else {
     render();

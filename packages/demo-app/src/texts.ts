@@ -60,6 +60,22 @@ export interface Texts {
   noResults: string;
   artists: string;
   albums: string;
+  library: string;
+  likedSongs: string;
+  savedAlbums: string;
+  following: string;
+  like: (title: string) => string;
+  unlike: (title: string) => string;
+  follow: string;
+  followingNow: string;
+  recentlyPlayed: string;
+  recentEmpty: string;
+  likedEmpty: string;
+  albumsEmpty: string;
+  followingEmpty: string;
+  couldNotSave: (title: string) => string;
+  needsWrite: string;
+  savedOn: (date: string) => string;
 }
 
 export const TEXT: Record<Lang, Texts> = {
@@ -107,7 +123,7 @@ export const TEXT: Record<Lang, Texts> = {
     close: 'إغلاق',
     quality: 'الجودة',
     qualities: { AUDIO_QUALITY_LOW: 'منخفضة', AUDIO_QUALITY_STANDARD: 'عادية', AUDIO_QUALITY_HIGH: 'عالية', AUDIO_QUALITY_LOSSLESS: 'بلا فقد (FLAC)' },
-    scopes: { read: 'قراءة', stream: 'استماع' },
+    scopes: { read: 'قراءة', stream: 'استماع', write: 'مكتبة' },
     noMedia: 'لا توجد ملفات صوتية لهذه الأغنية في العرض التجريبي.',
     cannotPlay: 'هذا المتصفح لا يستطيع تشغيل HLS.',
     signedOut: 'انتهت الجلسة. سجّل الدخول من جديد.',
@@ -119,6 +135,22 @@ export const TEXT: Record<Lang, Texts> = {
     noResults: 'لا نتائج. جرّب كتابة أخرى للاسم.',
     artists: 'فنانون',
     albums: 'ألبومات',
+    library: 'مكتبتك',
+    likedSongs: 'أغانٍ أعجبتك',
+    savedAlbums: 'ألبوماتك',
+    following: 'تتابعهم',
+    like: (title) => `أضف «${title}» إلى ما أعجبك`,
+    unlike: (title) => `أزل «${title}» مما أعجبك`,
+    follow: 'متابعة',
+    followingNow: 'تتابعه',
+    recentlyPlayed: 'استمعت إليها مؤخرًا',
+    recentEmpty: 'ما تستمع إليه نصف دقيقة أو أكثر يظهر هنا.',
+    likedEmpty: 'لم تُعجبك أغنية بعد. اضغط على القلب بجانب أي أغنية.',
+    albumsEmpty: 'لم تحفظ ألبومًا بعد. اضغط على القلب في صفحة أي ألبوم.',
+    followingEmpty: 'لا تتابع أحدًا بعد. اضغط «متابعة» في صفحة أي فنان.',
+    couldNotSave: (title) => `تعذّر حفظ التغيير على «${title}»؛ أعدناه كما كان. حاول مرة أخرى.`,
+    needsWrite: 'لتحفظ في مكتبتك، سجّل الخروج ثم الدخول من جديد واسمح لمقام بتعديل مكتبتك.',
+    savedOn: (date) => `حُفظ في ${date}`,
   },
   en: {
     title: 'Maqam · Arabic music',
@@ -164,7 +196,7 @@ export const TEXT: Record<Lang, Texts> = {
     close: 'Close',
     quality: 'Quality',
     qualities: { AUDIO_QUALITY_LOW: 'Low', AUDIO_QUALITY_STANDARD: 'Standard', AUDIO_QUALITY_HIGH: 'High', AUDIO_QUALITY_LOSSLESS: 'Lossless (FLAC)' },
-    scopes: { read: 'read', stream: 'stream' },
+    scopes: { read: 'read', stream: 'stream', write: 'library' },
     noMedia: 'This song has no audio in the demo.',
     cannotPlay: 'This browser cannot play HLS.',
     signedOut: 'Your session ended. Sign in again.',
@@ -176,5 +208,21 @@ export const TEXT: Record<Lang, Texts> = {
     noResults: 'No results. Try another spelling.',
     artists: 'Artists',
     albums: 'Albums',
+    library: 'Your library',
+    likedSongs: 'Liked songs',
+    savedAlbums: 'Albums',
+    following: 'Following',
+    like: (title) => `Like “${title}”`,
+    unlike: (title) => `Remove “${title}” from your likes`,
+    follow: 'Follow',
+    followingNow: 'Following',
+    recentlyPlayed: 'Recently played',
+    recentEmpty: 'Songs you play for half a minute or more show up here.',
+    likedEmpty: 'No liked songs yet. Tap the heart next to any song.',
+    albumsEmpty: 'No saved albums yet. Tap the heart on any album page.',
+    followingEmpty: 'You follow no one yet. Tap Follow on any artist page.',
+    couldNotSave: (title) => `Could not save your change to “${title}”; it is back as it was. Try again.`,
+    needsWrite: 'To save to your library, sign out, sign in again and allow Maqam to change your library.',
+    savedOn: (date) => `Saved ${date}`,
   },
 };

@@ -255,6 +255,87 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
       expect(info.status).toBe(401);
       expect(failures).toEqual([]);
     });
+
+    it('likes songs and albums and follows artists at once, puts a failed like back with a message, and lists them in the library', async () => {
+      const page = await (await freshContext()).newPage();
+      const failures: string[] = [];
+      page.on('pageerror', (error) => failures.push(error.message));
+      await signIn(page, server.base);
+      await expect(page.getByTestId('recent-empty').isVisible()).resolves.toBe(true);
+
+      // A song's heart on the home view: pressed at once, and kept.
+      const song = page.getByTestId('playable').locator('li').first();
+      const songTitle = (await song.locator('.track-title').textContent())!;
+      const songHeart = song.getByTestId('heart-song');
+      expect(await songHeart.getAttribute('aria-pressed')).toBe('false');
+      const saved = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/library/saved:batchAdd');
+      await songHeart.click();
+      expect(await songHeart.getAttribute('aria-pressed')).toBe('true');
+      expect((await saved).status()).toBe(200);
+
+      // A like the server refuses is put back, with a message that says so.
+      const other = page.getByTestId('playable').locator('li').nth(1).getByTestId('heart-song');
+      await page.route('**/v1/library/saved:batchAdd', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"code":"ERROR_CODE_INTERNAL","message":"boom"}' }));
+      await other.click();
+      await expect.poll(() => other.getAttribute('aria-pressed')).toBe('false');
+      await expect.poll(() => page.locator('#status').textContent()).toMatch(/تعذّر حفظ/);
+      await page.unroute('**/v1/library/saved:batchAdd');
+
+      // An album's heart on its page, and an artist followed from theirs.
+      await page.getByTestId('releases').getByTestId('album-link').first().click();
+      const albumTitle = (await page.getByTestId('album-title').textContent())!;
+      await page.locator('.title-row').getByTestId('heart-album').click();
+      await expect.poll(() => page.locator('.title-row').getByTestId('heart-album').getAttribute('aria-pressed')).toBe('true');
+      await page.locator('.profile a').first().click();
+      const artistName = (await page.getByTestId('artist-name').textContent())!;
+      await page.getByTestId('follow').click();
+      await expect.poll(() => page.getByTestId('follow').getAttribute('aria-pressed')).toBe('true');
+      await page.screenshot({ path: join(OUTPUT, 'demo-artist-following-ar.png') });
+
+      // The library's pages list them, their hearts pressed.
+      await page.getByTestId('nav-liked').click();
+      await expect.poll(() => page.getByTestId('liked-songs').locator('.track-title').allTextContents()).toEqual([songTitle]);
+      expect(await page.getByTestId('liked-songs').getByTestId('heart-song').getAttribute('aria-pressed')).toBe('true');
+      await page.screenshot({ path: join(OUTPUT, 'demo-liked-ar.png') });
+      await page.getByTestId('nav-albums').click();
+      await expect.poll(() => page.getByTestId('saved-albums').locator('.card-title').allTextContents()).toEqual([albumTitle]);
+      await page.getByTestId('nav-following').click();
+      await expect.poll(() => page.getByTestId('followed-artists').locator('.card-title').allTextContents()).toEqual([artistName]);
+
+      // In English on a phone, the same library.
+      await page.getByTestId('lang').click();
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByTestId('nav-liked').click();
+      await expect.poll(() => page.getByTestId('library-title').textContent()).toBe('Liked songs');
+      await expect.poll(() => page.getByTestId('liked-songs').locator('li').count()).toBe(1);
+      await page.screenshot({ path: join(OUTPUT, 'demo-liked-phone-en.png') });
+      // Unliking from the list: the heart empties, and the next visit leaves the song out.
+      await page.getByTestId('liked-songs').getByTestId('heart-song').click();
+      await expect.poll(() => page.getByTestId('liked-songs').getByTestId('heart-song').getAttribute('aria-pressed')).toBe('false');
+      await page.getByTestId('nav-home').click();
+      await page.getByTestId('nav-liked').click();
+      await page.getByTestId('library-empty').waitFor();
+      expect(failures).toEqual([]);
+    });
+
+    it.skipIf(!haveFfmpeg)('shows what was played for half a minute under Recently played, reported by the PlayReporter', async () => {
+      const context = await freshContext();
+      // The page's clock, moved on instead of listening for 31 s.
+      await context.clock.install();
+      const page = await context.newPage();
+      await signIn(page, server.base);
+      const playable = page.getByTestId('playable').locator('li');
+      const first = (await playable.first().getAttribute('data-song'))!;
+      await playable.first().getByTestId('play').click();
+      await page.getByTestId('now-playing').waitFor();
+      await context.clock.fastForward(31_000);
+      // Starting another song ends the first play, which counts: it is reported, and the row shows it.
+      const reported = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/library/history:report');
+      await playable.nth(1).getByTestId('play').click();
+      expect((await reported).status()).toBe(200);
+      await expect.poll(() => page.getByTestId('recent').locator('li').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-song')))).toEqual([first]);
+      await page.screenshot({ path: join(OUTPUT, 'demo-recent-ar.png'), fullPage: true });
+    });
   });
 
   describe('audited for accessibility', () => {

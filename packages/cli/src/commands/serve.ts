@@ -65,9 +65,11 @@ async function seedDemo(storage: Storage, config: Config, out: Output): Promise<
       clientId: DEMO_CLIENT_ID,
       name: 'Maqam Demo',
       redirectUris: [callback, docsCallback, 'http://127.0.0.1:8765/callback'],
-      scopes: ['read', 'stream'],
+      scopes: ['read', 'stream', 'write'],
     });
   } else {
+    // Made by a release before the library: the demo now saves likes and reports plays.
+    if (await clients.allowScope(DEMO_CLIENT_ID, 'write')) out.info('demo client: may now ask for the write scope');
     for (const uri of [callback, docsCallback]) {
       // Served on another port or public URL than before: the demo signs in there too.
       if (await clients.addRedirectUri(DEMO_CLIENT_ID, uri)) out.info(`demo client: added redirect URI ${uri}`);
@@ -134,7 +136,7 @@ export async function serve(given: Config, out: Output, flags: { demo?: boolean 
     const challenge = createHash('sha256').update(verifier).digest('base64url');
     const redirect = 'http://127.0.0.1:8765/callback';
     const authorize = `${base}/v1/auth/authorize?${new URLSearchParams({
-      response_type: 'code', client_id: DEMO_CLIENT_ID, redirect_uri: redirect, scope: 'read stream', state: 'demo',
+      response_type: 'code', client_id: DEMO_CLIENT_ID, redirect_uri: redirect, scope: 'read stream write', state: 'demo',
       code_challenge: challenge, code_challenge_method: 'S256',
     })}`;
     out.info(

@@ -19,6 +19,10 @@ export function createClientsRepo(db: Db) {
       return db.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirst();
     },
 
+    async setScopes(clientId: string, scopes: string): Promise<void> {
+      await db.updateTable('oauth_clients').set({ scopes }).where('id', '=', clientId).execute();
+    },
+
     async setRedirectUris(clientId: string, redirectUris: string): Promise<void> {
       await db.updateTable('oauth_clients').set({ redirect_uris: redirectUris }).where('id', '=', clientId).execute();
     },

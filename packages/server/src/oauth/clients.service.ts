@@ -93,6 +93,15 @@ export function createClientsService(db: Db, clock: () => number = Date.now) {
       return true;
     },
 
+    /** Lets a client ask for one more scope; true if it could not before. */
+    async allowScope(clientId: string, scope: Scope): Promise<boolean> {
+      const client = await this.find(clientId);
+      if (!client) throw new ClientInputError(`no client "${clientId}"`);
+      if (client.scopes.includes(scope)) return false;
+      await repo.setScopes(clientId, [...client.scopes, scope].join(' '));
+      return true;
+    },
+
     /**
      * Removes the client and every sign-in made through it (grants, codes and
      * tokens, so its apps are signed out on the next request). The stream
