@@ -15,7 +15,7 @@ export interface PlayRow {
 export type HistoryPosition = readonly [startedAt: number, playId: string];
 
 /** A user's plays, keyed by the playId their client chose. */
-export function createHistoryRepo(storage: Pick<Storage, 'db' | 'idList'>) {
+export function createHistoryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRows'>) {
   const { db } = storage;
   return {
     /**
@@ -33,8 +33,9 @@ export function createHistoryRepo(storage: Pick<Storage, 'db' | 'idList'>) {
           })))
           .onConflict((oc) => oc.columns(['user_id', 'play_id']).doNothing())
           .execute();
-        const rows = await trx.selectFrom('play_history').select(['play_id', 'counted'])
-          .where('user_id', '=', userId).where('play_id', 'in', storage.idList(plays.map((play) => play.playId))).execute();
+        // Each playId by the primary key (Storage.idRows says why not IN: here it walked all of a user's plays).
+        const rows = await trx.selectFrom(storage.idRows(plays.map((play) => play.playId))).crossJoin('play_history as p').select(['p.play_id', 'p.counted'])
+          .where('p.user_id', '=', userId).whereRef('p.play_id', '=', 'wanted.value').execute();
         return new Map(rows.map((row) => [row.play_id, row.counted === 1]));
       });
     },
@@ -45,7 +46,8 @@ export function createHistoryRepo(storage: Pick<Storage, 'db' | 'idList'>) {
         .where('user_id', '=', userId).where('counted', '=', 1).where('started_at', '>=', since);
       if (after !== null) {
         const [startedAt, playId] = after;
-        query = query.where((eb) => eb.or([eb('started_at', '<', startedAt), eb.and([eb('started_at', '=', startedAt), eb('play_id', '>', playId)])]));
+        // The bound on the time alone lets the index walk start at the page, not at the newest play.
+        query = query.where('started_at', '<=', startedAt).where((eb) => eb.or([eb('started_at', '<', startedAt), eb.and([eb('started_at', '=', startedAt), eb('play_id', '>', playId)])]));
       }
       const rows = await query.orderBy('started_at', 'desc').orderBy('play_id', 'asc').limit(limit).execute();
       return rows.map((row) => ({

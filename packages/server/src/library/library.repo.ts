@@ -41,7 +41,7 @@ const CATALOG_TABLE = { song: 'songs', album: 'albums', artist: 'artists' } as c
  * write reads of the set is what it changes, and its changes are numbered in
  * commit order.
  */
-export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList'>) {
+export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRows'>) {
   const { db } = storage;
 
   /**
@@ -119,7 +119,9 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList'>) {
       ]))));
       if (after !== null) {
         const [savedAt, id, kind] = after;
-        query = query.where((eb) => eb.or([
+        // The bound on the time alone lets the index walk start at the page (an OR alone scans from the top:
+        // 1.2 ms a page at the end of 10,000 likes, bench/README.md).
+        query = query.where('li.saved_at', '<=', savedAt).where((eb) => eb.or([
           eb('li.saved_at', '<', savedAt),
           eb.and([eb('li.saved_at', '=', savedAt), eb('li.item_id', '>', id)]),
           eb.and([eb('li.saved_at', '=', savedAt), eb('li.item_id', '=', id), eb('li.kind', '>', kind as LibraryKind)]),
@@ -151,8 +153,9 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList'>) {
 
   async function savedIn(executor: Kysely<Database>, userId: string, kind: LibraryKind, ids: readonly string[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const rows = await executor.selectFrom('library_items').select(['item_id', 'saved_at'])
-      .where('user_id', '=', userId).where('kind', '=', kind).where('item_id', 'in', storage.idList(ids)).execute();
+    // Each id by the primary key (Storage.idRows says why not IN).
+    const rows = await executor.selectFrom(storage.idRows(ids)).crossJoin('library_items as li').select(['li.item_id', 'li.saved_at'])
+      .where('li.user_id', '=', userId).where('li.kind', '=', kind).whereRef('li.item_id', '=', 'wanted.value').execute();
     return new Map(rows.map((row) => [row.item_id, Number(row.saved_at)]));
   }
 

@@ -1,4 +1,4 @@
-import { Kysely, Migrator, sql, type Compilable, type LogEvent, type RawBuilder } from 'kysely';
+import { Kysely, Migrator, sql, type Compilable, type LogEvent, type AliasedRawBuilder, type RawBuilder } from 'kysely';
 import type { Database, DialectName } from './database.ts';
 import { migrations } from './migrations/index.ts';
 import { createPostgresDialect } from './postgres.ts';
@@ -28,6 +28,14 @@ export interface Storage {
   idList(ids: readonly string[]): RawBuilder<string>;
   /** The value idList binds for `ids`: what a precompiled query swaps in per call. */
   idListParameter(ids: readonly string[]): unknown;
+  /**
+   * The ids as a table to join FIRST (crossJoin, whose order SQLite keeps),
+   * aliased `wanted`, a row each in column `value`: each then finds its row
+   * by a key lookup. `IN (idList)` on a table with another index that covers
+   * the query's other columns let SQLite walk that index instead: CheckSavedItems
+   * of 100 ids scanned all 10,000 of a user's likes, 1.4 ms against 0.05.
+   */
+  idRows(ids: readonly string[]): AliasedRawBuilder<{ value: string }, 'wanted'>;
   /** An aggregate of a BLOB column's values, one after another in one value (null over no rows). */
   concatenatedBlobs(column: string): RawBuilder<Uint8Array | null>;
   /** A text column compared by its bytes (PostgreSQL's collation otherwise orders by locale; SQLite's BINARY already does). */
@@ -138,6 +146,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       db,
       dialect: 'postgres',
       idList: (ids) => sql<string>`(select unnest(${idListParameter(ids)}::text[]))`,
+      idRows: (ids) => sql<{ value: string }>`(select unnest(${idListParameter(ids)}::text[]) as value)`.as('wanted'),
       idListParameter,
       concatenatedBlobs: (column) => sql<Uint8Array | null>`string_agg(${sql.ref(column)}, ''::bytea)`,
       inByteOrder: (column) => sql<string>`${sql.ref(column)} collate "C"`,
@@ -169,6 +178,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       db,
       dialect: 'sqlite',
       idList: (ids) => sql<string>`(select value from json_each(${idListParameter(ids)}))`,
+      idRows: (ids) => sql<{ value: string }>`json_each(${idListParameter(ids)})`.as('wanted'),
       idListParameter,
       // group_concat keeps a BLOB's bytes, NULs included, in a UTF-8 database (Maqam's are); the cast makes its TEXT a BLOB again.
       concatenatedBlobs: (column) => sql<Uint8Array | null>`cast(group_concat(${sql.ref(column)}, '') as blob)`,

@@ -1,0 +1,174 @@
+// bench/library: LibraryService under load (issue 39's targets), on SQLite and
+// on PostgreSQL when it answers.
+//
+// A demo catalog of BENCH_SONGS songs (50,000 by default: a library's queries
+// read the user's own rows; the catalog is read by primary key), and four
+// kinds of user, filled through the API before the runs:
+// - a listener with 10,000 liked songs: every page of GetSavedItems (50 a
+//   page, each connection walking the pages by their tokens), and
+//   CheckSavedItems of 100 ids (half of them saved);
+// - 1,000 listeners reporting 50 plays a request, in turn: reports/s, p99;
+// - a listener with 100,000 counted plays: every page of GetHistory;
+// - a listener with 100,000 changes: GetLibraryChanges pages of 500 from
+//   cursors spread over the feed.
+//
+// Server pinned to core 0, wrk (one thread, 32 connections) to core 1;
+// server CPU microseconds a request from /proc over the run.
+//
+//   npm run bench:library            (BENCH_SONGS, BENCH_SECONDS, BENCH_WARMUP, BENCH_DIALECTS=sqlite,postgres)
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createClientsService, openStorage, prepareDatabase } from '@maqam/server';
+import { createTokensService } from '../../packages/server/src/oauth/tokens.service.ts';
+import { analyzeTables } from '../../packages/server/src/storage/storage.ts';
+import { cpuSeconds, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
+import { freshPostgresDatabase } from '../lib/postgres.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const HERE = import.meta.dirname;
+const DATA = join(ROOT, 'bench/.data');
+const RESULTS = join(ROOT, 'bench/results');
+const BIN = join(ROOT, 'packages/cli/bin/maqam.js');
+const SONGS = Number(process.env.BENCH_SONGS ?? 50_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 3);
+const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',');
+const CONNECTIONS = 32;
+const REPORTERS = 1000;
+const LIKED = 10_000;
+const PLAYS = 100_000;
+const CHANGES = 100_000;
+const REDIRECT = 'http://127.0.0.1:9/callback';
+
+mkdirSync(DATA, { recursive: true });
+mkdirSync(RESULTS, { recursive: true });
+
+interface Row { dialect: string; run: string; requestsPerSecond: number; p50Ms: number; p99Ms: number; cpuUs: number; rssMb: number; errors: number; target: string }
+const rows: Row[] = [];
+
+for (const dialect of DIALECTS) {
+  let url: string;
+  if (dialect === 'postgres') {
+    const made = await freshPostgresDatabase('maqam_bench_library');
+    if (made === undefined) {
+      console.log('PostgreSQL does not answer: its runs are skipped');
+      continue;
+    }
+    url = made;
+  } else {
+    const file = join(DATA, `library-${SONGS}.db`);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    url = `sqlite:${file}`;
+  }
+  const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0' };
+  const seeded = spawnSync(process.execPath, [BIN, 'seed-demo', '--songs', String(SONGS), '--json'], { env, encoding: 'utf8' });
+  if (seeded.status !== 0) throw new Error(seeded.stderr);
+  console.log(`\n${dialect}: ${SONGS.toLocaleString('en')} songs seeded in ${JSON.parse(seeded.stdout).seconds} s`);
+
+  // Users and their tokens, made in this process (a sign-in through the page hashes a password: 1,000 of them
+  // would take minutes and measure nothing of the library).
+  const storage = openStorage(url);
+  await prepareDatabase(storage);
+  const client = await createClientsService(storage.db).create({ name: 'bench', redirectUris: [REDIRECT], scopes: ['read', 'write'] });
+  const tokens = createTokensService(storage.db, { accessTokenTtlSeconds: 6 * 3600, codeTtlSeconds: 600 });
+  const now = Date.now();
+  async function newUser(name: string): Promise<string> {
+    const id = randomUUID();
+    await storage.db.insertInto('users').values({ id, username: name, username_key: name, password_hash: 'none', created_at: now, disabled_at: null }).execute();
+    const verifier = randomBytes(32).toString('base64url');
+    const code = (await tokens.issueCode({ clientId: client.clientId, userId: id, scope: 'read write', redirectUri: REDIRECT, codeChallenge: createHash('sha256').update(verifier).digest('base64url') }))!;
+    return (await tokens.exchangeCode({ code, clientId: client.clientId, redirectUri: REDIRECT, codeVerifier: verifier })).access_token;
+  }
+  const liker = await newUser('liker');
+  const historian = await newUser('historian');
+  const changer = await newUser('changer');
+  const reporters: string[] = [];
+  for (let i = 0; i < REPORTERS; i++) reporters.push(await newUser(`reporter-${i}`));
+  await storage.close();
+
+  const port = 19_000 + Math.floor(Math.random() * 1000);
+  const base = `http://127.0.0.1:${port}`;
+  const server = startPinned([BIN, 'serve'], { ...env, PORT: String(port) });
+  await waitReady(server, () => fetch(`${base}/readyz`));
+
+  const call = async (token: string, method: 'GET' | 'POST', path: string, body?: unknown) => {
+    const res = await fetch(base + path, {
+      method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  /** `count` requests made by `make`, eight at a time; answers how long they took. */
+  async function fill(count: number, make: (i: number) => Promise<unknown>): Promise<number> {
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (next < count) await make(next++);
+    }));
+    return (performance.now() - started) / 1000;
+  }
+  const ids = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ value: `song-${from + i}` }));
+
+  const likeSeconds = await fill(LIKED / 100, (i) => call(liker, 'POST', '/v1/library/saved:batchAdd', { songIdList: ids(1 + i * 100, 100) }));
+  const playsStartedAt = new Date(now - 3_600_000).toISOString();
+  const historySeconds = await fill(PLAYS / 50, (i) => call(historian, 'POST', '/v1/library/history:report', {
+    plays: Array.from({ length: 50 }, (_, n) => ({ playId: `h-${i}-${n}`, songId: `song-${1 + ((i * 50 + n) % SONGS)}`, startedAt: playsStartedAt, msPlayed: 45_000 })),
+  }));
+  const start = (await call(changer, 'GET', '/v1/library/changes')).nextCursor as string;
+  // One writer: a user's changes take turns anyway.
+  let changesSeconds = performance.now();
+  for (let i = 0; i < CHANGES / 100; i++) await call(changer, 'POST', i % 2 === 0 ? '/v1/library/saved:batchAdd' : '/v1/library/saved:batchRemove', { songIdList: ids(1, 100) });
+  changesSeconds = (performance.now() - changesSeconds) / 1000;
+  const cursors: string[] = [];
+  for (let cursor = start; ;) {
+    const page = await call(changer, 'GET', `/v1/library/changes?cursor=${cursor}`);
+    if ((page.changes as unknown[]).length === 0) break;
+    cursors.push(cursor);
+    cursor = page.nextCursor as string;
+  }
+  // PostgreSQL's planner needs statistics of the tables just filled (CI's server runs without autovacuum, as
+  // bench/README.md says of the import); SQLite's plans do not depend on them.
+  if (dialect === 'postgres') {
+    const analyzed = openStorage(url);
+    await analyzeTables(analyzed, ['library_items', 'library_changes', 'play_history', 'users']);
+    await analyzed.close();
+  }
+  console.log(`filled: ${LIKED.toLocaleString('en')} likes in ${likeSeconds.toFixed(1)} s (100 a request, 8 at once), ` +
+    `${PLAYS.toLocaleString('en')} plays in ${historySeconds.toFixed(1)} s (50 a request, 8 at once), ` +
+    `${CHANGES.toLocaleString('en')} changes in ${changesSeconds.toFixed(1)} s (100 a request, one at a time); ${cursors.length} cursors of 500`);
+
+  const files = join(DATA, `library-${dialect}`);
+  mkdirSync(files, { recursive: true });
+  writeFileSync(join(files, 'tokens.txt'), reporters.join('\n') + '\n');
+  writeFileSync(join(files, 'cursors.txt'), cursors.join('\n') + '\n');
+  writeFileSync(join(files, 'check.json'), JSON.stringify({ songIdList: ids(LIKED - 49, 100) }));
+
+  const runs: { run: string; script: string; env: Record<string, string>; target: string }[] = [
+    { run: 'GetSavedItems, every page (50 of 10,000 likes)', script: 'pages.lua', env: { PATH_AND_QUERY: '/v1/library/saved?types=song&page_size=50', TOKEN: liker }, target: 'p99 < 10 ms' },
+    { run: 'CheckSavedItems, 100 ids', script: 'post.lua', env: { POST_PATH: '/v1/library/saved:check', BODY_FILE: join(files, 'check.json'), TOKEN: liker }, target: 'p99 < 5 ms' },
+    { run: 'ReportPlays, 50 plays, 1,000 users in turn', script: 'report.lua', env: { TOKENS_FILE: join(files, 'tokens.txt'), STARTED_AT: playsStartedAt, SONGS: String(SONGS) }, target: 'reports/s, p99' },
+    { run: 'GetHistory, every page (50 of 100,000 plays)', script: 'pages.lua', env: { PATH_AND_QUERY: '/v1/library/history?page_size=50', TOKEN: historian }, target: 'p99 < 10 ms' },
+    { run: 'GetLibraryChanges, 500 of 100,000 changes', script: 'changes.lua', env: { CURSORS_FILE: join(files, 'cursors.txt'), TOKEN: changer }, target: 'p99 < 20 ms' },
+  ];
+  for (const { run, script, env: scriptEnv, target } of runs) {
+    const go = (seconds: number) => wrk({ url: `${base}/`, script: join(HERE, script), seconds, connections: CONNECTIONS, env: scriptEnv });
+    go(WARMUP_SECONDS);
+    const cpuBefore = cpuSeconds(server.pid!);
+    const result = go(SECONDS);
+    const cpuUs = ((cpuSeconds(server.pid!) - cpuBefore) * 1e6) / result.requests;
+    rows.push({ dialect, run, requestsPerSecond: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, cpuUs, rssMb: memoryOf(server.pid!).rssMb, errors: result.errors, target });
+    console.log(`  ${run}: ${Math.round(result.requestsPerSecond)}/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${Math.round(cpuUs)} us CPU a request, ${result.errors} errors`);
+  }
+  await stop(server);
+}
+
+console.log(`\n${CONNECTIONS} connections, ${SECONDS} s a run after ${WARMUP_SECONDS} s of warm-up, ${SONGS.toLocaleString('en')}-song catalog\n`);
+console.log('| dialect | run | requests/s | p50 | p99 | target | server CPU us/request | RSS | errors |');
+console.log('|---|---|---:|---:|---:|---|---:|---:|---:|');
+for (const row of rows) {
+  console.log(`| ${row.dialect} | ${row.run} | ${Math.round(row.requestsPerSecond).toLocaleString('en')} | ${row.p50Ms.toFixed(2)} ms | ${row.p99Ms.toFixed(2)} ms | ${row.target} | ${Math.round(row.cpuUs)} | ${row.rssMb} MB | ${row.errors} |`);
+}
+writeFileSync(join(RESULTS, `library-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(rows, null, 2));

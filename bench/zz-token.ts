@@ -1,0 +1,11 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createClientsService, openStorage } from '@maqam/server';
+import { createTokensService } from '../packages/server/src/oauth/tokens.service.ts';
+const storage = openStorage(process.env.DATABASE_URL!);
+const client = await createClientsService(storage.db).create({ name: 'prof', redirectUris: ['http://127.0.0.1:9/cb'], scopes: ['read', 'write'] });
+const tokens = createTokensService(storage.db, { accessTokenTtlSeconds: 3600, codeTtlSeconds: 600 });
+const user = (await storage.db.selectFrom('users').select('id').where('username', '=', process.argv[2]!).executeTakeFirstOrThrow()).id;
+const verifier = randomBytes(32).toString('base64url');
+const code = (await tokens.issueCode({ clientId: client.clientId, userId: user, scope: 'read write', redirectUri: 'http://127.0.0.1:9/cb', codeChallenge: createHash('sha256').update(verifier).digest('base64url') }))!;
+console.log((await tokens.exchangeCode({ code, clientId: client.clientId, redirectUri: 'http://127.0.0.1:9/cb', codeVerifier: verifier })).access_token);
+await storage.close();
