@@ -32,15 +32,20 @@ export function writeBatchAnswer(body: Buffer, count: number, writeItem: (i: num
   return offset + CLOSE_RESULTS.copy(body, offset);
 }
 
+const COMMA_BYTES = Buffer.from(',');
+
 /**
  * A list answer: `{"<member>":[<items>]}`, and `"nextPageToken"` after the
- * list when `nextPageToken` is given ('' on a last page that says so).
+ * list when `nextPageToken` is given ('' on a last page that says so). An
+ * item may come in parts (a rendered item and members added after it),
+ * copied once, into the answer.
  */
-export function listAnswer(member: string, items: readonly Buffer[], nextPageToken: string | undefined): Buffer {
+export function listAnswer(member: string, items: readonly (Buffer | readonly Buffer[])[], nextPageToken: string | undefined): Buffer {
   const parts: Buffer[] = [Buffer.from(`{${JSON.stringify(member)}:[`)];
   items.forEach((item, i) => {
-    if (i > 0) parts.push(Buffer.from(','));
-    parts.push(item);
+    if (i > 0) parts.push(COMMA_BYTES);
+    if (Buffer.isBuffer(item)) parts.push(item);
+    else parts.push(...item);
   });
   parts.push(Buffer.from(nextPageToken === undefined ? ']}' : `],"nextPageToken":${JSON.stringify(nextPageToken)}}`));
   return Buffer.concat(parts);

@@ -81,7 +81,7 @@ export function createHistoryService({ repo, catalog, cursors, historyDays, cloc
       const last = page[page.length - 1];
       const nextPageToken = rows.length > request.size && last ? cursors.encode(scope, [last.startedAt, last.playId]) : '';
       const fragments = await itemFragments(catalog, page.map((row) => ({ kind: 'song' as const, id: row.songId })), negotiation);
-      const entries: Buffer[] = [];
+      const entries: (readonly Buffer[])[] = [];
       page.forEach((row, i) => {
         const fragment = fragments[i];
         if (fragment === undefined) return; // the song is withdrawn: absent until it comes back

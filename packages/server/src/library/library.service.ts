@@ -88,7 +88,7 @@ export function createLibraryService({ repo, catalog, cursors, changeCursors, cl
     const last = page[page.length - 1];
     const nextPageToken = rows.length > request.size && last ? cursors.encode(scope, [last.savedAt, last.id, last.kind]) : '';
     const fragments = await itemFragments(catalog, page, negotiation);
-    const items: Buffer[] = [];
+    const items: (readonly Buffer[])[] = [];
     page.forEach((row: SavedRow, i) => {
       const fragment = fragments[i];
       // Withdrawn between the page's query and its rendering: left out, as the list leaves withdrawn items out.
