@@ -156,3 +156,29 @@ describe.each(dialects.map((d) => [d.name, d] as const))('LibraryService on %s',
     expect(nul.json().violations[0].field).toBe('artistIdList[0].value');
   });
 });
+
+describe.each(dialects.map((d) => [d.name, d] as const))('listening history kept MAQAM_HISTORY_DAYS on %s', (_name, dialect) => {
+  let server: TestServer;
+  let now = Date.parse('2026-11-20T10:00:00.000Z');
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { MAQAM_HISTORY_DAYS: '2' }, { clock: () => now });
+  }, 60_000);
+  afterAll(async () => server?.close());
+
+  it('lists plays of the last days only, and forgets older ones as the user reports more', async () => {
+    const user = await libraryUser(server);
+    let call = asUser(server, user.write);
+    const play = (playId: string, startedAt: number) => ({ playId, songId: 'song-ar', startedAt: new Date(startedAt).toISOString(), msPlayed: 40_000 });
+    expect((await call('POST', '/v1/library/history:report', { plays: [play('old', now - DAY - 1000), play('new', now - 1000)] })).statusCode).toBe(200);
+    const listed = async () => ((await call('GET', '/v1/library/history')).json().entries as { playId: string }[]).map((entry) => entry.playId);
+    expect(await listed()).toEqual(['new', 'old']);
+    now += DAY + 2000; // "old" started more than two days ago now
+    // A new sign-in: the token expired with the move.
+    call = asUser(server, (await tokensFor(server, user.clientId, user.user.username, 'read write')).access_token);
+    expect(await listed()).toEqual(['new']);
+    const kept = async () => (await server.storage.db.selectFrom('play_history').select('play_id').where('user_id', '=', user.user.id).execute()).map((row) => row.play_id).sort();
+    expect(await kept()).toEqual(['new', 'old']);
+    await call('POST', '/v1/library/history:report', { plays: [play('newer', now - 1000)] });
+    expect(await kept()).toEqual(['new', 'newer']);
+  });
+});
