@@ -93,6 +93,10 @@ export interface ChangeFeed extends AsyncIterable<Change> {
 }
 
 export function createLibrary(transport: LibraryTransport) {
+  const listPage = (options: PageOptions & { types?: readonly ('song' | 'album')[] | undefined } = {}) =>
+    transport.get<{ items: SavedItem[]; nextPageToken: string }>('/v1/library/saved', options, {
+      types: options.types?.join(','), page_size: options.pageSize, page_token: options.pageToken,
+    });
   return {
     /**
      * Saves songs and albums (1 to 100 ids in all). Saving again keeps the
@@ -137,10 +141,7 @@ export function createLibrary(transport: LibraryTransport) {
      * @example
      * const { items, nextPageToken } = await maqam.library.listPage({ types: ['song'], pageSize: 50 });
      */
-    listPage: (options: PageOptions & { types?: readonly ('song' | 'album')[] | undefined } = {}) =>
-      transport.get<{ items: SavedItem[]; nextPageToken: string }>('/v1/library/saved', options, {
-        types: options.types?.join(','), page_size: options.pageSize, page_token: options.pageToken,
-      }),
+    listPage,
 
     /**
      * Every saved song and album, newest save first, fetching pages as the loop asks.
@@ -148,9 +149,8 @@ export function createLibrary(transport: LibraryTransport) {
      * @example
      * for await (const { song, savedAt } of maqam.library.list({ types: ['song'] })) console.log(song?.title?.value, savedAt);
      */
-    list(options: PageOptions & { types?: readonly ('song' | 'album')[] | undefined } = {}): AsyncIterable<SavedItem> {
-      return pages((pageToken) => this.listPage({ ...options, pageToken: pageToken ?? options.pageToken }));
-    },
+    list: (options: PageOptions & { types?: readonly ('song' | 'album')[] | undefined } = {}): AsyncIterable<SavedItem> =>
+      pages((pageToken) => listPage({ ...options, pageToken: pageToken ?? options.pageToken })),
 
     /**
      * Follows artists (1 to 100). Safe to retry.

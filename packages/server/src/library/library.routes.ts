@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   CheckFollowedArtistsResponse, CheckSavedItemsResponse, EmptyResponse, FollowArtistsResponse, FollowedArtistsRequest, GetCurrentUserResponse,
@@ -71,6 +71,11 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
   const { library, history, guard, negotiator, idempotency } = deps;
   const routes = scope.withTypeProvider<TypeBoxTypeProvider>();
   scope.decorateRequest('idempotencyKey', undefined);
+  // A user's library changes with every write and is theirs alone: no cache, shared or private, keeps an answer.
+  scope.addHook('onSend', (_request, reply, payload, done) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
+  });
   const renameBody = async (request: FastifyRequest) => normalizeProtoJsonNames(request.body);
   const read = { onRequest: guard('user-read'), preValidation: [negotiateLocale(negotiator), renameBody] };
   const write = {
@@ -254,9 +259,8 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
       response: { 200: GetLibraryChangesResponse, ...ERROR_RESPONSES },
     },
     ...read,
-  }, async (request, reply: FastifyReply) => {
+  }, async (request) => {
     const { changes, nextCursor } = await library.changes(userOf(request), (request.query as { cursor?: string }).cursor);
-    reply.header('cache-control', 'no-store');
     return { changes: changes.map((change) => ({ kind: change.kind, id: change.id, change: change.change, at: rfc3339(change.at) })), nextCursor };
   });
 }

@@ -64,6 +64,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('LibraryService on %s',
     const page = await call('GET', '/v1/library/saved?page_size=2', undefined, { 'accept-language': 'ar' });
     expect(page.statusCode, page.body).toBe(200);
     expect(page.headers['content-language']).toBe('ar');
+    expect(page.headers['cache-control']).toBe('no-store');
     const body = page.json();
     expect(body.items.map((item: { song?: { id: { value: string } }; album?: { id: { value: string } } }) => item.song?.id.value ?? item.album?.id.value)).toEqual(['song-fr', 'album-1']);
     const song = await server.app.inject({ method: 'GET', url: '/v1/music/songs/song-fr', headers: { 'x-api-key': server.apiKey, 'accept-language': 'ar' } });
