@@ -15,7 +15,9 @@
 //   cursors spread over the feed.
 //
 // Server pinned to core 0, wrk (one thread, 32 connections) to core 1;
-// server CPU microseconds a request from /proc over the run.
+// server CPU microseconds a request from /proc over the run. The peer in
+// the same run: GetArtistTopTracks of 20 songs, the catalog's own list of
+// the same rendered songs, without the library's query or page token.
 //
 //   npm run bench:library            (BENCH_SONGS, BENCH_SECONDS, BENCH_WARMUP, BENCH_DIALECTS=sqlite,postgres)
 import { spawnSync } from 'node:child_process';
@@ -90,6 +92,9 @@ for (const dialect of DIALECTS) {
   for (let i = 0; i < REPORTERS; i++) reporters.push(await newUser(`reporter-${i}`));
   await storage.close();
 
+  const keyMade = spawnSync(process.execPath, [BIN, 'keys', 'create', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
+  if (keyMade.status !== 0) throw new Error(keyMade.stderr);
+  const apiKey = JSON.parse(keyMade.stdout).key as string;
   const port = 19_000 + Math.floor(Math.random() * 1000);
   const base = `http://127.0.0.1:${port}`;
   const server = startPinned([BIN, 'serve'], { ...env, PORT: String(port) });
@@ -149,6 +154,8 @@ for (const dialect of DIALECTS) {
   writeFileSync(join(files, 'check.json'), JSON.stringify({ songIdList: ids(LIKED - 49, 100) }));
 
   const runs: { run: string; script: string; env: Record<string, string>; target: string }[] = [
+    // The peer: 20 songs rendered from the same cache by a catalog list, without a library query or a page token.
+    { run: 'peer: GetArtistTopTracks, 20 songs (API key)', script: 'peer.lua', env: { API_KEY: apiKey, COUNT: '200' }, target: '(a peer)' },
     { run: 'GetSavedItems, every page (20, the default, of 10,000 likes)', script: 'pages.lua', env: { PATH_AND_QUERY: '/v1/library/saved?types=song', TOKEN: liker }, target: 'p99 < 10 ms' },
     { run: 'GetSavedItems, every page (50 of 10,000 likes)', script: 'pages.lua', env: { PATH_AND_QUERY: '/v1/library/saved?types=song&page_size=50', TOKEN: liker }, target: 'p99 < 10 ms' },
     { run: 'CheckSavedItems, 100 ids', script: 'post.lua', env: { POST_PATH: '/v1/library/saved:check', BODY_FILE: join(files, 'check.json'), TOKEN: liker }, target: 'p99 < 5 ms' },
