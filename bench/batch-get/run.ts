@@ -17,6 +17,7 @@
 //   npm run bench:batch-get                      # 1,000,000 songs (seeded once, cached in bench/.data)
 //   BENCH_SONGS=100000 BENCH_SECONDS=5 BENCH_WARMUP=3 npm run bench:batch-get
 //   BENCH_MEMORY_SECONDS=60 npm run bench:batch-get   # the Zipf run as long as the memory target asks
+//   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/maqam_bench_1m npm run bench:batch-get   # a catalog seeded there first
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -37,7 +38,10 @@ const FRESH_BODIES = 50_000;
 const HIT_BODIES = 100;
 const BATCH = 100;
 const DB_FILE = join(DATA, `bench-${SONGS}.db`);
-const env = { ...process.env, DATABASE_URL: `sqlite:${DB_FILE}`, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0' };
+/** Another catalog, already seeded (a PostgreSQL one: `maqam seed-demo --songs 1000000` on it first). */
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? `sqlite:${DB_FILE}`;
+const onSqlite = DATABASE_URL.startsWith('sqlite:');
+const env = { ...process.env, DATABASE_URL, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0' };
 
 mkdirSync(DATA, { recursive: true });
 mkdirSync(RESULTS, { recursive: true });
@@ -49,11 +53,12 @@ function cli(args: string[]): string {
 }
 
 // 1. The catalog.
-if (!existsSync(DB_FILE)) {
+if (onSqlite && !existsSync(DB_FILE)) {
   console.log(`seeding ${SONGS.toLocaleString('en')} songs into ${DB_FILE} ...`);
   console.log(`seeded in ${JSON.parse(cli(['seed-demo', '--songs', String(SONGS), '--json'])).seconds} s`);
 }
-console.log(`database file read into the page cache in ${warmPageCache(DB_FILE).toFixed(1)} s`);
+if (onSqlite) console.log(`database file read into the page cache in ${warmPageCache(DB_FILE).toFixed(1)} s`);
+else console.log(`catalog: ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}`);
 const apiKey: string = JSON.parse(cli(['keys', 'create', '--name', `bench-${Date.now()}`, '--json'])).key;
 
 // 2. Request bodies: 100 distinct ids each, Zipf(s = 1) over a fixed random permutation, or uniform.
