@@ -98,12 +98,12 @@ describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %
     expect(played.statusCode).toBe(200);
     const rowsOf = async () => {
       const counts: number[] = [];
-      for (const table of ['library_items', 'library_changes', 'play_history', 'idempotency_records'] as const) {
+      for (const table of ['library_items', 'library_changes', 'library_counters', 'play_history', 'idempotency_records'] as const) {
         counts.push((await server.storage.db.selectFrom(table).select('user_id').where('user_id', '=', library.user.id).execute()).length);
       }
       return counts;
     };
-    expect(await rowsOf()).toEqual([2, 2, 1, 1]);
+    expect(await rowsOf()).toEqual([2, 2, 1, 1, 1]);
 
     const unconfirmed = await runCli(env, ['users', 'delete', library.user.username]);
     expect(unconfirmed.code).toBe(2);
@@ -112,7 +112,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %
 
     expect(await runCliJson(env, ['users', 'delete', library.user.username, '--yes'])).toMatchObject({ id: library.user.id, deleted: true });
     expect((await call('GET', '/v1/users/me')).statusCode).toBe(401);
-    expect(await rowsOf()).toEqual([0, 0, 0, 0]);
+    expect(await rowsOf()).toEqual([0, 0, 0, 0, 0]);
     expect(await runCliJson(env, ['users', 'list'])).not.toContainEqual(expect.objectContaining({ id: library.user.id }));
   });
 

@@ -45,14 +45,19 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
   const { db } = storage;
 
   /**
-   * Takes the user's row for the rest of the transaction (a write, so on
-   * SQLite the transaction holds the write lock from here) and answers how
-   * many changes the library has had; undefined when there is no such user.
+   * Takes the user's counter row for the rest of the transaction (made on
+   * the first write; a write, so on SQLite the transaction holds the write
+   * lock from here) and answers how many changes the library has had;
+   * undefined when there is no such user.
    */
   async function lockUser(trx: Transaction<Database>, userId: string): Promise<number | undefined> {
-    const row = await trx.updateTable('users').set((eb) => ({ library_changes: eb.ref('library_changes') })).where('id', '=', userId)
-      .returning('library_changes').executeTakeFirst();
-    return row === undefined ? undefined : Number(row.library_changes);
+    const row = await trx.insertInto('library_counters')
+      .columns(['user_id', 'changes'])
+      .expression((eb) => eb.selectFrom('users').select((inner) => ['id', inner.lit(0).as('changes')]).where('id', '=', userId))
+      .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ changes: eb.ref('library_counters.changes') })))
+      .returning('changes')
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.changes);
   }
 
   /** Records these changes after the `count` the library had, at `at`, and counts them on the user's row. */
@@ -61,7 +66,7 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
     await trx.insertInto('library_changes')
       .values(changes.map((change, i) => ({ user_id: userId, number: count + i + 1, kind: change.kind, item_id: change.id, change: change.change, changed_at: at })))
       .execute();
-    await trx.updateTable('users').set({ library_changes: count + changes.length }).where('id', '=', userId).execute();
+    await trx.updateTable('library_counters').set({ changes: count + changes.length }).where('user_id', '=', userId).execute();
   }
 
   return {
@@ -132,8 +137,9 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
 
     /** How many changes the user's library has had (undefined: no such user). */
     async changeCount(userId: string): Promise<number | undefined> {
-      const row = await db.selectFrom('users').select('library_changes').where('id', '=', userId).executeTakeFirst();
-      return row === undefined ? undefined : Number(row.library_changes);
+      const row = await db.selectFrom('users').leftJoin('library_counters', 'library_counters.user_id', 'users.id')
+        .select('library_counters.changes').where('users.id', '=', userId).executeTakeFirst();
+      return row === undefined ? undefined : Number(row.changes ?? 0);
     },
 
     /** The user's changes after the `after`-th, in order, `limit` at most. */

@@ -36,6 +36,7 @@ export interface Database {
   stream_entitlements: StreamEntitlementsTable;
   library_items: LibraryItemsTable;
   library_changes: LibraryChangesTable;
+  library_counters: LibraryCountersTable;
   play_history: PlayHistoryTable;
   idempotency_records: IdempotencyRecordsTable;
 }
@@ -203,8 +204,6 @@ export interface UsersTable {
   created_at: number;
   /** Set while the user may not sign in; their grants were revoked when it was set. */
   disabled_at: number | null;
-  /** How many changes the user's library has had: the number of the last one in library_changes. */
-  library_changes: Generated<number | string>;
 }
 
 /** Public OAuth clients (no secret): they prove themselves with PKCE and exact redirect URIs. */
@@ -303,6 +302,12 @@ export interface LibraryChangesTable {
   item_id: string;
   change: 'CHANGE_SAVED' | 'CHANGE_REMOVED' | 'CHANGE_UPDATED';
   changed_at: number | string;
+}
+
+/** How many changes a user's library has had: the number of the last one in library_changes. */
+export interface LibraryCountersTable {
+  user_id: string;
+  changes: number | string;
 }
 
 /** A play as its client reported it; `counted` 0 is a skip. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { CompiledQuery, DatabaseConnection, Driver, QueryCompiler, TransactionSettings } from 'kysely';
+import { AliasNode, DeleteQueryNode, InsertQueryNode, TableNode, UpdateQueryNode } from 'kysely';
+import type { CompiledQuery, DatabaseConnection, Driver, OperationNode, QueryCompiler, TransactionSettings } from 'kysely';
 import { coolingOffAfterFailure, createResilientRedis } from './redis-client.ts';
 
 /**
@@ -86,16 +87,40 @@ export function createRedisWriteVersion(url: string, deploymentId: () => Promise
   };
 }
 
-/** Whether a statement may change the database (anything but a plain read). */
+/**
+ * Tables whose rows no cached credential is made from (VersionedCache keeps
+ * access tokens, API keys and clients' origins): a user's library, written
+ * on every save, follow and play. Their writes leave the version be, so nodes
+ * keep checking credentials from memory under a library's steady writes. A
+ * table not named here changes the version: one added later that a cache
+ * depends on cannot be missed by omission.
+ */
+const NO_CREDENTIAL_DEPENDS_ON: ReadonlySet<string> = new Set([
+  'library_items', 'library_changes', 'library_counters', 'play_history', 'idempotency_records',
+]);
+
+/** The table an INSERT, UPDATE or DELETE writes, as Kysely built it; undefined for any other statement. */
+function writtenTable(node: OperationNode): string | undefined {
+  let target: OperationNode | undefined;
+  if (InsertQueryNode.is(node)) target = node.into;
+  else if (UpdateQueryNode.is(node)) target = node.table;
+  else if (DeleteQueryNode.is(node)) target = node.from.froms.length === 1 ? node.from.froms[0] : undefined;
+  if (target !== undefined && AliasNode.is(target)) target = target.node;
+  return target !== undefined && TableNode.is(target) ? target.table.identifier.name : undefined;
+}
+
+/** Whether a statement may change what a cached credential is made from (any write but one of a library's tables). */
 function writes(query: CompiledQuery): boolean {
   const kind = query.query.kind;
   if (kind === 'SelectQueryNode') return false;
   if (kind === 'RawNode') return !/^\s*(select|show|explain)\b/i.test(query.sql);
-  return true;
+  const table = writtenTable(query.query);
+  return table === undefined || !NO_CREDENTIAL_DEPENDS_ON.has(table);
 }
 
 /**
- * A Kysely driver that changes the shared write version after every write is
+ * A Kysely driver that changes the shared write version after every write
+ * (but those of a library's tables, above) is
  * committed: after the statement outside a transaction, after COMMIT inside
  * one (a transaction that only read changes nothing). The caller's await ends
  * only after that, so a request that wrote answers after every node can know.

@@ -44,7 +44,8 @@ export interface Storage {
    * A value that changes whenever the database may have changed, from this
    * process or any other; null where that cannot be known without asking the
    * database. SQLite: its data_version (no I/O). PostgreSQL with a shared
-   * Redis (`redisUrl`): the shared write version (shared-write-version.ts), one Redis read, and
+   * Redis (`redisUrl`): the shared write version (shared-write-version.ts;
+   * writes to a user's library do not change it), one Redis read, and
    * a new value at least every VERSION_MAX_AGE_MS for writers that do not
    * share that Redis. PostgreSQL alone: null. What VersionedCache keys on.
    */

@@ -5,6 +5,7 @@ import { dialects } from '../dialects.ts';
 import { REDIS_URL, redisUp } from '../redis.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 import { catalogWith, seedAccounts, tokensFor } from '../oauth/oauth-helpers.ts';
+import { libraryUser } from '../library/library-helpers.ts';
 
 /**
  * Credentials are checked without a database read while the database has not
@@ -19,6 +20,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
   let nodeA: { app: FastifyInstance; storage: Storage; keyReads: () => number };
   let nodeB: { app: FastifyInstance; storage: Storage };
   let keyReads = 0;
+  let tokenReads = 0;
   // The time node A's versions age by.
   let nowA = Date.now();
   // PostgreSQL needs the shared Redis to keep credentials in memory; SQLite needs nothing.
@@ -30,7 +32,10 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    const storageA = openStorage(server.databaseUrl, { ...shared, clock: () => nowA, logQuery: (sql) => { if (/(from|join) "api_keys"/.test(sql)) keyReads++; } });
+    const storageA = openStorage(server.databaseUrl, { ...shared, clock: () => nowA, logQuery: (sql) => {
+      if (/(from|join) "api_keys"/.test(sql)) keyReads++;
+      if (/(from|join) "oauth_access_tokens"/.test(sql)) tokenReads++;
+    } });
     nodeA = { app: await appOn(storageA), storage: storageA, keyReads: () => keyReads };
     const storageB = openStorage(server.databaseUrl, shared);
     nodeB = { app: await appOn(storageB), storage: storageB };
@@ -67,6 +72,26 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
     expect((await songOnA({ authorization: `Bearer ${second.access_token}` })).statusCode).toBe(200);
     await createUsersService(nodeB.storage.db).disable(accounts.user.username);
     expect((await songOnA({ authorization: `Bearer ${second.access_token}` })).statusCode).toBe(401);
+  });
+
+  // A library's writes (every save, follow and play) change nothing a credential is made from: on PostgreSQL they
+  // leave the shared write version be, so a node keeps the user's token in memory while the user writes.
+  it.runIf(dialectName === 'postgres' && redisUp)('keeps checking an access token from memory while its user\'s library is written, and not after a revocation', async () => {
+    const user = await libraryUser(server);
+    const onA = (method: 'GET' | 'POST', url: string, body?: unknown) => nodeA.app.inject({
+      method, url, headers: { authorization: `Bearer ${user.write}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+    expect((await onA('GET', '/v1/library/saved')).statusCode).toBe(200);
+    const before = tokenReads;
+    for (const song of ['song-ar', 'song-en', 'song-fr']) {
+      expect((await onA('POST', '/v1/library/saved:batchAdd', { songIdList: [{ value: song }] })).statusCode).toBe(200);
+      expect((await onA('POST', '/v1/library/history:report', { plays: [{ playId: `p-${song}`, songId: song, startedAt: new Date().toISOString(), msPlayed: 40_000 }] })).statusCode).toBe(200);
+      expect((await onA('GET', '/v1/library/saved')).statusCode).toBe(200);
+    }
+    expect(tokenReads - before).toBe(0);
+    const revoked = await nodeB.app.inject({ method: 'POST', url: '/v1/auth/token/revoke', headers: { 'content-type': 'application/json' }, payload: { token: user.write } });
+    expect(revoked.statusCode).toBe(200);
+    expect((await onA('GET', '/v1/library/saved')).statusCode).toBe(401);
   });
 
   it('refuses an unknown key id with the same statements as a known one with a wrong secret, kept in memory or not', async () => {

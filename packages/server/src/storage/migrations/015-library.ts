@@ -21,7 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Lists of several kinds (songs and albums).
   await db.schema.createIndex('library_items_by_time').on('library_items').columns(['user_id', 'saved_at desc', 'item_id', 'kind']).execute();
 
-  // Each change to a user's library, numbered per user in commit order (users.library_changes counts them).
+  // Each change to a user's library, numbered per user in commit order (library_counters counts them).
   await db.schema
     .createTable('library_changes')
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -34,7 +34,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // Each writer forgets its user's changes older than 90 days: a range of this index, whatever the user's count.
   await db.schema.createIndex('library_changes_by_time').on('library_changes').columns(['user_id', 'changed_at']).execute();
-  await db.schema.alterTable('users').addColumn('library_changes', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  // How many changes a user's library has had. A write takes this row first, so a user's writes take turns.
+  // Not a column of users: no credential depends on these tables, so their writes leave credential caches be.
+  await db.schema
+    .createTable('library_counters')
+    .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+    .addColumn('changes', 'bigint', (c) => c.notNull())
+    .execute();
 
   // Plays as reported, keyed by the client's playId; skips are kept but not listed.
   await db.schema
@@ -69,6 +75,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['idempotency_records', 'play_history', 'library_changes', 'library_items']) await db.schema.dropTable(table).ifExists().execute();
-  await db.schema.alterTable('users').dropColumn('library_changes').execute();
+  for (const table of ['idempotency_records', 'play_history', 'library_counters', 'library_changes', 'library_items']) await db.schema.dropTable(table).ifExists().execute();
 }
