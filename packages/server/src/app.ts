@@ -280,6 +280,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     clock,
   });
   await app.register(libraryRoutes, {
+    catalog,
     library: createLibraryService({
       repo: createLibraryRepo(storage), catalog, cursors, changeCursors: createTokenSealer(subkey(secret, 'library-changes')), clock,
     }),

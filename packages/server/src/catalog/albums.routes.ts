@@ -10,7 +10,7 @@ import {
 } from '@maqam/contract';
 import { negotiateLocale } from '../http/locale.hook.ts';
 import { pageRequest } from './paging.ts';
-import { batchBody, batchIdsOf, CATALOG_SECURITY, ERROR_RESPONSES, sendBatchAnswer, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
+import { batchBody, batchIdsOf, CATALOG_SECURITY, ERROR_RESPONSES, sendLentAnswer, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
 
 const TAGS = ['MusicCatalogService'];
 
@@ -55,7 +55,7 @@ export function albumsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void
       onRequest: guard('catalog'),
       preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
     },
-    async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetAlbums(batchIdsOf(request.body, 'albumIdList'), request.negotiation), catalog),
+    async (request, reply) => sendLentAnswer(reply, await catalog.batchGetAlbums(batchIdsOf(request.body, 'albumIdList'), request.negotiation), catalog),
   );
 
   routes.get(
@@ -75,7 +75,7 @@ export function albumsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void
     },
     async (request, reply) => {
       const page = pageRequest(request.query as Record<string, unknown>);
-      return sendJson(reply, await catalog.albumTracks(request.params.album_id, page, request.negotiation));
+      return sendLentAnswer(reply, await catalog.albumTracks(request.params.album_id, page, request.negotiation), catalog);
     },
   );
 }

@@ -38,9 +38,15 @@ const COMMA_BYTES = Buffer.from(',');
  * A list answer: `{"<member>":[<items>]}`, and `"nextPageToken"` after the
  * list when `nextPageToken` is given ('' on a last page that says so). An
  * item may come in parts (a rendered item and members added after it),
- * copied once, into the answer.
+ * copied once, into the answer, whose memory `allocate` gives (a lent
+ * block: catalog.service.ts `listAnswer`).
  */
-export function listAnswer(member: string, items: readonly (Buffer | readonly Buffer[])[], nextPageToken: string | undefined): Buffer {
+export function listAnswer(
+  member: string,
+  items: readonly (Buffer | readonly Buffer[])[],
+  nextPageToken: string | undefined,
+  allocate: (size: number) => Buffer = Buffer.allocUnsafe,
+): Buffer {
   const parts: Buffer[] = [Buffer.from(`{${JSON.stringify(member)}:[`)];
   items.forEach((item, i) => {
     if (i > 0) parts.push(COMMA_BYTES);
@@ -48,5 +54,10 @@ export function listAnswer(member: string, items: readonly (Buffer | readonly Bu
     else parts.push(...item);
   });
   parts.push(Buffer.from(nextPageToken === undefined ? ']}' : `],"nextPageToken":${JSON.stringify(nextPageToken)}}`));
-  return Buffer.concat(parts);
+  let size = 0;
+  for (const part of parts) size += part.length;
+  const answer = allocate(size);
+  let at = 0;
+  for (const part of parts) at += part.copy(answer, at);
+  return answer;
 }

@@ -16,7 +16,7 @@ import {
 } from '@maqam/contract';
 import { negotiateLocale } from '../http/locale.hook.ts';
 import { pageRequest, pickAlias } from './paging.ts';
-import { batchBody, batchIdsOf, CATALOG_SECURITY, ERROR_RESPONSES, sendBatchAnswer, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
+import { batchBody, batchIdsOf, CATALOG_SECURITY, ERROR_RESPONSES, sendLentAnswer, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
 
 const TAGS = ['MusicCatalogService'];
 
@@ -61,7 +61,7 @@ export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): voi
       onRequest: guard('catalog'),
       preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
     },
-    async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetArtists(batchIdsOf(request.body, 'artistIdList'), request.negotiation), catalog),
+    async (request, reply) => sendLentAnswer(reply, await catalog.batchGetArtists(batchIdsOf(request.body, 'artistIdList'), request.negotiation), catalog),
   );
 
   routes.get(
@@ -82,7 +82,7 @@ export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): voi
     async (request, reply) => {
       const query = request.query as Record<string, unknown>;
       const albumType = pickAlias<string>(query, ['album_type', 'albumType'])?.value;
-      return sendJson(reply, await catalog.artistAlbums(request.params.artist_id, albumType, pageRequest(query), request.negotiation));
+      return sendLentAnswer(reply, await catalog.artistAlbums(request.params.artist_id, albumType, pageRequest(query), request.negotiation), catalog);
     },
   );
 
@@ -103,7 +103,7 @@ export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): voi
     },
     async (request, reply) => {
       const size = pickAlias<number>(request.query as Record<string, unknown>, ['page_size', 'pageSize', 'limit'])?.value;
-      return sendJson(reply, await catalog.artistTopTracks(request.params.artist_id, size ?? DEFAULT_TOP_TRACKS, request.negotiation));
+      return sendLentAnswer(reply, await catalog.artistTopTracks(request.params.artist_id, size ?? DEFAULT_TOP_TRACKS, request.negotiation), catalog);
     },
   );
 
@@ -125,7 +125,7 @@ export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): voi
     },
     async (request, reply) => {
       const page = pageRequest(request.query as Record<string, unknown>);
-      return sendJson(reply, await catalog.relatedArtists(request.params.artist_id, page, request.negotiation));
+      return sendLentAnswer(reply, await catalog.relatedArtists(request.params.artist_id, page, request.negotiation), catalog);
     },
   );
 }

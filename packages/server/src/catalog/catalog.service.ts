@@ -15,7 +15,7 @@ const quote = JSON.stringify as (value: string) => string;
 export interface CatalogServiceDeps {
   repo: CatalogRepo;
   cache: FragmentCache;
-  /** Memory for Batch* answers and their scratch copies, given back through `releaseAnswer`. */
+  /** Memory for Batch* and list answers and their scratch copies, given back through `releaseAnswer`. */
   buffers: BufferPool;
   artistNames: ArtistNames;
   cursors: PageCursorCodec;
@@ -252,7 +252,17 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     const items = (await fragmentsOf(kind, ids, negotiation))
       .filter((fragment): fragment is Buffer => fragment !== undefined)
       .map((fragment) => fragment.subarray(wrapper, fragment.length - 1));
-    return listAnswer(member, items, nextPageToken);
+    return lentListAnswer(member, items, nextPageToken);
+  }
+
+  /**
+   * A list answer in memory the catalog lends, like a Batch* answer's: a
+   * page of songs is tens of kilobytes, and allocated afresh for every
+   * request they made the old space collect every 150 ms under load
+   * (bench/README.md, "The user's library"). Give it back with releaseAnswer.
+   */
+  function lentListAnswer(member: string, items: readonly (Buffer | readonly Buffer[])[], nextPageToken: string | undefined): Buffer {
+    return listAnswer(member, items, nextPageToken, (size) => buffers.take(size));
   }
 
   /** Where a page starts: after the position in its token (checked against the list's scope), or at the top. */
@@ -284,6 +294,8 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
      * response has closed (written out, or its connection gone).
      */
     releaseAnswer: (body: Buffer) => buffers.give(body),
+    /** A list answer of these items in lent memory (see above); give it back with releaseAnswer once its response has closed. */
+    listAnswer: lentListAnswer,
     batchGetSongs: (ids: readonly string[], negotiation: Negotiation) => batchGet(song, ids, negotiation),
     batchGetAlbums: (ids: readonly string[], negotiation: Negotiation) => batchGet(album, ids, negotiation),
     batchGetArtists: (ids: readonly string[], negotiation: Negotiation) => batchGet(artist, ids, negotiation),

@@ -30,11 +30,12 @@ export function sendJson(reply: FastifyReply, body: Buffer): FastifyReply {
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Sends a Batch* answer, whose memory the catalog lends: it is given back
- * when the response closes, after its bytes were written to the socket (or
- * the connection went away), never while a write may still read them.
+ * Sends an answer whose memory the catalog lends (a Batch* answer, a list):
+ * it is given back when the response closes, after its bytes were written to
+ * the socket (or the connection went away), never while a write may still
+ * read them.
  */
-export function sendBatchAnswer(reply: FastifyReply, body: Buffer, catalog: CatalogService): FastifyReply {
+export function sendLentAnswer(reply: FastifyReply, body: Buffer, catalog: CatalogService): FastifyReply {
   reply.raw.once('close', () => catalog.releaseAnswer(body));
   return sendJson(reply, body);
 }
@@ -127,6 +128,6 @@ export function songsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void 
       onRequest: guard('catalog'),
       preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
     },
-    async (request, reply) => sendBatchAnswer(reply, await catalog.batchGetSongs(batchIdsOf(request.body, 'songIdList'), request.negotiation), catalog),
+    async (request, reply) => sendLentAnswer(reply, await catalog.batchGetSongs(batchIdsOf(request.body, 'songIdList'), request.negotiation), catalog),
   );
 }

@@ -1,7 +1,6 @@
 import { COUNTED_PLAY_MS, MAX_PLAY_AGE_MS, MAX_PLAY_CLOCK_SKEW_MS, type Play } from '@maqam/contract';
 import { invalidRequest, type ErrorReason } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
-import { listAnswer } from '../catalog/answer-writer.ts';
 import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
 import type { PageCursorCodec } from '../catalog/page-cursor.ts';
 import type { HistoryPosition, HistoryRepo, PlayRow } from './history.repo.ts';
@@ -88,7 +87,7 @@ export function createHistoryService({ repo, catalog, cursors, historyDays, cloc
         const context = row.context === null ? '' : `,"context":${row.context}`;
         entries.push(withMembers(fragment, `,"playId":${JSON.stringify(row.playId)},"playedAt":"${rfc3339(row.startedAt)}","msPlayed":${row.msPlayed}${context}`));
       });
-      return listAnswer('entries', entries, nextPageToken);
+      return catalog.listAnswer('entries', entries, nextPageToken);
     },
   };
 }

@@ -13,7 +13,8 @@ import { negotiateLocale } from '../http/locale.hook.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import { pageRequest } from '../catalog/paging.ts';
-import { ERROR_RESPONSES, sendJson } from '../catalog/songs.routes.ts';
+import type { CatalogService } from '../catalog/catalog.service.ts';
+import { ERROR_RESPONSES, sendLentAnswer } from '../catalog/songs.routes.ts';
 import type { TokenPrincipal } from '../principal.ts';
 import type { HistoryService } from './history.service.ts';
 import type { LibraryKind } from './library.repo.ts';
@@ -21,6 +22,8 @@ import type { LibraryService, SaveOutcome } from './library.service.ts';
 import { rfc3339 } from './rendered-items.ts';
 
 export interface LibraryRouteDeps {
+  /** Lends the memory of the lists' answers (catalog.listAnswer), given back once they are sent. */
+  catalog: CatalogService;
   library: LibraryService;
   history: HistoryService;
   guard: Guard;
@@ -68,7 +71,7 @@ function libraryTypes(value: string | undefined): LibraryKind[] {
  * user (403). A scope of its own: its POSTs take an Idempotency-Key.
  */
 export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDeps): Promise<void> {
-  const { library, history, guard, negotiator, idempotency } = deps;
+  const { catalog, library, history, guard, negotiator, idempotency } = deps;
   const routes = scope.withTypeProvider<TypeBoxTypeProvider>();
   scope.decorateRequest('idempotencyKey', undefined);
   // A user's library changes with every write and is theirs alone: no cache, shared or private, keeps an answer.
@@ -164,7 +167,7 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
     ...read,
   }, async (request, reply) => {
     const query = request.query as Record<string, unknown> & { types?: string };
-    return sendJson(reply, await library.list(userOf(request), libraryTypes(query.types), 'savedAt', pageRequest(query), request.negotiation));
+    return sendLentAnswer(reply, await library.list(userOf(request), libraryTypes(query.types), 'savedAt', pageRequest(query), request.negotiation), catalog);
   });
 
   const artistsOf = (body: FollowedArtistsRequest) => new Map<LibraryKind, string[]>([['artist', distinct(body.artistIdList)]]);
@@ -220,7 +223,7 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
     },
     ...read,
   }, async (request, reply) =>
-    sendJson(reply, await library.list(userOf(request), ['artist'], 'followedAt', pageRequest(request.query as Record<string, unknown>), request.negotiation)));
+    sendLentAnswer(reply, await library.list(userOf(request), ['artist'], 'followedAt', pageRequest(request.query as Record<string, unknown>), request.negotiation), catalog));
 
   routes.post('/v1/library/history::report', {
     schema: {
@@ -248,7 +251,7 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
       response: { 200: GetHistoryResponse, ...ERROR_RESPONSES },
     },
     ...read,
-  }, async (request, reply) => sendJson(reply, await history.list(userOf(request), pageRequest(request.query as Record<string, unknown>), request.negotiation)));
+  }, async (request, reply) => sendLentAnswer(reply, await history.list(userOf(request), pageRequest(request.query as Record<string, unknown>), request.negotiation), catalog));
 
   routes.get('/v1/library/changes', {
     schema: {

@@ -2,7 +2,6 @@ import { MAX_CHANGES_PER_PAGE } from '@maqam/contract';
 import type { TokenSealer } from '../crypto/sealed-token.ts';
 import { DomainError, invalidRequest, type ErrorReason } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
-import { listAnswer } from '../catalog/answer-writer.ts';
 import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
 import type { PageCursorCodec } from '../catalog/page-cursor.ts';
 import type { ChangeRow, LibraryKind, LibraryRepo, SavedPosition, SavedRow } from './library.repo.ts';
@@ -94,7 +93,7 @@ export function createLibraryService({ repo, catalog, cursors, changeCursors, cl
       // Withdrawn between the page's query and its rendering: left out, as the list leaves withdrawn items out.
       if (fragment !== undefined) items.push(withMembers(fragment, `,${JSON.stringify(timeMember)}:"${rfc3339(row.savedAt)}"`));
     });
-    return listAnswer('items', items, nextPageToken);
+    return catalog.listAnswer('items', items, nextPageToken);
   }
 
   function encodeCursor(userId: string, count: number): string {
