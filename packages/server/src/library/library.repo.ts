@@ -37,7 +37,7 @@ const CATALOG_TABLE = { song: 'songs', album: 'albums', artist: 'artists' } as c
 /**
  * A user's library: the items they saved or follow, and the numbered feed of
  * its changes. Every write is one transaction that first takes the user's
- * row (`lockUser`): writes for one user take turns on any node, so what a
+ * counter row (`lockUser`): writes for one user take turns on any node, so what a
  * write reads of the set is what it changes, and its changes are numbered in
  * commit order.
  */
@@ -60,7 +60,7 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
     return row === undefined ? undefined : Number(row.changes);
   }
 
-  /** Records these changes after the `count` the library had, at `at`, and counts them on the user's row. */
+  /** Records these changes after the `count` the library had, at `at`, and counts them on the user's counter row. */
   async function recordChanges(trx: Transaction<Database>, userId: string, count: number, changes: readonly NewChange[], at: number): Promise<void> {
     if (changes.length === 0) return;
     await trx.insertInto('library_changes')
