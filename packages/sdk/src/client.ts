@@ -6,6 +6,7 @@ import { AuthenticationError, MaqamError } from './errors.ts';
 import { newIdempotencyKey, RetryBudget, send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
 import { createHistory, createLibrary, type LibraryTransport } from './library.ts';
 import { PlayReporter, type PlayReporterOptions } from './play-reporter.ts';
+import { assert, pages } from './pages.ts';
 import { OAuthSession, type OAuthOptions } from './auth/session.ts';
 
 /**
@@ -122,28 +123,6 @@ const BATCH_SIZE = 100;
 function id(value: string): string {
   assert(typeof value === 'string' && value !== '', 'ids must be non-empty strings');
   return encodeURIComponent(value);
-}
-
-/** Every item of a paged list, one page at a time as the loop asks, to the empty token. */
-function pages<Page extends { nextPageToken: string }, Item>(
-  list: (pageToken: string | undefined) => Promise<Page>,
-  itemsOf: (page: Page) => Item[],
-  firstToken?: string,
-): AsyncIterable<Item> {
-  return {
-    async *[Symbol.asyncIterator]() {
-      let pageToken = firstToken;
-      do {
-        const page = await list(pageToken);
-        yield* itemsOf(page);
-        pageToken = page.nextPageToken || undefined;
-      } while (pageToken);
-    },
-  };
-}
-
-function assert(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new TypeError(`MaqamClient: ${message}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Change, FollowedArtist, HistoryEntry, Play, SavedItem, User } from './types.ts';
 import type { BatchItemError, CallContext, PageOptions } from './client.ts';
+import { assert, pages } from './pages.ts';
 
 /** What the library's calls go through: the client's credentials, retries and errors (client.ts). */
 export interface LibraryTransport {
@@ -47,10 +48,6 @@ export type PlayResult = { readonly counted: boolean; readonly error?: undefined
 
 const MAX_IDS = 100;
 
-function assert(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new TypeError(`MaqamClient: ${message}`);
-}
-
 function idList(ids: readonly string[] | undefined, what: string): { value: string }[] {
   if (ids === undefined) return [];
   assert(Array.isArray(ids) && ids.every((id) => typeof id === 'string' && id !== ''), `${what} must be non-empty strings`);
@@ -65,17 +62,14 @@ function itemsBody(items: LibraryItems): { songIdList: { value: string }[]; albu
   return body;
 }
 
-const asMap = <V>(record: Record<string, V>) => new Map(Object.entries(record));
-
-/** Every item of a paged list, a page at a time as the loop asks. */
-async function* pages<Item>(list: (pageToken: string | undefined) => Promise<{ items: Item[]; nextPageToken: string }>): AsyncGenerator<Item> {
-  let pageToken: string | undefined;
-  do {
-    const page = await list(pageToken);
-    yield* page.items;
-    pageToken = page.nextPageToken || undefined;
-  } while (pageToken);
+/** FollowArtists' and its siblings' body: 1 to 100 artist ids. */
+function artistsBody(artistIds: readonly string[]): { artistIdList: { value: string }[] } {
+  const body = { artistIdList: idList(artistIds, 'artistIds') };
+  assert(body.artistIdList.length >= 1 && body.artistIdList.length <= MAX_IDS, `give 1 to ${MAX_IDS} artist ids`);
+  return body;
 }
+
+const asMap = <V>(record: Record<string, V>) => new Map(Object.entries(record));
 
 /**
  * A user's library changes since a cursor, in commit order: iterate it to
@@ -150,7 +144,7 @@ export function createLibrary(transport: LibraryTransport) {
      * for await (const { song, savedAt } of maqam.library.list({ types: ['song'] })) console.log(song?.title?.value, savedAt);
      */
     list: (options: PageOptions & { types?: readonly ('song' | 'album')[] | undefined } = {}): AsyncIterable<SavedItem> =>
-      pages((pageToken) => listPage({ ...options, pageToken: pageToken ?? options.pageToken })),
+      pages((pageToken) => listPage({ ...options, pageToken }), (page) => page.items, options.pageToken),
 
     /**
      * Follows artists (1 to 100). Safe to retry.
@@ -159,9 +153,7 @@ export function createLibrary(transport: LibraryTransport) {
      * await maqam.library.follow(['artist-1']);
      */
     follow: async (artistIds: readonly string[], context: CallContext = {}): Promise<Map<string, FollowResult>> => {
-      const body = { artistIdList: idList(artistIds, 'artistIds') };
-      assert(body.artistIdList.length >= 1 && body.artistIdList.length <= MAX_IDS, `give 1 to ${MAX_IDS} artist ids`);
-      return asMap((await transport.post<{ artists: Record<string, FollowResult> }>('/v1/library/following/artists:batchAdd', body, context)).artists);
+      return asMap((await transport.post<{ artists: Record<string, FollowResult> }>('/v1/library/following/artists:batchAdd', artistsBody(artistIds), context)).artists);
     },
 
     /**
@@ -171,9 +163,7 @@ export function createLibrary(transport: LibraryTransport) {
      * await maqam.library.unfollow(['artist-1']);
      */
     unfollow: async (artistIds: readonly string[], context: CallContext = {}): Promise<void> => {
-      const body = { artistIdList: idList(artistIds, 'artistIds') };
-      assert(body.artistIdList.length >= 1 && body.artistIdList.length <= MAX_IDS, `give 1 to ${MAX_IDS} artist ids`);
-      await transport.post('/v1/library/following/artists:batchRemove', body, context);
+      await transport.post('/v1/library/following/artists:batchRemove', artistsBody(artistIds), context);
     },
 
     /**
@@ -183,10 +173,8 @@ export function createLibrary(transport: LibraryTransport) {
      * const following = (await maqam.library.isFollowing(['artist-1'])).get('artist-1')?.following;
      */
     isFollowing: async (artistIds: readonly string[], context: CallContext = {}) => {
-      const body = { artistIdList: idList(artistIds, 'artistIds') };
-      assert(body.artistIdList.length >= 1 && body.artistIdList.length <= MAX_IDS, `give 1 to ${MAX_IDS} artist ids`);
       return asMap((await transport.post<{ artists: Record<string, { readonly following: boolean; readonly followedAt?: string }> }>(
-        '/v1/library/following/artists:check', body, context)).artists);
+        '/v1/library/following/artists:check', artistsBody(artistIds), context)).artists);
     },
 
     /**
@@ -197,8 +185,8 @@ export function createLibrary(transport: LibraryTransport) {
      */
     followed: (options: PageOptions = {}): AsyncIterable<FollowedArtist> =>
       pages((pageToken) => transport.get<{ items: FollowedArtist[]; nextPageToken: string }>('/v1/library/following/artists', options, {
-        page_size: options.pageSize, page_token: pageToken ?? options.pageToken,
-      })),
+        page_size: options.pageSize, page_token: pageToken,
+      }), (page) => page.items, options.pageToken),
 
     /**
      * The library's changes since `cursor` (saves, removals, follows), in
@@ -261,11 +249,8 @@ export function createHistory(transport: LibraryTransport) {
      * for await (const { song, playedAt } of maqam.history.list({ pageSize: 20 })) console.log(song.title?.value, playedAt);
      */
     list: (options: PageOptions = {}): AsyncIterable<HistoryEntry> =>
-      pages(async (pageToken) => {
-        const page = await transport.get<{ entries: HistoryEntry[]; nextPageToken: string }>('/v1/library/history', options, {
-          page_size: options.pageSize, page_token: pageToken ?? options.pageToken,
-        });
-        return { items: page.entries, nextPageToken: page.nextPageToken };
-      }),
+      pages((pageToken) => transport.get<{ entries: HistoryEntry[]; nextPageToken: string }>('/v1/library/history', options, {
+        page_size: options.pageSize, page_token: pageToken,
+      }), (page) => page.entries, options.pageToken),
   };
 }

@@ -1,0 +1,24 @@
+// What the client's resources share: their arguments' checks and their paged lists.
+
+/** A caller's mistake in arguments, thrown before any request is sent. */
+export function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new TypeError(`MaqamClient: ${message}`);
+}
+
+/** Every item of a paged list, one page at a time as the loop asks, to the empty token. */
+export function pages<Page extends { nextPageToken: string }, Item>(
+  list: (pageToken: string | undefined) => Promise<Page>,
+  itemsOf: (page: Page) => Item[],
+  firstToken?: string,
+): AsyncIterable<Item> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      let pageToken = firstToken;
+      do {
+        const page = await list(pageToken);
+        yield* itemsOf(page);
+        pageToken = page.nextPageToken || undefined;
+      } while (pageToken);
+    },
+  };
+}
