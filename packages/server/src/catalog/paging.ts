@@ -1,5 +1,5 @@
 import { DEFAULT_PAGE_SIZE } from '@maqam/contract';
-import { invalidRequest } from '../errors.ts';
+import { invalidRequest, type ViolationReason } from '../errors.ts';
 import type { PageRequest } from './catalog.service.ts';
 
 /**
@@ -17,6 +17,18 @@ export function pickAlias<T>(query: Record<string, unknown>, names: readonly str
     }
   }
   return picked;
+}
+
+/**
+ * A `types` parameter: a comma-separated subset of `allowed` (spaces around
+ * each ignored, repeats once), all of them when absent; anything else is a
+ * 400 naming `types` for `reason`.
+ */
+export function typesParameter<T extends string>(value: string | undefined, allowed: readonly T[], reason: ViolationReason): T[] {
+  if (value === undefined) return [...allowed];
+  const types = value.split(',').map((type) => type.trim());
+  if (types.some((type) => !(allowed as readonly string[]).includes(type))) throw invalidRequest({ field: 'types', reason });
+  return [...new Set(types as T[])];
 }
 
 /** `page_size` and `page_token` of a list operation, in any of their spellings (contract section 4). */

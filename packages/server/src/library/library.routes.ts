@@ -4,7 +4,6 @@ import {
   CheckFollowedArtistsResponse, CheckSavedItemsResponse, EmptyResponse, FollowArtistsResponse, FollowedArtistsRequest, GetCurrentUserResponse,
   GetFollowedArtistsResponse, GetHistoryResponse, GetLibraryChangesQuery, GetLibraryChangesResponse, GetSavedItemsQuery, GetSavedItemsResponse,
   LIBRARY_ITEM_TYPES, MAX_BATCH_SIZE, PageQuery, ReportPlaysRequest, ReportPlaysResponse, SavedItemsRequest, SaveItemsResponse,
-  type LibraryItemType,
 } from '@maqam/contract';
 import { ERRORS, formatMessage, invalidRequest, type ErrorReason, type MessageLocale } from '../errors.ts';
 import type { Guard } from '../http/credentials.ts';
@@ -12,7 +11,7 @@ import type { Idempotency } from '../http/idempotency.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import type { LocaleNegotiator } from '../locale/negotiation.ts';
-import { pageRequest } from '../catalog/paging.ts';
+import { pageRequest, typesParameter } from '../catalog/paging.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
 import { ERROR_RESPONSES, sendLentAnswer } from '../catalog/songs.routes.ts';
 import type { TokenPrincipal } from '../principal.ts';
@@ -54,14 +53,6 @@ function savedItemsOf(body: SavedItemsRequest): Map<LibraryKind, string[]> {
   const total = (body.songIdList?.length ?? 0) + (body.albumIdList?.length ?? 0);
   if (total === 0 || total > MAX_BATCH_SIZE) throw invalidRequest({ field: 'songIdList', reason: 'idsInAll', params: { limit: MAX_BATCH_SIZE } });
   return new Map<LibraryKind, string[]>([['song', songs], ['album', albums]]);
-}
-
-/** GetSavedItems' `types`: a comma-separated subset of song and album, default both. */
-function libraryTypes(value: string | undefined): LibraryKind[] {
-  if (value === undefined) return [...LIBRARY_ITEM_TYPES];
-  const types = value.split(',').map((type) => type.trim());
-  if (types.some((type) => !(LIBRARY_ITEM_TYPES as readonly string[]).includes(type))) throw invalidRequest({ field: 'types', reason: 'libraryTypes' });
-  return [...new Set(types as LibraryItemType[])];
 }
 
 /**
@@ -167,7 +158,7 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
     ...read,
   }, async (request, reply) => {
     const query = request.query as Record<string, unknown> & { types?: string };
-    return sendLentAnswer(reply, await library.list(userOf(request), libraryTypes(query.types), 'savedAt', pageRequest(query), request.negotiation), catalog);
+    return sendLentAnswer(reply, await library.list(userOf(request), typesParameter(query.types, LIBRARY_ITEM_TYPES, 'libraryTypes'), 'savedAt', pageRequest(query), request.negotiation), catalog);
   });
 
   const artistsOf = (body: FollowedArtistsRequest) => new Map<LibraryKind, string[]>([['artist', distinct(body.artistIdList)]]);

@@ -1,23 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { MAX_QUERY_LENGTH, SEARCH_TYPES, SearchQuery, SearchResponse, type SearchType } from '@maqam/contract';
+import { MAX_QUERY_LENGTH, SEARCH_TYPES, SearchQuery, SearchResponse } from '@maqam/contract';
 import { invalidRequest } from '../errors.ts';
 import type { Guard } from '../http/credentials.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
 import type { LocaleNegotiator } from '../locale/negotiation.ts';
-import { pageRequest } from '../catalog/paging.ts';
+import { pageRequest, typesParameter } from '../catalog/paging.ts';
 import { CATALOG_SECURITY, ERROR_RESPONSES, sendJson } from '../catalog/songs.routes.ts';
 import type { SearchService } from './search.service.ts';
-
-/** `types` as the contract reads it: a comma-separated subset, default all three. */
-function searchTypes(value: string | undefined): SearchType[] {
-  if (value === undefined) return [...SEARCH_TYPES];
-  const types = value.split(',').map((type) => type.trim());
-  if (types.length === 0 || types.some((type) => !(SEARCH_TYPES as readonly string[]).includes(type))) {
-    throw invalidRequest({ field: 'types', reason: 'searchTypes' });
-  }
-  return [...new Set(types as SearchType[])];
-}
 
 export function searchRoutes(app: FastifyInstance, deps: { search: SearchService; guard: Guard; negotiator: LocaleNegotiator }): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
@@ -43,7 +33,7 @@ export function searchRoutes(app: FastifyInstance, deps: { search: SearchService
       const q = query.q.trim();
       if (q.length === 0) throw invalidRequest({ field: 'q', reason: 'minLength', params: { limit: 1 } });
       if (q.length > MAX_QUERY_LENGTH) throw invalidRequest({ field: 'q', reason: 'maxLength', params: { limit: MAX_QUERY_LENGTH } });
-      const types = searchTypes(query.types);
+      const types = typesParameter(query.types, SEARCH_TYPES, 'searchTypes');
       return sendJson(reply, await deps.search.search(q, types, pageRequest(query), request.negotiation));
     },
   );
