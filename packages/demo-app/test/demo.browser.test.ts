@@ -284,12 +284,16 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
       // An album's heart on its page, and an artist followed from theirs.
       await page.getByTestId('releases').getByTestId('album-link').first().click();
       const albumTitle = (await page.getByTestId('album-title').textContent())!;
+      const albumSaved = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/library/saved:batchAdd');
       await page.locator('.title-row').getByTestId('heart-album').click();
       await expect.poll(() => page.locator('.title-row').getByTestId('heart-album').getAttribute('aria-pressed')).toBe('true');
+      expect((await albumSaved).status()).toBe(200);
       await page.locator('.profile a').first().click();
       const artistName = (await page.getByTestId('artist-name').textContent())!;
+      const followed = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/library/following/artists:batchAdd');
       await page.getByTestId('follow').click();
       await expect.poll(() => page.getByTestId('follow').getAttribute('aria-pressed')).toBe('true');
+      expect((await followed).status()).toBe(200);
       await page.screenshot({ path: join(OUTPUT, 'demo-artist-following-ar.png') });
 
       // The library's pages list them, their hearts pressed.
@@ -310,8 +314,11 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
       await expect.poll(() => page.getByTestId('liked-songs').locator('li').count()).toBe(1);
       await page.screenshot({ path: join(OUTPUT, 'demo-liked-phone-en.png') });
       // Unliking from the list: the heart empties, and the next visit leaves the song out.
+      const removed = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/library/saved:batchRemove');
       await page.getByTestId('liked-songs').getByTestId('heart-song').click();
       await expect.poll(() => page.getByTestId('liked-songs').getByTestId('heart-song').getAttribute('aria-pressed')).toBe('false');
+      // The heart empties at once; the list is read again once the removal is answered.
+      expect((await removed).status()).toBe(200);
       await page.getByTestId('nav-home').click();
       await page.getByTestId('nav-liked').click();
       await page.getByTestId('library-empty').waitFor();
