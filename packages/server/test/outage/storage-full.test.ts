@@ -174,6 +174,11 @@ describe.runIf(root)('a full disk under SQLite', () => {
     const source = join(tmpdir(), `maqam-full-tone-${process.pid}.wav`);
     expect(spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=20', source]).status).toBe(0);
     mkdirSync(join(dir, 'media'), { recursive: true });
+    // The refused import before this left its WAL grown to the full disk: checkpointed, the database opens with what it
+    // has, and the media's own files are what meets the full disk.
+    const db = new DatabaseSync(join(dir, 'maqam.db'));
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    db.close();
     filler = fillDisk(dir);
     const result = cli(['media', 'add', 'song-ar', source]);
     rmSync(source, { force: true });
