@@ -2,24 +2,25 @@
 //
 //   kernel      errors.ts, principal.ts, schema-validator.ts, config.ts: the domain's shared vocabulary
 //   mechanisms  crypto/, text/, locale/, storage/ (and storage/migrations/, frozen), http/
-//   features    catalog/ < search/ < import/ < streaming/; catalog/ < library/; keys/, oauth/, demo/ beside them
+//   features    catalog/ < search/ < import/ < streaming/; catalog/ < library/ < playlists/; keys/, oauth/, demo/ beside them
 //   edge        app.ts, serve.ts, prepare-database.ts, index.ts: where features are composed
 //
 // Features reach HTTP only from their routes (*.routes.ts); mechanisms never reach features;
 // a feature reaches only the features below it, so folders never import each other in circles.
 const SRC = '^packages/server/src/';
-const FEATURES = '(catalog|search|import|streaming|library|keys|oauth|demo)';
+const FEATURES = '(catalog|search|import|streaming|library|playlists|keys|oauth|demo)';
 
 /** A feature and the features it must not import (those above it, and those beside it). */
 const featureOrder = {
-  catalog: ['search', 'import', 'streaming', 'library', 'keys', 'oauth', 'demo'],
-  search: ['import', 'streaming', 'library', 'keys', 'oauth', 'demo'],
-  import: ['streaming', 'library', 'keys', 'oauth', 'demo'],
-  streaming: ['library', 'keys', 'oauth', 'demo'],
-  library: ['search', 'import', 'streaming', 'keys', 'oauth', 'demo'],
-  keys: ['catalog', 'search', 'import', 'streaming', 'library', 'oauth', 'demo'],
-  oauth: ['catalog', 'search', 'import', 'streaming', 'library', 'keys', 'demo'],
-  demo: ['catalog', 'search', 'import', 'streaming', 'library', 'keys', 'oauth'],
+  catalog: ['search', 'import', 'streaming', 'library', 'playlists', 'keys', 'oauth', 'demo'],
+  search: ['import', 'streaming', 'library', 'playlists', 'keys', 'oauth', 'demo'],
+  import: ['streaming', 'library', 'playlists', 'keys', 'oauth', 'demo'],
+  streaming: ['library', 'playlists', 'keys', 'oauth', 'demo'],
+  library: ['search', 'import', 'streaming', 'playlists', 'keys', 'oauth', 'demo'],
+  playlists: ['search', 'import', 'streaming', 'keys', 'oauth', 'demo'],
+  keys: ['catalog', 'search', 'import', 'streaming', 'library', 'playlists', 'oauth', 'demo'],
+  oauth: ['catalog', 'search', 'import', 'streaming', 'library', 'playlists', 'keys', 'demo'],
+  demo: ['catalog', 'search', 'import', 'streaming', 'library', 'playlists', 'keys', 'oauth'],
 };
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -7,3 +7,4 @@ export * from './auth.ts';
 export * from './streaming.ts';
 export * from './search.ts';
 export * from './library.ts';
+export * from './playlists.ts';

@@ -55,6 +55,9 @@ import { createLibraryService } from './library/library.service.ts';
 import { createHistoryRepo } from './library/history.repo.ts';
 import { createHistoryService } from './library/history.service.ts';
 import { libraryRoutes } from './library/library.routes.ts';
+import { createPlaylistsRepo } from './playlists/playlists.repo.ts';
+import { createPlaylistService } from './playlists/playlists.service.ts';
+import { playlistRoutes } from './playlists/playlists.routes.ts';
 import { demoRoutes, type DemoApp } from './demo/demo.routes.ts';
 
 /** Contract section 8: bodies over 1 MiB are a 413. */
@@ -246,7 +249,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
                 authorizationUrl: `${config.publicUrl}/v1/auth/authorize`,
                 tokenUrl: `${config.publicUrl}/v1/auth/token`,
                 refreshUrl: `${config.publicUrl}/v1/auth/token/refresh`,
-                scopes: { read: 'Read the catalog and the user\'s library.', stream: 'Acquire streams of songs.', write: 'Change the user\'s library: saves, follows, plays.' },
+                scopes: { read: 'Read the catalog and the user\'s library.', stream: 'Acquire streams of songs.', write: 'Change the user\'s library: saves, follows, plays, playlists.' },
               },
             },
           },
@@ -259,6 +262,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
         { name: 'AuthService', description: 'OAuth 2.0 authorization code with PKCE, refresh with rotation, revocation.' },
         { name: 'StreamingService', description: 'Signed HLS streams for signed-in users.' },
         { name: 'LibraryService', description: 'The signed-in user\'s library: saved songs and albums, followed artists, listening history and a change feed.' },
+        { name: 'PlaylistService', description: 'Playlists: entries with ids of their own, versions as ETags (If-Match, If-None-Match), safe retries.' },
       ],
     },
   });
@@ -279,6 +283,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     publicUrl: config.publicUrl,
     clock,
   });
+  const idempotency = createIdempotency(createIdempotencyRecordsRepo(storage.db, IDEMPOTENCY_WINDOWS), clock, app.log);
   await app.register(libraryRoutes, {
     catalog,
     library: createLibraryService({
@@ -287,7 +292,15 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     history: createHistoryService({ repo: createHistoryRepo(storage), catalog, cursors, historyDays: config.historyDays, clock }),
     guard,
     negotiator,
-    idempotency: createIdempotency(createIdempotencyRecordsRepo(storage.db, IDEMPOTENCY_WINDOWS), clock, app.log),
+    idempotency,
+  });
+  await app.register(playlistRoutes, {
+    playlists: createPlaylistService({
+      repo: createPlaylistsRepo(storage), catalog, cursors, clock, maxItems: config.playlistMaxItems, publicUrl: config.publicUrl,
+    }),
+    guard,
+    negotiator,
+    idempotency,
   });
   await app.register(authorizeRoutes, {
     issuer: config.publicUrl,

@@ -26,6 +26,8 @@ export interface Config {
   streamUrlTtlSeconds: number;
   /** How long a user's plays are kept (GetHistory), in days. */
   historyDays: number;
+  /** How many entries one playlist may hold. */
+  playlistMaxItems: number;
   databaseTimeoutMs: number;
   /** HTTP: how long a client has to send a whole request, headers and body. */
   requestTimeoutMs: number;
@@ -223,6 +225,13 @@ export const SETTINGS = [
     description: 'How long a user\'s listening history is kept, in days: older plays are no longer listed and are deleted as the user reports more.',
     parse: integer('MAQAM_HISTORY_DAYS', 365, 1, 36_500),
   } satisfies Setting<'historyDays'>,
+  {
+    key: 'playlistMaxItems',
+    env: 'MAQAM_PLAYLIST_MAX_ITEMS',
+    shownDefault: '10000',
+    description: 'How many entries one playlist may hold; a write past it is a 400 that changes nothing.',
+    parse: integer('MAQAM_PLAYLIST_MAX_ITEMS', 10_000, 1, 100_000),
+  } satisfies Setting<'playlistMaxItems'>,
   {
     key: 'databaseTimeoutMs',
     env: 'MAQAM_DB_TIMEOUT_MS',

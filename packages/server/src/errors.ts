@@ -118,6 +118,51 @@ export const ERRORS = {
     code: 'ERROR_CODE_INVALID_REQUEST',
     message: { en: 'The play "{id}" starts more than 5 minutes from now.', ar: 'يبدأ التشغيل "{id}" بعد أكثر من 5 دقائق من الآن.' },
   },
+  playlistNotFound: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: 'No playlist with id "{id}".', ar: 'لا توجد قائمة تشغيل بالمعرّف "{id}".' },
+  },
+  playlistNotYours: {
+    code: 'ERROR_CODE_PERMISSION_DENIED',
+    message: { en: 'Only the owner of the playlist "{id}" may change it.', ar: 'لا يغيّر قائمة التشغيل "{id}" إلا مالكها.' },
+  },
+  playlistModified: {
+    code: 'ERROR_CODE_CONFLICT',
+    status: 412,
+    message: {
+      en: 'The playlist has changed since version {expected}; it is now at version {version} (ETag). Read it again and redo the change.',
+      ar: 'تغيّرت قائمة التشغيل منذ الإصدار {expected}؛ وهي الآن في الإصدار {version} (ETag). اقرأها من جديد وأعد التغيير.',
+    },
+  },
+  playlistVersionRequired: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    status: 428,
+    message: {
+      en: 'Replacing every entry of a playlist needs If-Match with the version you read, so no change made since is lost.',
+      ar: 'استبدال كل عناصر قائمة التشغيل يتطلب ترويسة If-Match بالإصدار الذي قرأته، كي لا يضيع أي تغيير جرى بعده.',
+    },
+  },
+  playlistEntryNotFound: {
+    code: 'ERROR_CODE_CONFLICT',
+    message: {
+      en: 'The playlist has no entry "{id}" (any more); read it again.',
+      ar: 'لا يوجد (أو لم يعد يوجد) في قائمة التشغيل عنصر بالمعرّف "{id}"؛ اقرأها من جديد.',
+    },
+  },
+  playlistFull: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    message: {
+      en: 'A playlist holds {limit#entries} at most; this one has {count} and the request adds {adding}. Nothing was changed.',
+      ar: 'تتسع قائمة التشغيل لـ{limit#entries} على الأكثر؛ وفي هذه {count} ويضيف الطلب {adding}. لم يتغير شيء.',
+    },
+  },
+  tooManyPlaylists: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    message: {
+      en: 'A user may have {limit#playlists} at most; delete one to make another. Nothing was changed.',
+      ar: 'يحق للمستخدم {limit#playlists} على الأكثر؛ احذف واحدة لتنشئ أخرى. لم يتغير شيء.',
+    },
+  },
   routeNotFound: {
     code: 'ERROR_CODE_NOT_FOUND',
     message: { en: 'No operation at {method} {path}.', ar: 'لا توجد عملية عند {method} {path}.' },
@@ -298,6 +343,14 @@ export const VIOLATIONS = {
     en: 'is not a page token this server issued for this list, or it has expired',
     ar: 'ليس رمز صفحة أصدره هذا الخادم لهذه القائمة، أو انتهت صلاحيته',
   },
+  entityTag: {
+    en: 'must be entity-tags such as "7" (in double quotes), or *',
+    ar: 'يجب أن يكون وسوم كيان مثل "7" (بين علامتي اقتباس مزدوجتين)، أو *',
+  },
+  pageTokenReordered: {
+    en: 'was made before the playlist was renumbered, and the entry it went on from has moved or gone; read the playlist again from the first page',
+    ar: 'صدر قبل إعادة ترقيم قائمة التشغيل، والعنصر الذي يتابع منه نُقل أو حُذف؛ اقرأ القائمة من جديد من الصفحة الأولى',
+  },
   libraryTypes: {
     en: 'must be a comma-separated list of song and album',
     ar: 'يجب أن يكون قائمة مفصولة بفواصل من song وalbum',
@@ -317,6 +370,22 @@ export const VIOLATIONS = {
   changesCursorExpired: {
     en: 'is older than the {days#days} changes are kept',
     ar: 'أقدم من {days#days}، وهي مدة حفظ التغييرات',
+  },
+  songUnknown: {
+    en: 'names no song in the catalog (unknown or withdrawn)',
+    ar: 'لا يدل على أغنية في الكتالوج (غير معروفة أو مسحوبة)',
+  },
+  trimmedLength: {
+    en: 'must be {min} to {max} characters once trimmed',
+    ar: 'يجب أن يكون طوله بين {min} و{max} حرفًا بعد حذف المسافات من طرفيه',
+  },
+  entryTwice: {
+    en: 'names an entry already named in itemIds',
+    ar: 'يكرر عنصرًا ورد من قبل في itemIds',
+  },
+  entryMovedBeforeItself: {
+    en: 'is one of the entries being moved',
+    ar: 'هو أحد العناصر المنقولة',
   },
   searchTypes: {
     en: 'must be a comma-separated list of song, artist and album',
@@ -347,6 +416,14 @@ const COUNTED: Record<string, Record<MessageLocale, PluralForms>> = {
   ids: {
     en: { one: '{n} id', other: '{n} ids' },
     ar: { one: 'معرّف واحد', two: 'معرّفين', few: '{n} معرّفات', many: '{n} معرّفًا', other: '{n} معرّف' },
+  },
+  entries: {
+    en: { one: '{n} entry', other: '{n} entries' },
+    ar: { one: 'عنصر واحد', two: 'عنصرين', few: '{n} عناصر', many: '{n} عنصرًا', other: '{n} عنصر' },
+  },
+  playlists: {
+    en: { one: '{n} playlist', other: '{n} playlists' },
+    ar: { one: 'قائمة تشغيل واحدة', two: 'قائمتي تشغيل', few: '{n} قوائم تشغيل', many: '{n} قائمة تشغيل', other: '{n} قائمة تشغيل' },
   },
   days: {
     en: { one: '{n} day', other: '{n} days' },

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { MAX_ID_LENGTH } from '@maqam/contract';
 import { ApiError } from '../errors.ts';
 import { contentEtag } from '../http/etag.ts';
-import { artworkSvg } from './artwork.ts';
+import { artworkSvg, mosaicSvg, type MosaicTile } from './artwork.ts';
 import type { CatalogRepo } from './catalog.repo.ts';
 
 const ArtworkParams = Type.Object({
@@ -21,6 +21,45 @@ const ArtworkParams = Type.Object({
  * one (streaming/media-scan.ts owns that layout); else its artwork is drawn.
  */
 export function artworkRoutes(app: FastifyInstance, repo: CatalogRepo, coverFile: (albumId: string) => string): void {
+  /** The bytes of an image as a CDN would serve them: public, a day fresh, revalidated by their ETag. */
+  const sendImage = (request: FastifyRequest, reply: FastifyReply, body: Buffer | string, contentType: string) => {
+    const etag = contentEtag(body);
+    reply.header('content-type', contentType).header('cache-control', 'public, max-age=86400').header('etag', etag);
+    return request.headers['if-none-match'] === etag ? reply.code(304).send() : reply.send(body);
+  };
+  // An SVG opened on its own is a document: it may not run script or load anything.
+  const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+  /** What an album's name is to its cover: its text in its own language. */
+  const nameOf = (item: { texts: string; original_language: string }, id: string) => {
+    const texts = JSON.parse(item.texts) as Record<string, string>;
+    return texts[item.original_language] ?? Object.values(texts)[0] ?? id;
+  };
+
+  // GET /artwork/mosaics/{album}[/{album}/{album}/{album}].svg: a playlist's cover, drawn from one album's cover or
+  // four (playlists.service.ts names them, each id encoded as a path segment). The URL names the albums, so it
+  // changes when they do; the bytes change with their names and kept images, and the ETag with the bytes.
+  app.get('/artwork/mosaics/*', { schema: { hide: true } }, async (request, reply) => {
+    const path = request.url.split('?')[0]!.slice('/artwork/mosaics/'.length);
+    let ids: string[] = [];
+    try {
+      ids = path.endsWith('.svg') ? path.slice(0, -'.svg'.length).split('/').map(decodeURIComponent) : [];
+    } catch {
+      ids = [];
+    }
+    if ((ids.length !== 1 && ids.length !== 4) || ids.some((id) => id === '' || id.length > MAX_ID_LENGTH || id.includes('\u0000'))) {
+      throw new ApiError('routeNotFound', { params: { method: request.method, path: request.url.split('?')[0]! } });
+    }
+    const tiles: MosaicTile[] = [];
+    for (const id of ids) {
+      const album = await repo.artworkName('albums', id);
+      if (album === undefined) throw new ApiError('albumNotFound', { params: { id } });
+      tiles.push({ id, name: nameOf(album, id), jpeg: await readFile(coverFile(id)).catch(() => undefined) });
+    }
+    reply.header('content-security-policy', SVG_POLICY);
+    return sendImage(request, reply, mosaicSvg(tiles), 'image/svg+xml; charset=utf-8');
+  });
+
   app.get<{ Params: { kind: 'artists' | 'albums'; file: string } }>(
     '/artwork/:kind/:file',
     { schema: { hide: true, params: ArtworkParams } },
@@ -29,20 +68,13 @@ export function artworkRoutes(app: FastifyInstance, repo: CatalogRepo, coverFile
       const id = file.slice(0, -'.svg'.length);
       const item = await repo.artworkName(kind, id);
       if (item === undefined) throw new ApiError(kind === 'artists' ? 'artistNotFound' : 'albumNotFound', { params: { id } });
-      const send = (body: Buffer | string, contentType: string) => {
-        const etag = contentEtag(body);
-        reply.header('content-type', contentType).header('cache-control', 'public, max-age=86400').header('etag', etag);
-        return request.headers['if-none-match'] === etag ? reply.code(304).send() : reply.send(body);
-      };
       if (file.endsWith('.jpg')) {
         const cover = kind === 'albums' ? await readFile(coverFile(id)).catch(() => undefined) : undefined;
         if (cover === undefined) throw new ApiError('albumNotFound', { params: { id } });
-        return send(cover, 'image/jpeg');
+        return sendImage(request, reply, cover, 'image/jpeg');
       }
-      const texts = JSON.parse(item.texts) as Record<string, string>;
-      // An SVG opened on its own is a document: it may not run script or load anything.
-      reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
-      return send(artworkSvg(kind, id, texts[item.original_language] ?? Object.values(texts)[0] ?? id), 'image/svg+xml; charset=utf-8');
+      reply.header('content-security-policy', SVG_POLICY);
+      return sendImage(request, reply, artworkSvg(kind, id, nameOf(item, id)), 'image/svg+xml; charset=utf-8');
     },
   );
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { addVary } from './vary.ts';
-import { ApiError, DomainError, invalidRequest, localizeViolation, oauthErrorOf } from '../errors.ts';
+import { ApiError, DomainError, invalidRequest, localizeViolation, oauthErrorOf, type ErrorReason, type Params } from '../errors.ts';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../storage/unavailable.ts';
 import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import { validationErrorToApiError } from './validation.ts';
@@ -29,6 +29,16 @@ function fromFastifyError(error: FastifyError, bodyLimit: number): DomainError |
 }
 
 /**
+ * Headers an answer carries for a reason of the domain's: a Retry-After where
+ * waiting helps, and the current ETag of a playlist whose If-Match failed
+ * (contract section 14).
+ */
+const HEADERS_OF: Partial<Record<ErrorReason, (params: Params) => Record<string, string>>> = {
+  unavailable: () => ({ 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) }),
+  playlistModified: (params) => ({ etag: `"${params.version}"` }),
+};
+
+/**
  * RFC 6749 §5.2 members for an error that carries none of its own: what the
  * token endpoints answer on every error, including the ones raised before
  * their handlers run (validation, body parsing).
@@ -54,8 +64,8 @@ function oauthMembersFor(error: DomainError & { status: number }): { error: stri
 export function createErrorHandler(negotiator: LocaleNegotiator, bodyLimit: number, options: { oauth?: boolean } = {}) {
   return function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     const known = error instanceof DomainError ? error : fromFastifyError(error, bodyLimit);
-    // The one mapping from the domain's errors to answers: the catalog's status, and a Retry-After where waiting helps.
-    let apiError = known && ApiError.of(known, known.reason === 'unavailable' ? { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } : {});
+    // The one mapping from the domain's errors to answers: the catalog's status, and the headers some reasons carry.
+    let apiError = known && ApiError.of(known, HEADERS_OF[known.reason]?.(known.params) ?? {});
     if (!apiError) {
       request.log.error({ err: error }, 'unhandled error');
       apiError = new ApiError('internal', { params: { requestId: request.id } });

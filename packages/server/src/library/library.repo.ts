@@ -35,74 +35,95 @@ export interface NewChange {
 const CATALOG_TABLE = { song: 'songs', album: 'albums', artist: 'artists' } as const;
 
 /**
+ * What every write to a user's library (saves, follows, plays' feed,
+ * playlists) does inside its transaction besides its own rows: record the
+ * changes the feed lists, and forget the feed's old ones.
+ */
+export interface UserWriteSession {
+  readonly trx: Transaction<Database>;
+  /** A change this write makes, in the order it makes them, recorded (numbered) when it ends. */
+  record(change: NewChange, now: number): void;
+  /** Forgets the user's changes older than `before` (the feed keeps 90 days). */
+  forgetChangesBefore(before: number): Promise<void>;
+}
+
+/**
+ * Takes the user's counter row for the rest of the transaction (made on
+ * the first write; a write, so on SQLite the transaction holds the write
+ * lock from here) and answers how many changes the library has had;
+ * undefined when there is no such user.
+ */
+async function lockUser(trx: Transaction<Database>, userId: string): Promise<number | undefined> {
+  const row = await trx.insertInto('library_counters')
+    .columns(['user_id', 'changes'])
+    .expression((eb) => eb.selectFrom('users').select((inner) => ['id', inner.lit(0).as('changes')]).where('id', '=', userId))
+    .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ changes: eb.ref('library_counters.changes') })))
+    .returning('changes')
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.changes);
+}
+
+/**
+ * Runs `work` as one of the user's writes: one transaction that first takes
+ * the user's counter row (`lockUser`), so writes for one user take turns on
+ * any node, and what a write reads of the user's rows is what it changes; its
+ * changes are numbered in commit order when it ends. Undefined when the user
+ * is gone. Every feature that writes a user's library (this one, playlists)
+ * writes through it.
+ */
+export async function writeAsUser<T>(db: Kysely<Database>, userId: string, work: (session: UserWriteSession) => Promise<T>): Promise<T | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const count = await lockUser(trx, userId);
+    if (count === undefined) return undefined;
+    const changes: NewChange[] = [];
+    let at = 0;
+    const result = await work({
+      trx,
+      record(change, now) {
+        changes.push(change);
+        at = now;
+      },
+      forgetChangesBefore: async (before) => {
+        await trx.deleteFrom('library_changes').where('user_id', '=', userId).where('changed_at', '<', before).execute();
+      },
+    });
+    if (changes.length > 0) {
+      await trx.insertInto('library_changes')
+        .values(changes.map((change, i) => ({ user_id: userId, number: count + i + 1, kind: change.kind, item_id: change.id, change: change.change, changed_at: at })))
+        .execute();
+      await trx.updateTable('library_counters').set({ changes: count + changes.length }).where('user_id', '=', userId).execute();
+    }
+    return result;
+  });
+}
+
+/**
  * A user's library: the items they saved or follow, and the numbered feed of
- * its changes. Every write is one transaction that first takes the user's
- * counter row (`lockUser`): writes for one user take turns on any node, so what a
- * write reads of the set is what it changes, and its changes are numbered in
- * commit order.
+ * its changes. Every write goes through writeAsUser.
  */
 export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRows'>) {
   const { db } = storage;
 
-  /**
-   * Takes the user's counter row for the rest of the transaction (made on
-   * the first write; a write, so on SQLite the transaction holds the write
-   * lock from here) and answers how many changes the library has had;
-   * undefined when there is no such user.
-   */
-  async function lockUser(trx: Transaction<Database>, userId: string): Promise<number | undefined> {
-    const row = await trx.insertInto('library_counters')
-      .columns(['user_id', 'changes'])
-      .expression((eb) => eb.selectFrom('users').select((inner) => ['id', inner.lit(0).as('changes')]).where('id', '=', userId))
-      .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ changes: eb.ref('library_counters.changes') })))
-      .returning('changes')
-      .executeTakeFirst();
-    return row === undefined ? undefined : Number(row.changes);
-  }
-
-  /** Records these changes after the `count` the library had, at `at`, and counts them on the user's counter row. */
-  async function recordChanges(trx: Transaction<Database>, userId: string, count: number, changes: readonly NewChange[], at: number): Promise<void> {
-    if (changes.length === 0) return;
-    await trx.insertInto('library_changes')
-      .values(changes.map((change, i) => ({ user_id: userId, number: count + i + 1, kind: change.kind, item_id: change.id, change: change.change, changed_at: at })))
-      .execute();
-    await trx.updateTable('library_counters').set({ changes: count + changes.length }).where('user_id', '=', userId).execute();
-  }
-
   return {
     /** Runs `work` as one of the user's library writes; undefined when the user is gone. */
-    async write<T>(userId: string, work: (session: LibraryWrite) => Promise<T>): Promise<T | undefined> {
-      return db.transaction().execute(async (trx) => {
-        const count = await lockUser(trx, userId);
-        if (count === undefined) return undefined;
-        const changes: NewChange[] = [];
-        let at = 0;
-        const session: LibraryWrite = {
-          saved: (kind, ids) => savedIn(trx, userId, kind, ids),
-          async add(kind, ids, now) {
-            if (ids.length === 0) return;
-            await trx.insertInto('library_items').values(ids.map((id) => ({ user_id: userId, kind, item_id: id, saved_at: now })))
-              .onConflict((oc) => oc.columns(['user_id', 'kind', 'item_id']).doNothing()).execute();
-          },
-          async remove(kind, ids) {
-            if (ids.length === 0) return [];
-            const removed = await trx.deleteFrom('library_items').where('user_id', '=', userId).where('kind', '=', kind).where('item_id', 'in', storage.idList(ids))
-              .returning('item_id').execute();
-            return removed.map((row) => row.item_id);
-          },
-          visible: (kind, ids) => visibleIn(trx, kind, ids),
-          record(change, now) {
-            changes.push(change);
-            at = now;
-          },
-          forgetChangesBefore: async (before) => {
-            await trx.deleteFrom('library_changes').where('user_id', '=', userId).where('changed_at', '<', before).execute();
-          },
-        };
-        const result = await work(session);
-        await recordChanges(trx, userId, count, changes, at);
-        return result;
-      });
+    write<T>(userId: string, work: (session: LibraryWrite) => Promise<T>): Promise<T | undefined> {
+      return writeAsUser(db, userId, ({ trx, record, forgetChangesBefore }) => work({
+        record,
+        forgetChangesBefore,
+        saved: (kind, ids) => savedIn(trx, userId, kind, ids),
+        visible: (kind, ids) => visibleIn(trx, kind, ids),
+        async add(kind, ids, now) {
+          if (ids.length === 0) return;
+          await trx.insertInto('library_items').values(ids.map((id) => ({ user_id: userId, kind, item_id: id, saved_at: now })))
+            .onConflict((oc) => oc.columns(['user_id', 'kind', 'item_id']).doNothing()).execute();
+        },
+        async remove(kind, ids) {
+          if (ids.length === 0) return [];
+          const removed = await trx.deleteFrom('library_items').where('user_id', '=', userId).where('kind', '=', kind).where('item_id', 'in', storage.idList(ids))
+            .returning('item_id').execute();
+          return removed.map((row) => row.item_id);
+        },
+      }));
     },
 
     /** Which of these items the user has, with when they were first saved. */
@@ -173,7 +194,7 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
 }
 
 /** What one library write may do, inside its transaction (LibraryRepo.write). */
-export interface LibraryWrite {
+export interface LibraryWrite extends Omit<UserWriteSession, 'trx'> {
   /** Which of these items the user has, with when they were first saved. */
   saved(kind: LibraryKind, ids: readonly string[]): Promise<Map<string, number>>;
   /** Which of these ids the catalog shows (not withdrawn). */
@@ -182,10 +203,6 @@ export interface LibraryWrite {
   add(kind: LibraryKind, ids: readonly string[], now: number): Promise<void>;
   /** Removes these items; answers those the user had. */
   remove(kind: LibraryKind, ids: readonly string[]): Promise<string[]>;
-  /** A change this write makes, in the order it makes them, recorded when it ends. */
-  record(change: NewChange, now: number): void;
-  /** Forgets the user's changes older than `before` (the feed keeps 90 days). */
-  forgetChangesBefore(before: number): Promise<void>;
 }
 
 export type LibraryRepo = ReturnType<typeof createLibraryRepo>;

@@ -9,7 +9,7 @@ import { itemFragments, rfc3339, withMembers } from './rendered-items.ts';
 
 /** How long the change feed keeps a change, and a cursor stays good. */
 export const CHANGES_KEPT_DAYS = 90;
-const CHANGES_KEPT_MS = CHANGES_KEPT_DAYS * 24 * 3600 * 1000;
+export const CHANGES_KEPT_MS = CHANGES_KEPT_DAYS * 24 * 3600 * 1000;
 
 /** What a save or follow answers for one id: when it was first saved, or why it was not. */
 export type SaveOutcome = { readonly savedAt: number } | { readonly error: ErrorReason; readonly id: string };

@@ -39,6 +39,8 @@ export interface Database {
   library_counters: LibraryCountersTable;
   play_history: PlayHistoryTable;
   idempotency_records: IdempotencyRecordsTable;
+  playlists: PlaylistsTable;
+  playlist_items: PlaylistItemsTable;
 }
 
 export interface SettingsTable {
@@ -333,6 +335,34 @@ export interface IdempotencyRecordsTable {
   /** The answer's headers to replay, as JSON. */
   headers: string | null;
   body: string | null;
+}
+
+/** A user's playlist (contract section 14). */
+export interface PlaylistsTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string;
+  visibility: 'PLAYLIST_VISIBILITY_PRIVATE' | 'PLAYLIST_VISIBILITY_PUBLIC';
+  created_at: number | string;
+  updated_at: number | string;
+  version: number | string;
+  item_count: number;
+  total_duration_ms: number | string;
+  /** JSON array of up to four album ids, the first distinct albums of its entries. */
+  cover_album_ids: string;
+  renumbered_version: number | string;
+}
+
+/** One entry of a playlist; entries stand in the order of their keys. */
+export interface PlaylistItemsTable {
+  playlist_id: string;
+  item_id: string;
+  order_key: number | string;
+  song_id: string;
+  duration_ms: number;
+  added_at: number | string;
+  placed_version: number | string;
 }
 
 export type Db = Kysely<Database>;

@@ -14,6 +14,7 @@ import * as searchSegments from './012-search-segments.ts';
 import * as songTemplatesRowid from './013-song-templates-rowid.ts';
 import * as deploymentId from './014-deployment-id.ts';
 import * as library from './015-library.ts';
+import * as playlists from './016-playlists.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -37,6 +38,7 @@ export const migrations: MigrationProvider = {
       '013-song-templates-rowid': songTemplatesRowid,
       '014-deployment-id': deploymentId,
       '015-library': library,
+      '016-playlists': playlists,
     };
   },
 };

@@ -1,0 +1,290 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, PlaylistsTable } from '../storage/database.ts';
+import type { Storage } from '../storage/storage.ts';
+import { writeAsUser, type UserWriteSession } from '../library/library.repo.ts';
+import { ORDER_KEY_GAP } from './order-keys.ts';
+
+export type Visibility = PlaylistsTable['visibility'];
+
+/** A playlist's row, with its owner's name. */
+export interface PlaylistRow {
+  readonly id: string;
+  readonly ownerId: string;
+  readonly ownerName: string;
+  readonly name: string;
+  readonly description: string;
+  readonly visibility: Visibility;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly version: number;
+  readonly itemCount: number;
+  readonly totalDurationMs: number;
+  readonly coverAlbumIds: readonly string[];
+  readonly renumberedVersion: number;
+}
+
+/** An entry of a playlist, where it stands. */
+export interface EntryRow {
+  readonly itemId: string;
+  readonly orderKey: number;
+  readonly songId: string;
+  readonly addedAt: number;
+  readonly placedVersion: number;
+}
+
+/** An entry to write: its song, and its duration when added. */
+export interface NewEntry extends EntryRow {
+  readonly durationMs: number;
+}
+
+/** A song an entry may name: shown by the catalog, with what the playlist keeps of it. */
+export interface PlayableSong {
+  readonly durationMs: number;
+}
+
+/** The details a write sets on a playlist (its version and time always). */
+export interface PlaylistChanges {
+  readonly version: number;
+  readonly updatedAt: number;
+  readonly name?: string;
+  readonly description?: string;
+  readonly visibility?: Visibility;
+  readonly itemCount?: number;
+  readonly totalDurationMs?: number;
+  readonly renumberedVersion?: number;
+}
+
+/** How many distinct albums a cover is drawn from, and how many entries are read at a time to find them. */
+const COVER_ALBUMS = 4;
+const COVER_SCAN = 64;
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+const playlistColumns = [
+  'p.id', 'p.owner_id', 'u.username', 'p.name', 'p.description', 'p.visibility', 'p.created_at', 'p.updated_at',
+  'p.version', 'p.item_count', 'p.total_duration_ms', 'p.cover_album_ids', 'p.renumbered_version',
+] as const;
+
+function playlistOf(row: {
+  id: string; owner_id: string; username: string; name: string; description: string; visibility: Visibility; created_at: number | string;
+  updated_at: number | string; version: number | string; item_count: number; total_duration_ms: number | string; cover_album_ids: string; renumbered_version: number | string;
+}): PlaylistRow {
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    ownerName: row.username,
+    name: row.name,
+    description: row.description,
+    visibility: row.visibility,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    version: Number(row.version),
+    itemCount: Number(row.item_count),
+    totalDurationMs: Number(row.total_duration_ms),
+    coverAlbumIds: JSON.parse(row.cover_album_ids) as string[],
+    renumberedVersion: Number(row.renumbered_version),
+  };
+}
+
+const entryOf = (row: { item_id: string; order_key: number | string; song_id: string; added_at: number | string; placed_version: number | string }): EntryRow => ({
+  itemId: row.item_id, orderKey: Number(row.order_key), songId: row.song_id, addedAt: Number(row.added_at), placedVersion: Number(row.placed_version),
+});
+
+type RepoStorage = Pick<Storage, 'db' | 'idList' | 'idRows'>;
+
+async function find(executor: Executor, id: string): Promise<PlaylistRow | undefined> {
+  const row = await executor.selectFrom('playlists as p').innerJoin('users as u', 'u.id', 'p.owner_id').select(playlistColumns).where('p.id', '=', id).executeTakeFirst();
+  return row && playlistOf(row);
+}
+
+/** `limit` entries after the one at `afterKey` (from the start when null), in order. */
+async function entriesAfter(executor: Executor, playlistId: string, afterKey: number | null, limit: number): Promise<EntryRow[]> {
+  let query = executor.selectFrom('playlist_items').select(['item_id', 'order_key', 'song_id', 'added_at', 'placed_version']).where('playlist_id', '=', playlistId);
+  if (afterKey !== null) query = query.where('order_key', '>', afterKey);
+  const rows = await query.orderBy('order_key').orderBy('item_id').limit(limit).execute();
+  return rows.map(entryOf);
+}
+
+/** How many entries stand before the key: the position of the entry at it. */
+async function countBefore(executor: Executor, playlistId: string, key: number): Promise<number> {
+  const row = await executor.selectFrom('playlist_items').select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('playlist_id', '=', playlistId).where('order_key', '<', key).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** These entries of the playlist, by id (each by its key). */
+async function entriesById(storage: RepoStorage, executor: Executor, playlistId: string, itemIds: readonly string[]): Promise<EntryRow[]> {
+  if (itemIds.length === 0) return [];
+  const rows = await executor.selectFrom(storage.idRows(itemIds)).crossJoin('playlist_items as pi')
+    .select(['pi.item_id', 'pi.order_key', 'pi.song_id', 'pi.added_at', 'pi.placed_version'])
+    .where('pi.playlist_id', '=', playlistId).whereRef('pi.item_id', '=', 'wanted.value').execute();
+  return rows.map(entryOf);
+}
+
+function writeSession(storage: RepoStorage, trx: Transaction<Database>, user: UserWriteSession) {
+  return {
+    record: user.record,
+    forgetChangesBefore: user.forgetChangesBefore,
+    find: (id: string) => find(trx, id),
+    countBefore: (playlistId: string, key: number) => countBefore(trx, playlistId, key),
+    entriesById: (playlistId: string, itemIds: readonly string[]) => entriesById(storage, trx, playlistId, itemIds),
+
+    async countOwned(userId: string): Promise<number> {
+      const row = await trx.selectFrom('playlists').select((eb) => eb.fn.countAll<number | string>().as('n')).where('owner_id', '=', userId).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async insert(playlist: { id: string; ownerId: string; name: string; description: string; visibility: Visibility; now: number; version: number }): Promise<void> {
+      await trx.insertInto('playlists').values({
+        id: playlist.id, owner_id: playlist.ownerId, name: playlist.name, description: playlist.description, visibility: playlist.visibility,
+        created_at: playlist.now, updated_at: playlist.now, version: playlist.version, item_count: 0, total_duration_ms: 0, cover_album_ids: '[]', renumbered_version: 0,
+      }).execute();
+    },
+
+    async update(id: string, changes: PlaylistChanges): Promise<void> {
+      await trx.updateTable('playlists').set({
+        version: changes.version,
+        updated_at: changes.updatedAt,
+        ...(changes.name !== undefined && { name: changes.name }),
+        ...(changes.description !== undefined && { description: changes.description }),
+        ...(changes.visibility !== undefined && { visibility: changes.visibility }),
+        ...(changes.itemCount !== undefined && { item_count: changes.itemCount }),
+        ...(changes.totalDurationMs !== undefined && { total_duration_ms: changes.totalDurationMs }),
+        ...(changes.renumberedVersion !== undefined && { renumbered_version: changes.renumberedVersion }),
+      }).where('id', '=', id).execute();
+    },
+
+    async delete(id: string): Promise<void> {
+      await trx.deleteFrom('playlists').where('id', '=', id).execute();
+    },
+
+    /** The songs of these ids the catalog shows, with their durations. */
+    async playableSongs(songIds: readonly string[]): Promise<Map<string, PlayableSong>> {
+      if (songIds.length === 0) return new Map();
+      const rows = await trx.selectFrom('songs').select(['id', 'duration_ms']).where('id', 'in', storage.idList(songIds)).where('withdrawn', '=', 0).execute();
+      return new Map(rows.map((row) => [row.id, { durationMs: Number(row.duration_ms) }]));
+    },
+
+    /** The key of the last entry before `key` (before the end when null), leaving out `excluding`; null when there is none. */
+    async keyBefore(playlistId: string, key: number | null, excluding: readonly string[] = []): Promise<number | null> {
+      let query = trx.selectFrom('playlist_items').select('order_key').where('playlist_id', '=', playlistId);
+      if (key !== null) query = query.where('order_key', '<', key);
+      if (excluding.length > 0) query = query.where('item_id', 'not in', storage.idList(excluding));
+      const row = await query.orderBy('order_key', 'desc').limit(1).executeTakeFirst();
+      return row === undefined ? null : Number(row.order_key);
+    },
+
+    async insertEntries(playlistId: string, entries: readonly NewEntry[]): Promise<void> {
+      if (entries.length === 0) return;
+      await trx.insertInto('playlist_items').values(entries.map((entry) => ({
+        playlist_id: playlistId, item_id: entry.itemId, order_key: entry.orderKey, song_id: entry.songId,
+        duration_ms: entry.durationMs, added_at: entry.addedAt, placed_version: entry.placedVersion,
+      }))).execute();
+    },
+
+    /** Deletes these entries; answers those there were, with their songs' durations. */
+    async deleteEntries(playlistId: string, itemIds: readonly string[]): Promise<NewEntry[]> {
+      if (itemIds.length === 0) return [];
+      const rows = await trx.deleteFrom('playlist_items').where('playlist_id', '=', playlistId).where('item_id', 'in', storage.idList(itemIds))
+        .returning(['item_id', 'order_key', 'song_id', 'added_at', 'placed_version', 'duration_ms']).execute();
+      return rows.map((row) => ({ ...entryOf(row), durationMs: Number(row.duration_ms) }));
+    },
+
+    async deleteAllEntries(playlistId: string): Promise<void> {
+      await trx.deleteFrom('playlist_items').where('playlist_id', '=', playlistId).execute();
+    },
+
+    /** Gives every entry the key of its rank (order-keys.ts renumberedKey), in one statement. */
+    async renumber(playlistId: string): Promise<void> {
+      const ranks = trx.selectFrom('playlist_items')
+        .select(['item_id', sql<number>`row_number() over (order by order_key, item_id)`.as('rank')])
+        .where('playlist_id', '=', playlistId)
+        .as('ranked');
+      await trx.updateTable('playlist_items').from(ranks)
+        .set({ order_key: sql`ranked.rank * ${ORDER_KEY_GAP}` })
+        .where('playlist_items.playlist_id', '=', playlistId)
+        .whereRef('playlist_items.item_id', '=', 'ranked.item_id')
+        .execute();
+    },
+
+    /** The first four distinct albums of the playlist's shown songs, in order (what its cover is drawn from); kept on its row. */
+    async refreshCover(playlistId: string): Promise<readonly string[]> {
+      const albums: string[] = [];
+      let after: { key: number; itemId: string } | null = null;
+      for (;;) {
+        let query = trx.selectFrom('playlist_items as pi').innerJoin('songs as s', 's.id', 'pi.song_id')
+          .select(['pi.order_key', 'pi.item_id', 's.album_id']).where('pi.playlist_id', '=', playlistId).where('s.withdrawn', '=', 0);
+        if (after !== null) {
+          const { key, itemId } = after;
+          query = query.where((eb) => eb.or([eb('pi.order_key', '>', key), eb.and([eb('pi.order_key', '=', key), eb('pi.item_id', '>', itemId)])]));
+        }
+        const rows = await query.orderBy('pi.order_key').orderBy('pi.item_id').limit(COVER_SCAN).execute();
+        for (const row of rows) {
+          if (!albums.includes(row.album_id)) albums.push(row.album_id);
+          if (albums.length === COVER_ALBUMS) break;
+        }
+        const last = rows[rows.length - 1];
+        if (albums.length === COVER_ALBUMS || rows.length < COVER_SCAN || last === undefined) break;
+        after = { key: Number(last.order_key), itemId: last.item_id };
+      }
+      await trx.updateTable('playlists').set({ cover_album_ids: JSON.stringify(albums) }).where('id', '=', playlistId).execute();
+      return albums;
+    },
+  };
+}
+
+/**
+ * Playlists and their entries (contract section 14). Writes go through the
+ * owner's library write (writeAsUser): a user's writes take turns on any node,
+ * so a write reads the playlist it changes as no other write can change it,
+ * and its change is numbered in the user's feed. Reads run in one
+ * repeatable-read transaction: a playlist and its entries as of one commit.
+ */
+export function createPlaylistsRepo(storage: RepoStorage) {
+  const { db } = storage;
+
+  return {
+    /** Runs `work` as one of the user's writes (writeAsUser); undefined when the user is gone. */
+    write<T>(userId: string, work: (write: PlaylistWrite) => Promise<T>): Promise<T | undefined> {
+      return writeAsUser(db, userId, (user) => work(writeSession(storage, user.trx, user)));
+    },
+
+    /**
+     * Runs `work` on one snapshot: every read in it sees the database as of
+     * one commit (SQLite's read transaction; PostgreSQL's repeatable read).
+     */
+    read<T>(work: (read: PlaylistRead) => Promise<T>): Promise<T> {
+      return db.transaction().setIsolationLevel('repeatable read').execute((trx) => work({
+        find: (id) => find(trx, id),
+        entriesAfter: (playlistId, afterKey, limit) => entriesAfter(trx, playlistId, afterKey, limit),
+        countBefore: (playlistId, key) => countBefore(trx, playlistId, key),
+        entriesById: (playlistId, itemIds) => entriesById(storage, trx, playlistId, itemIds),
+      }));
+    },
+
+    /** A page of the user's playlists, newest first, then id; `limit` at most. */
+    async owned(userId: string, after: readonly [createdAt: number, id: string] | null, limit: number): Promise<PlaylistRow[]> {
+      let query = db.selectFrom('playlists as p').innerJoin('users as u', 'u.id', 'p.owner_id').select(playlistColumns).where('p.owner_id', '=', userId);
+      if (after !== null) {
+        const [createdAt, id] = after;
+        query = query.where('p.created_at', '<=', createdAt)
+          .where((eb) => eb.or([eb('p.created_at', '<', createdAt), eb.and([eb('p.created_at', '=', createdAt), eb('p.id', '>', id)])]));
+      }
+      const rows = await query.orderBy('p.created_at', 'desc').orderBy('p.id').limit(limit).execute();
+      return rows.map(playlistOf);
+    },
+  };
+}
+
+/** What a read of playlists may do, on one snapshot (PlaylistsRepo.read). */
+export interface PlaylistRead {
+  find(id: string): Promise<PlaylistRow | undefined>;
+  entriesAfter(playlistId: string, afterKey: number | null, limit: number): Promise<EntryRow[]>;
+  countBefore(playlistId: string, key: number): Promise<number>;
+  entriesById(playlistId: string, itemIds: readonly string[]): Promise<EntryRow[]>;
+}
+
+/** What one playlist write may do, inside the owner's write transaction (PlaylistsRepo.write). */
+export type PlaylistWrite = ReturnType<typeof writeSession>;
+
+export type PlaylistsRepo = ReturnType<typeof createPlaylistsRepo>;

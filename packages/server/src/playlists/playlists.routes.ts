@@ -1,0 +1,229 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  AddPlaylistItemsRequest, CreatePlaylistRequest, EmptyResponse, GetPlaylistItemsResponse, GetPlaylistResponse, GetUserPlaylistsResponse,
+  MovePlaylistItemsRequest, PageQuery, PlaylistItemsWriteResponse, PlaylistParams, PlaylistResponse, RemovePlaylistItemsRequest,
+  RemovePlaylistItemsResponse, ReplacePlaylistItemsRequest, UpdatePlaylistRequest, VersionResponse,
+} from '@maqam/contract';
+import { ApiError } from '../errors.ts';
+import type { Guard } from '../http/credentials.ts';
+import { ifMatchVersions, noneMatchHolds, versionEtag } from '../http/etag.ts';
+import type { Idempotency } from '../http/idempotency.ts';
+import { negotiateLocale } from '../http/locale.hook.ts';
+import { normalizeProtoJsonNames } from '../http/proto-json.ts';
+import type { LocaleNegotiator } from '../locale/negotiation.ts';
+import { pageRequest } from '../catalog/paging.ts';
+import { CATALOG_SECURITY, ERROR_RESPONSES, sendJson } from '../catalog/songs.routes.ts';
+import type { TokenPrincipal } from '../principal.ts';
+import type { PlaylistService, VersionedAnswer } from './playlists.service.ts';
+import type { PlaylistRow } from './playlists.repo.ts';
+
+export interface PlaylistRouteDeps {
+  playlists: PlaylistService;
+  guard: Guard;
+  negotiator: LocaleNegotiator;
+  idempotency: Idempotency;
+}
+
+const USER_READ_SECURITY = [{ oauth2: ['read'] }];
+const WRITE_SECURITY = [{ oauth2: ['write'] }];
+const TAGS = ['PlaylistService'];
+const IF_MATCH_NOTE = ' Send `If-Match: "<version>"` to apply it only to that version: if the playlist has moved on, nothing changes and the answer is 412 with the current ETag.';
+const IDEMPOTENCY_NOTE = ' Send an `Idempotency-Key` header to make a retry safe: the same request with the same key is answered again from the first answer (24 hours), a different one is a 409.';
+
+type Params = { playlist_id: string };
+/** The user a write acts for: the guard of every write here admitted only access tokens. */
+const userOf = (request: FastifyRequest) => (request.principal as TokenPrincipal).userId;
+/** Who reads: a token's user, or nobody in particular (an API key reads public playlists only). */
+const readerOf = (request: FastifyRequest) => ({ userId: request.principal?.kind === 'token' ? request.principal.userId : undefined });
+const ifMatchOf = (request: FastifyRequest) => ifMatchVersions(request.headers['if-match']);
+
+/** A write's answer: its body, with the playlist's new version as the ETag. */
+function withVersion<T>(reply: FastifyReply, playlist: PlaylistRow, body: T): T {
+  reply.header('etag', versionEtag(playlist.version));
+  return body;
+}
+
+/** A read's answer: 304 when the client already holds this version (If-None-Match), else the body, with the version as ETag. */
+async function sendVersioned(request: FastifyRequest, reply: FastifyReply, answer: VersionedAnswer): Promise<FastifyReply> {
+  const etag = versionEtag(answer.version);
+  reply.header('etag', etag);
+  if (noneMatchHolds(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  return sendJson(reply, await answer.body());
+}
+
+/**
+ * PlaylistService (contract section 14): a user's playlists, their entries
+ * with ids of their own, versions as ETags with If-Match and If-None-Match.
+ * Reads take `read` or an API key (which sees public playlists only); writes
+ * `write`, and their POSTs an Idempotency-Key.
+ */
+export async function playlistRoutes(scope: FastifyInstance, deps: PlaylistRouteDeps): Promise<void> {
+  const { playlists, guard, negotiator, idempotency } = deps;
+  const routes = scope.withTypeProvider<TypeBoxTypeProvider>();
+  scope.decorateRequest('idempotencyKey', undefined);
+  // A playlist read may be kept by the client (private: it may be someone's own) and revalidated by its ETag; a write's answer is never kept.
+  scope.addHook('onSend', (request, reply, payload, done) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', request.method === 'GET' ? 'private, no-cache' : 'no-store');
+    done(null, payload);
+  });
+  const renameBody = async (request: FastifyRequest) => normalizeProtoJsonNames(request.body);
+  const read = { onRequest: guard('catalog'), preValidation: [negotiateLocale(negotiator), renameBody] };
+  const userRead = { onRequest: guard('user-read'), preValidation: [negotiateLocale(negotiator), renameBody] };
+  const write = { onRequest: guard('user-write'), preValidation: [negotiateLocale(negotiator), renameBody] };
+  const post = { ...write, preHandler: idempotency.claim, onSend: idempotency.record };
+
+  routes.post('/v1/playlists', {
+    schema: {
+      operationId: 'CreatePlaylist', tags: TAGS, security: WRITE_SECURITY,
+      summary: 'Makes a playlist for the signed-in user.',
+      description: 'Private unless told. Songs named are its first entries (a song named twice, two entries); an unknown or withdrawn song is a 400 naming it, and nothing is made.' + IDEMPOTENCY_NOTE,
+      body: CreatePlaylistRequest,
+      response: { 201: PlaylistResponse, ...ERROR_RESPONSES },
+    },
+    ...post,
+  }, async (request, reply) => {
+    const { name, description, visibility, songIdList } = request.body;
+    const playlist = await playlists.create(userOf(request), { name, description, visibility, songIds: (songIdList ?? []).map((id) => id.value) });
+    reply.code(201).header('location', `/v1/playlists/${encodeURIComponent(playlist.id)}`);
+    return withVersion(reply, playlist, { playlist: playlists.playlistJson(playlist) });
+  });
+
+  routes.get('/v1/playlists', {
+    schema: {
+      operationId: 'GetUserPlaylists', tags: TAGS, security: USER_READ_SECURITY,
+      summary: 'The signed-in user\'s playlists, newest first, then id.',
+      description: 'Page tokens are bound to the user.',
+      querystring: PageQuery,
+      response: { 200: GetUserPlaylistsResponse, ...ERROR_RESPONSES },
+    },
+    ...userRead,
+  }, async (request, reply) => sendJson(reply, await playlists.owned(userOf(request), pageRequest(request.query as Record<string, unknown>))));
+
+  routes.get('/v1/playlists/:playlist_id', {
+    schema: {
+      operationId: 'GetPlaylist', tags: TAGS, security: CATALOG_SECURITY,
+      summary: 'A playlist and the first page of its entries.',
+      description: 'Its owner\'s, or a public one. ETag is its version; If-None-Match with it answers 304. A private playlist of another user is a 404, as an unknown id.',
+      params: PlaylistParams,
+      querystring: PageQuery,
+      response: { 200: GetPlaylistResponse, ...ERROR_RESPONSES },
+    },
+    ...read,
+  }, async (request, reply) =>
+    sendVersioned(request, reply, await playlists.get(request.params.playlist_id, readerOf(request), pageRequest(request.query as Record<string, unknown>), request.negotiation)));
+
+  routes.get('/v1/playlists/:playlist_id/items', {
+    schema: {
+      operationId: 'GetPlaylistItems', tags: TAGS, security: CATALOG_SECURITY,
+      summary: 'A page of a playlist\'s entries, in order.',
+      description:
+        'A page token stays good while the playlist changes: paging on shows the entries there when the first page was read that have not moved since, ' +
+        'none twice. An entry whose song was withdrawn keeps its place and carries error instead of song. ETag is the version; If-None-Match answers 304.',
+      params: PlaylistParams,
+      querystring: PageQuery,
+      response: { 200: GetPlaylistItemsResponse, ...ERROR_RESPONSES },
+    },
+    ...read,
+  }, async (request, reply) =>
+    sendVersioned(request, reply, await playlists.items(request.params.playlist_id, readerOf(request), pageRequest(request.query as Record<string, unknown>), request.negotiation)));
+
+  routes.patch('/v1/playlists/:playlist_id', {
+    schema: {
+      operationId: 'UpdatePlaylist', tags: TAGS, security: WRITE_SECURITY,
+      summary: 'Changes a playlist\'s name, description or visibility.',
+      description: 'Only its owner may; the details left out stay.' + IF_MATCH_NOTE,
+      params: PlaylistParams,
+      body: UpdatePlaylistRequest,
+      response: { 200: PlaylistResponse, ...ERROR_RESPONSES },
+    },
+    ...write,
+  }, async (request, reply) => {
+    const playlist = await playlists.update(userOf(request), request.params.playlist_id, request.body, ifMatchOf(request));
+    return withVersion(reply, playlist, { playlist: playlists.playlistJson(playlist) });
+  });
+
+  routes.delete('/v1/playlists/:playlist_id', {
+    schema: {
+      operationId: 'DeletePlaylist', tags: TAGS, security: WRITE_SECURITY,
+      summary: 'Deletes a playlist and its entries.',
+      description: 'Only its owner may; afterwards it is a 404.' + IF_MATCH_NOTE,
+      params: PlaylistParams,
+      response: { 200: EmptyResponse, ...ERROR_RESPONSES },
+    },
+    ...write,
+  }, async (request) => {
+    await playlists.delete(userOf(request), request.params.playlist_id, ifMatchOf(request));
+    return {};
+  });
+
+  routes.post('/v1/playlists/:playlist_id/items::batchAdd', {
+    schema: {
+      operationId: 'AddPlaylistItems', tags: TAGS, security: WRITE_SECURITY,
+      summary: 'Adds songs to a playlist, each as a new entry.',
+      description:
+        'At the end, or just before beforeItemId (an entry not in the playlist is a 409). An unknown or withdrawn song is a 400 naming it, and nothing is added.' +
+        IF_MATCH_NOTE + IDEMPOTENCY_NOTE,
+      params: PlaylistParams,
+      body: AddPlaylistItemsRequest,
+      response: { 200: PlaylistItemsWriteResponse, ...ERROR_RESPONSES },
+    },
+    ...post,
+  }, async (request, reply) => {
+    const { songIdList, beforeItemId } = request.body;
+    const { playlist, entries } = await playlists.add(userOf(request), request.params.playlist_id, songIdList.map((id) => id.value), beforeItemId, ifMatchOf(request));
+    withVersion(reply, playlist, undefined);
+    return sendJson(reply, await playlists.entriesAnswer({ version: String(playlist.version) }, entries, undefined, request.negotiation));
+  });
+
+  routes.post('/v1/playlists/:playlist_id/items::batchRemove', {
+    schema: {
+      operationId: 'RemovePlaylistItems', tags: TAGS, security: WRITE_SECURITY,
+      summary: 'Removes entries from a playlist, by their ids.',
+      description: 'Only the entries named: another entry of the same song stays. An entry already gone is skipped; removed says how many went.' + IF_MATCH_NOTE + IDEMPOTENCY_NOTE,
+      params: PlaylistParams,
+      body: RemovePlaylistItemsRequest,
+      response: { 200: RemovePlaylistItemsResponse, ...ERROR_RESPONSES },
+    },
+    ...post,
+  }, async (request, reply) => {
+    const { playlist, removed } = await playlists.remove(userOf(request), request.params.playlist_id, request.body.itemIds, ifMatchOf(request));
+    return withVersion(reply, playlist, { removed, version: String(playlist.version) });
+  });
+
+  routes.post('/v1/playlists/:playlist_id/items::move', {
+    schema: {
+      operationId: 'MovePlaylistItems', tags: TAGS, security: WRITE_SECURITY,
+      summary: 'Moves entries, in the order given, just before another entry or to the end.',
+      description: 'An entry that is gone, named by itemIds or beforeItemId, is a 409 and nothing moves.' + IF_MATCH_NOTE + IDEMPOTENCY_NOTE,
+      params: PlaylistParams,
+      body: MovePlaylistItemsRequest,
+      response: { 200: VersionResponse, ...ERROR_RESPONSES },
+    },
+    ...post,
+  }, async (request, reply) => {
+    const { itemIds, beforeItemId } = request.body;
+    const playlist = await playlists.move(userOf(request), request.params.playlist_id, itemIds, beforeItemId, ifMatchOf(request));
+    return withVersion(reply, playlist, { version: String(playlist.version) });
+  });
+
+  routes.put('/v1/playlists/:playlist_id/items', {
+    schema: {
+      operationId: 'ReplacePlaylistItems', tags: TAGS, security: WRITE_SECURITY,
+      summary: 'Replaces every entry of a playlist with these songs.',
+      description: 'If-Match is required (428 without it), so that no change made since the version you read is lost; a stale one is a 412 with the current ETag.',
+      params: PlaylistParams,
+      body: ReplacePlaylistItemsRequest,
+      response: { 200: PlaylistItemsWriteResponse, ...ERROR_RESPONSES },
+    },
+    ...write,
+  }, async (request, reply) => {
+    const ifMatch = ifMatchOf(request);
+    if (request.headers['if-match'] === undefined) throw new ApiError('playlistVersionRequired', { violations: [{ field: 'If-Match', reason: 'required' }] });
+    const songIds = request.body.songIdList.map((id) => id.value);
+    // `If-Match: *` asks only that the playlist exist: every version of it matches.
+    const { playlist, entries } = await playlists.replace(userOf(request), request.params.playlist_id, songIds, ifMatch);
+    withVersion(reply, playlist, undefined);
+    return sendJson(reply, await playlists.entriesAnswer({ version: String(playlist.version) }, entries, undefined, request.negotiation));
+  });
+}

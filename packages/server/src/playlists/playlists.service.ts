@@ -1,0 +1,413 @@
+import { randomBytes } from 'node:crypto';
+import { MAX_PLAYLIST_DESCRIPTION, MAX_PLAYLIST_NAME, MAX_PLAYLISTS_PER_USER, type PlaylistVisibility } from '@maqam/contract';
+import { DomainError, ERRORS, formatMessage, invalidRequest, type Violation } from '../errors.ts';
+import type { Negotiation } from '../locale/negotiation.ts';
+import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
+import type { PageCursorCodec } from '../catalog/page-cursor.ts';
+import { listAnswer } from '../catalog/answer-writer.ts';
+import { rfc3339 } from '../library/rendered-items.ts';
+import { CHANGES_KEPT_MS } from '../library/library.service.ts';
+import { keysBetween, renumberedKey } from './order-keys.ts';
+import type { EntryRow, NewEntry, PlaylistRead, PlaylistRow, PlaylistWrite, PlaylistsRepo } from './playlists.repo.ts';
+
+/** Who reads: a user (their token), or an API key (no user). */
+export interface Reader {
+  readonly userId: string | undefined;
+}
+
+/** An entry as answered: where it stands now. */
+export interface PlacedEntry {
+  readonly itemId: string;
+  readonly position: number;
+  readonly addedAt: number;
+  readonly songId: string;
+}
+
+/** A read's answer: its version (the ETag), and its body, rendered only when the client lacks it. */
+export interface VersionedAnswer {
+  readonly version: number;
+  body(): Promise<Buffer>;
+}
+
+/** If-Match's versions (strong comparison, RFC 9110 §13.1.1); undefined: no precondition (also `*`, as the playlist must exist). */
+export type IfMatch = readonly string[] | undefined;
+
+export interface PlaylistServiceDeps {
+  repo: PlaylistsRepo;
+  catalog: CatalogService;
+  /** Page tokens (bound to the list they page). */
+  cursors: PageCursorCodec;
+  clock: () => number;
+  /** MAQAM_PLAYLIST_MAX_ITEMS. */
+  maxItems: number;
+  /** Where the server's drawn artwork is (MAQAM_PUBLIC_URL). */
+  publicUrl: string;
+}
+
+const PUBLIC: PlaylistVisibility = 'PLAYLIST_VISIBILITY_PUBLIC';
+/** A page token of a playlist's entries: the version its walk began at, and the key and id of the last entry it showed. */
+type ItemsPosition = readonly [since: number, orderKey: number, itemId: string];
+const ITEMS_POSITION: readonly ('string' | 'number')[] = ['number', 'number', 'string'];
+type OwnedPosition = readonly [createdAt: number, id: string];
+
+const newId = (bytes: number) => randomBytes(bytes).toString('base64url');
+const distinct = (ids: readonly string[]) => [...new Set(ids)];
+/** Characters as a reader counts them: code points, not UTF-16 units. */
+const lengthOf = (text: string) => [...text].length;
+
+/**
+ * Playlists (contract section 14). The owner reads and writes; anyone with a
+ * token or an API key reads a public one; nobody else learns a private one
+ * exists (404, as an unknown id). Every write makes the version one more and
+ * is one of the owner's library writes, so it is numbered in their change
+ * feed and takes turns with their other writes on every node: a write's
+ * If-Match is checked against the version no other write can change before
+ * it commits.
+ */
+export function createPlaylistService({ repo, catalog, cursors, clock, maxItems, publicUrl }: PlaylistServiceDeps) {
+  const userGone = () => new DomainError('accessTokenInvalid');
+  const notFound = (id: string) => new DomainError('playlistNotFound', { params: { id } });
+
+  const readable = (playlist: PlaylistRow, reader: Reader) => playlist.visibility === PUBLIC || playlist.ownerId === reader.userId;
+
+  /** The playlist a user is about to change: theirs, or a refusal that tells nothing of a private one. */
+  async function ownedForWrite(write: PlaylistWrite, userId: string, id: string, ifMatch: IfMatch): Promise<PlaylistRow> {
+    const playlist = await write.find(id);
+    if (playlist === undefined || !readable(playlist, { userId })) throw notFound(id);
+    if (playlist.ownerId !== userId) throw new DomainError('playlistNotYours', { params: { id } });
+    if (ifMatch !== undefined && !ifMatch.includes(String(playlist.version))) {
+      throw new DomainError('playlistModified', { params: { expected: ifMatch.join(', '), version: playlist.version } });
+    }
+    return playlist;
+  }
+
+  /**
+   * One of the user's writes; a user whose token is live but whose account is gone is answered as the token: 401.
+   * The work answers something (not undefined), which is how a gone user is told apart.
+   */
+  async function write<T extends object | boolean>(userId: string, work: (write: PlaylistWrite, now: number) => Promise<T>): Promise<T> {
+    const result = await repo.write(userId, async (session) => {
+      const now = clock();
+      await session.forgetChangesBefore(now - CHANGES_KEPT_MS);
+      return work(session, now);
+    });
+    if (result === undefined) throw userGone();
+    return result;
+  }
+
+  function checkedTexts(texts: { name?: string | undefined; description?: string | undefined }): { name?: string; description?: string } {
+    const violations: Violation[] = [];
+    const name = texts.name?.trim();
+    const description = texts.description?.trim();
+    if (name !== undefined && (lengthOf(name) < 1 || lengthOf(name) > MAX_PLAYLIST_NAME)) {
+      violations.push({ field: 'name', reason: 'trimmedLength', params: { min: 1, max: MAX_PLAYLIST_NAME } });
+    }
+    if (description !== undefined && lengthOf(description) > MAX_PLAYLIST_DESCRIPTION) {
+      violations.push({ field: 'description', reason: 'trimmedLength', params: { min: 0, max: MAX_PLAYLIST_DESCRIPTION } });
+    }
+    if (violations.length > 0) throw invalidRequest(...violations);
+    return { ...(name !== undefined && { name }), ...(description !== undefined && { description }) };
+  }
+
+  /** The songs' durations, in order; a 400 naming every song the catalog does not show, before anything changes. */
+  async function playable(session: PlaylistWrite, songIds: readonly string[]): Promise<number[]> {
+    const songs = await session.playableSongs(distinct(songIds));
+    const violations = songIds.flatMap((id, i): Violation[] => (songs.has(id) ? [] : [{ field: `songIdList[${i}].value`, reason: 'songUnknown' }]));
+    if (violations.length > 0) throw invalidRequest(...violations);
+    return songIds.map((id) => songs.get(id)!.durationMs);
+  }
+
+  /** A 400 when a playlist of `count` entries cannot take `adding` more. */
+  function checkRoom(count: number, adding: number): void {
+    if (count + adding > maxItems) {
+      throw new DomainError('playlistFull', {
+        params: { limit: maxItems, count, adding },
+        violations: [{ field: 'songIdList', reason: 'maxItems', params: { limit: maxItems - count } }],
+      });
+    }
+  }
+
+  /**
+   * Keys for `count` entries just before the entry `beforeItemId` (at the
+   * end without it), among the entries now in the playlist; the playlist's
+   * keys are renumbered first when there is no room there (`renumbered`).
+   */
+  async function keysFor(session: PlaylistWrite, playlistId: string, count: number, beforeItemId: string | undefined): Promise<{ keys: number[]; renumbered: boolean }> {
+    const neighbours = async (): Promise<[number | null, number | null]> => {
+      if (beforeItemId === undefined) return [await session.keyBefore(playlistId, null), null];
+      const [target] = await session.entriesById(playlistId, [beforeItemId]);
+      if (target === undefined) throw new DomainError('playlistEntryNotFound', { params: { id: beforeItemId } });
+      return [await session.keyBefore(playlistId, target.orderKey), target.orderKey];
+    };
+    const keys = keysBetween(...(await neighbours()), count);
+    if (keys !== null) return { keys, renumbered: false };
+    await session.renumber(playlistId);
+    const renumbered = keysBetween(...(await neighbours()), count);
+    // Renumbered keys leave ORDER_KEY_GAP between entries, more than the 100 a write places.
+    if (renumbered === null) throw new Error(`no room for ${count} entries in playlist ${playlistId} after renumbering`);
+    return { keys: renumbered, renumbered: true };
+  }
+
+  /** The entries placed at these keys, numbered from where the first one stands. */
+  async function placed(session: PlaylistWrite, playlistId: string, entries: readonly NewEntry[]): Promise<PlacedEntry[]> {
+    if (entries.length === 0) return [];
+    const first = await session.countBefore(playlistId, entries[0]!.orderKey);
+    return entries.map((entry, i) => ({ itemId: entry.itemId, position: first + i, addedAt: entry.addedAt, songId: entry.songId }));
+  }
+
+  /**
+   * The end of a write of entries: the playlist's count, total and cover as
+   * they now are, its next version and time, and the change in the owner's feed.
+   */
+  async function finishEntriesWrite(
+    session: PlaylistWrite, playlist: PlaylistRow, now: number, changes: { itemCount: number; totalDurationMs: number; renumbered: boolean },
+  ): Promise<PlaylistRow> {
+    const version = playlist.version + 1;
+    await session.update(playlist.id, {
+      version, updatedAt: now, itemCount: changes.itemCount, totalDurationMs: changes.totalDurationMs, ...(changes.renumbered && { renumberedVersion: version }),
+    });
+    await session.refreshCover(playlist.id);
+    session.record({ kind: 'playlist', id: playlist.id, change: 'CHANGE_UPDATED' }, now);
+    return (await session.find(playlist.id))!;
+  }
+
+  const newEntries = (songIds: readonly string[], durations: readonly number[], keys: readonly number[], now: number, version: number): NewEntry[] =>
+    songIds.map((songId, i) => ({ itemId: newId(9), orderKey: keys[i]!, songId, durationMs: durations[i]!, addedAt: now, placedVersion: version }));
+
+  // ---- Answers ----
+
+  function coverArtwork(albumIds: readonly string[]) {
+    if (albumIds.length === 0) return [];
+    // Four albums make a mosaic; fewer, the first one's cover.
+    const drawn = albumIds.length >= 4 ? albumIds.slice(0, 4) : albumIds.slice(0, 1);
+    return [{ url: `${publicUrl}/artwork/mosaics/${drawn.map(encodeURIComponent).join('/')}.svg`, width: 300, height: 300 }];
+  }
+
+  function playlistJson(playlist: PlaylistRow) {
+    return {
+      id: { value: playlist.id },
+      name: { value: playlist.name, originalValue: playlist.name },
+      description: { value: playlist.description, originalValue: playlist.description },
+      visibility: playlist.visibility,
+      ownerId: playlist.ownerId,
+      ownerName: playlist.ownerName,
+      coverArtwork: coverArtwork(playlist.coverAlbumIds),
+      itemCount: playlist.itemCount,
+      totalDurationMs: String(playlist.totalDurationMs),
+      createdAt: rfc3339(playlist.createdAt),
+      updatedAt: rfc3339(playlist.updatedAt),
+      version: String(playlist.version),
+    };
+  }
+
+  /** Each entry as `{"itemId","position","addedAt","song"}`, or with `error` where its song is withdrawn, in parts for listAnswer. */
+  async function renderedEntries(entries: readonly PlacedEntry[], negotiation: Negotiation): Promise<(readonly Buffer[])[]> {
+    const fragments = await catalog.fragments('song', entries.map((entry) => entry.songId), negotiation);
+    const locale = negotiation.messageLocale;
+    return entries.map((entry, i) => {
+      const head = `{"itemId":${JSON.stringify(entry.itemId)},"position":${entry.position},"addedAt":"${rfc3339(entry.addedAt)}",`;
+      const fragment = fragments[i];
+      // The fragment is `{"song":{...}}`: its members follow the entry's.
+      if (fragment !== undefined) return [Buffer.from(head), fragment.subarray(1)];
+      const error = { code: ERRORS.songNotFound.code, message: formatMessage(ERRORS.songNotFound.message[locale], { id: entry.songId }, locale) };
+      return [Buffer.from(`${head}"error":${JSON.stringify(error)}}`)];
+    });
+  }
+
+  /** `{<members>,"items":[...],"nextPageToken"?}`: the entries with members before them. */
+  async function entriesAnswer(members: Record<string, unknown>, entries: readonly PlacedEntry[], nextPageToken: string | undefined, negotiation: Negotiation): Promise<Buffer> {
+    const list = listAnswer('items', await renderedEntries(entries, negotiation), nextPageToken);
+    const head = JSON.stringify(members);
+    return Buffer.concat([Buffer.from(`${head.slice(0, -1)}${head.length > 2 ? ',' : ''}`), list.subarray(1)]);
+  }
+
+  /**
+   * A page of the playlist's entries in order, on one snapshot. A walk that
+   * goes on from a page token (made at the version its first page was read)
+   * shows the entries that were there then and have not moved since: an
+   * entry moved or added later is left out (it is new to the walk), so none
+   * shows twice and none that stayed is skipped. It goes on after the last
+   * entry it showed, found by its id (its key may have been renumbered), or
+   * by that entry's key when it has moved or gone and no renumbering came since.
+   */
+  async function entriesPage(read: PlaylistRead, playlist: PlaylistRow, request: PageRequest): Promise<{ entries: PlacedEntry[]; nextPageToken: string }> {
+    const scope = `playlist-items\u0000${playlist.id}`;
+    let since = playlist.version;
+    let afterKey: number | null = null;
+    if (request.token !== undefined && request.token.value !== '') {
+      const position = cursors.decode<ItemsPosition>(request.token.value, scope, ITEMS_POSITION);
+      if (position === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
+      const [tokenSince, key, itemId] = position;
+      since = tokenSince;
+      const [anchor] = await read.entriesById(playlist.id, [itemId]);
+      if (anchor !== undefined && anchor.placedVersion <= since) afterKey = anchor.orderKey;
+      else if (playlist.renumberedVersion <= since) afterKey = key;
+      else throw invalidRequest({ field: request.token.field, reason: 'pageTokenReordered' });
+    }
+    // Where the first entry after the last one shown stands: every entry before it counts.
+    let position = afterKey === null ? 0 : await read.countBefore(playlist.id, afterKey + 1);
+    const kept: (EntryRow & { position: number })[] = [];
+    for (let scanFrom = afterKey; kept.length <= request.size;) {
+      const rows = await read.entriesAfter(playlist.id, scanFrom, request.size + 1);
+      for (const row of rows) {
+        if (row.placedVersion <= since && kept.length <= request.size) kept.push({ ...row, position });
+        position++;
+      }
+      if (rows.length < request.size + 1) break;
+      scanFrom = rows[rows.length - 1]!.orderKey;
+    }
+    const page = kept.slice(0, request.size);
+    const last = page[page.length - 1];
+    const nextPageToken = kept.length > request.size && last !== undefined ? cursors.encode(scope, [since, last.orderKey, last.itemId]) : '';
+    return { entries: page.map((row) => ({ itemId: row.itemId, position: row.position, addedAt: row.addedAt, songId: row.songId })), nextPageToken };
+  }
+
+  async function readablePlaylist(read: PlaylistRead, id: string, reader: Reader): Promise<PlaylistRow> {
+    const playlist = await read.find(id);
+    if (playlist === undefined || !readable(playlist, reader)) throw notFound(id);
+    return playlist;
+  }
+
+  return {
+    playlistJson,
+    renderedEntries,
+    entriesAnswer,
+
+    async create(userId: string, details: { name: string; description?: string | undefined; visibility?: PlaylistVisibility | undefined; songIds: readonly string[] }): Promise<PlaylistRow> {
+      const texts = checkedTexts({ name: details.name, description: details.description ?? '' });
+      return write(userId, async (session, now) => {
+        if ((await session.countOwned(userId)) >= MAX_PLAYLISTS_PER_USER) {
+          throw new DomainError('tooManyPlaylists', { params: { limit: MAX_PLAYLISTS_PER_USER } });
+        }
+        checkRoom(0, details.songIds.length);
+        const durations = await playable(session, details.songIds);
+        const id = newId(12);
+        const version = 1;
+        await session.insert({ id, ownerId: userId, name: texts.name!, description: texts.description!, visibility: details.visibility ?? 'PLAYLIST_VISIBILITY_PRIVATE', now, version });
+        if (details.songIds.length > 0) {
+          await session.insertEntries(id, newEntries(details.songIds, durations, details.songIds.map((_, i) => renumberedKey(i)), now, version));
+          await session.update(id, { version, updatedAt: now, itemCount: details.songIds.length, totalDurationMs: durations.reduce((a, b) => a + b, 0) });
+          await session.refreshCover(id);
+        }
+        session.record({ kind: 'playlist', id, change: 'CHANGE_SAVED' }, now);
+        return (await session.find(id))!;
+      });
+    },
+
+    /** The user's playlists, newest first, then id: `{"playlists":[...],"nextPageToken"}`. */
+    async owned(userId: string, request: PageRequest): Promise<Buffer> {
+      const scope = `playlists\u0000${userId}`;
+      let after: OwnedPosition | null = null;
+      if (request.token !== undefined && request.token.value !== '') {
+        after = cursors.decode<OwnedPosition>(request.token.value, scope, ['number', 'string']);
+        if (after === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
+      }
+      const rows = await repo.owned(userId, after, request.size + 1);
+      const page = rows.slice(0, request.size);
+      const last = page[page.length - 1];
+      const nextPageToken = rows.length > request.size && last !== undefined ? cursors.encode(scope, [last.createdAt, last.id]) : '';
+      return Buffer.from(JSON.stringify({ playlists: page.map(playlistJson), nextPageToken }));
+    },
+
+    /** GetPlaylist: the playlist and the first page of its entries, `{"playlist","items","nextPageToken"}`. */
+    async get(id: string, reader: Reader, request: PageRequest, negotiation: Negotiation): Promise<VersionedAnswer> {
+      const { playlist, page } = await repo.read(async (read) => {
+        const found = await readablePlaylist(read, id, reader);
+        return { playlist: found, page: await entriesPage(read, found, request) };
+      });
+      return { version: playlist.version, body: () => entriesAnswer({ playlist: playlistJson(playlist) }, page.entries, page.nextPageToken, negotiation) };
+    },
+
+    /** GetPlaylistItems: a page of its entries, `{"version","items","nextPageToken"}`. */
+    async items(id: string, reader: Reader, request: PageRequest, negotiation: Negotiation): Promise<VersionedAnswer> {
+      const { playlist, page } = await repo.read(async (read) => {
+        const found = await readablePlaylist(read, id, reader);
+        return { playlist: found, page: await entriesPage(read, found, request) };
+      });
+      return { version: playlist.version, body: () => entriesAnswer({ version: String(playlist.version) }, page.entries, page.nextPageToken, negotiation) };
+    },
+
+    async update(userId: string, id: string, changes: { name?: string | undefined; description?: string | undefined; visibility?: PlaylistVisibility | undefined }, ifMatch: IfMatch): Promise<PlaylistRow> {
+      const texts = checkedTexts(changes);
+      return write(userId, async (session, now) => {
+        const playlist = await ownedForWrite(session, userId, id, ifMatch);
+        const version = playlist.version + 1;
+        await session.update(id, { version, updatedAt: now, ...texts, ...(changes.visibility !== undefined && { visibility: changes.visibility }) });
+        session.record({ kind: 'playlist', id, change: 'CHANGE_UPDATED' }, now);
+        return (await session.find(id))!;
+      });
+    },
+
+    async delete(userId: string, id: string, ifMatch: IfMatch): Promise<void> {
+      await write(userId, async (session, now) => {
+        await ownedForWrite(session, userId, id, ifMatch);
+        await session.delete(id);
+        session.record({ kind: 'playlist', id, change: 'CHANGE_REMOVED' }, now);
+        return true;
+      });
+    },
+
+    async add(userId: string, id: string, songIds: readonly string[], beforeItemId: string | undefined, ifMatch: IfMatch): Promise<{ playlist: PlaylistRow; entries: PlacedEntry[] }> {
+      return write(userId, async (session, now) => {
+        const playlist = await ownedForWrite(session, userId, id, ifMatch);
+        checkRoom(playlist.itemCount, songIds.length);
+        const durations = await playable(session, songIds);
+        const { keys, renumbered } = await keysFor(session, id, songIds.length, beforeItemId);
+        const entries = newEntries(songIds, durations, keys, now, playlist.version + 1);
+        await session.insertEntries(id, entries);
+        const added = await placed(session, id, entries);
+        const totalDurationMs = durations.reduce((a, b) => a + b, playlist.totalDurationMs);
+        return { playlist: await finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount + entries.length, totalDurationMs, renumbered }), entries: added };
+      });
+    },
+
+    /** Removes these entries (those already gone are skipped); answers how many it removed. */
+    async remove(userId: string, id: string, itemIds: readonly string[], ifMatch: IfMatch): Promise<{ playlist: PlaylistRow; removed: number }> {
+      return write(userId, async (session, now) => {
+        const playlist = await ownedForWrite(session, userId, id, ifMatch);
+        const removed = await session.deleteEntries(id, distinct(itemIds));
+        const totalDurationMs = playlist.totalDurationMs - removed.reduce((sum, entry) => sum + entry.durationMs, 0);
+        return { playlist: await finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount - removed.length, totalDurationMs, renumbered: false }), removed: removed.length };
+      });
+    },
+
+    /** Puts these entries, in the order given, just before `beforeItemId` (at the end without it). */
+    async move(userId: string, id: string, itemIds: readonly string[], beforeItemId: string | undefined, ifMatch: IfMatch): Promise<PlaylistRow> {
+      const violations = itemIds.flatMap((itemId, i): Violation[] => (itemIds.indexOf(itemId) < i ? [{ field: `itemIds[${i}]`, reason: 'entryTwice' }] : []));
+      if (beforeItemId !== undefined && itemIds.includes(beforeItemId)) violations.push({ field: 'beforeItemId', reason: 'entryMovedBeforeItself' });
+      if (violations.length > 0) throw invalidRequest(...violations);
+      return write(userId, async (session, now) => {
+        const playlist = await ownedForWrite(session, userId, id, ifMatch);
+        const found = new Map((await session.entriesById(id, itemIds)).map((entry) => [entry.itemId, entry]));
+        const gone = itemIds.find((itemId) => !found.has(itemId));
+        if (gone !== undefined) throw new DomainError('playlistEntryNotFound', { params: { id: gone } });
+        // Taken out first, so the place they go to is found among the others.
+        const taken = new Map((await session.deleteEntries(id, itemIds)).map((entry) => [entry.itemId, entry]));
+        const { keys, renumbered } = await keysFor(session, id, itemIds.length, beforeItemId);
+        const version = playlist.version + 1;
+        await session.insertEntries(id, itemIds.map((itemId, i) => ({ ...taken.get(itemId)!, orderKey: keys[i]!, placedVersion: version })));
+        return finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount, totalDurationMs: playlist.totalDurationMs, renumbered });
+      });
+    },
+
+    /** Replaces every entry with these songs' (If-Match is required: the route asks for it). */
+    async replace(userId: string, id: string, songIds: readonly string[], ifMatch: IfMatch): Promise<{ playlist: PlaylistRow; entries: PlacedEntry[] }> {
+      return write(userId, async (session, now) => {
+        const playlist = await ownedForWrite(session, userId, id, ifMatch);
+        checkRoom(0, songIds.length);
+        const durations = await playable(session, songIds);
+        await session.deleteAllEntries(id);
+        const entries = newEntries(songIds, durations, songIds.map((_, i) => renumberedKey(i)), now, playlist.version + 1);
+        await session.insertEntries(id, entries);
+        // Every entry is new, placed at this version: a walk begun before skips them all, whatever their keys.
+        const totalDurationMs = durations.reduce((a, b) => a + b, 0);
+        return {
+          playlist: await finishEntriesWrite(session, playlist, now, { itemCount: entries.length, totalDurationMs, renumbered: false }),
+          entries: entries.map((entry, i) => ({ ...entry, position: i })),
+        };
+      });
+    },
+  };
+}
+
+export type PlaylistService = ReturnType<typeof createPlaylistService>;
