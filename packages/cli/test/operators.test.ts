@@ -89,13 +89,22 @@ describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %
     expect((await runCli(env, ['users', 'disable'])).code).toBe(2);
   });
 
-  it('users delete asks for --yes, then deletes the user with their sign-ins, library, history and change feed', async () => {
+  it('users delete asks for --yes, then deletes the user with their sign-ins, library, history, change feed and playlists', async () => {
     const library = await libraryUser(server);
     const call = asUser(server, library.write);
     expect((await call('POST', '/v1/library/saved:batchAdd', { songIdList: songIds('song-ar') })).statusCode).toBe(200);
     expect((await call('POST', '/v1/library/following/artists:batchAdd', { artistIdList: songIds('artist-ar') }, { 'idempotency-key': 'k-1' })).statusCode).toBe(200);
     const played = await call('POST', '/v1/library/history:report', { plays: [{ playId: 'p-1', songId: 'song-ar', startedAt: new Date(Date.now() - 60_000).toISOString(), msPlayed: 40_000 }] });
     expect(played.statusCode).toBe(200);
+    const made = await call('POST', '/v1/playlists', { name: 'public', visibility: 'PLAYLIST_VISIBILITY_PUBLIC', songIdList: songIds('song-ar', 'song-en') });
+    expect(made.statusCode).toBe(201);
+    const playlistUrl = made.headers.location as string;
+    const playlistRows = async () => [
+      (await server.storage.db.selectFrom('playlists').select('id').where('owner_id', '=', library.user.id).execute()).length,
+      (await server.storage.db.selectFrom('playlist_items').select('item_id').where('playlist_id', '=', made.json().playlist.id.value).execute()).length,
+    ];
+    expect(await playlistRows()).toEqual([1, 2]);
+    expect((await server.call({ method: 'GET', url: playlistUrl })).statusCode).toBe(200);
     const rowsOf = async () => {
       const counts: number[] = [];
       for (const table of ['library_items', 'library_changes', 'library_counters', 'play_history', 'idempotency_records'] as const) {
@@ -103,7 +112,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %
       }
       return counts;
     };
-    expect(await rowsOf()).toEqual([2, 2, 1, 1, 1]);
+    expect(await rowsOf()).toEqual([2, 3, 1, 1, 1]);
 
     const unconfirmed = await runCli(env, ['users', 'delete', library.user.username]);
     expect(unconfirmed.code).toBe(2);
@@ -113,6 +122,10 @@ describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %
     expect(await runCliJson(env, ['users', 'delete', library.user.username, '--yes'])).toMatchObject({ id: library.user.id, deleted: true });
     expect((await call('GET', '/v1/users/me')).statusCode).toBe(401);
     expect(await rowsOf()).toEqual([0, 0, 0, 0, 0]);
+    expect(await playlistRows()).toEqual([0, 0]);
+    // The public playlist answers nowhere: not to an API key, not to another user.
+    expect((await server.call({ method: 'GET', url: playlistUrl })).statusCode).toBe(404);
+    expect((await asUser(server, (await libraryUser(server)).read)('GET', playlistUrl)).statusCode).toBe(404);
     expect(await runCliJson(env, ['users', 'list'])).not.toContainEqual(expect.objectContaining({ id: library.user.id }));
   });
 

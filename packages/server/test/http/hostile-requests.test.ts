@@ -102,7 +102,7 @@ function hostileValue(random: ReturnType<typeof seededRandom>, depth = 0): unkno
 const urlPart = (value: unknown) => [...Buffer.from(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value))].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
 
 /** One hostile request, built only from the seed, so both dialects get exactly the same sequence. */
-function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { apiKey: string; bearer: string; libraryBearer: string }): InjectOptions {
+function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { apiKey: string; bearer: string; libraryBearer: string; playlistId: string }): InjectOptions {
   const value = () => hostileValue(random);
   const text = () => random.pick(HOSTILE_STRINGS);
   const headers: Record<string, string> = {};
@@ -126,7 +126,10 @@ function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { 
     startedAt: random.pick([new Date(Date.now() - 60_000).toISOString(), '2026-13-45T99:00:00Z', 'yesterday', value()]),
     msPlayed: random.pick([40_000, -1, 86_400_001, 1.5, value()]), ...(random.next() < 0.5 ? { context: value() } : {}),
   });
-  switch (Math.floor(random.next() * 12)) {
+  const playlistUrl = () => `/v1/playlists/${urlPart(random.next() < 0.6 ? credentials.playlistId : text())}`;
+  const songList = () => Array.from({ length: Math.floor(random.next() * 5) }, () => ({ value: random.next() < 0.5 ? random.pick(['song-ar', 'song-en', 'song-withdrawn']) : value() }));
+  const itemIds = () => (random.next() < 0.7 ? Array.from({ length: Math.floor(random.next() * 4) }, value) : value());
+  switch (Math.floor(random.next() * 14)) {
     case 0:
     case 1:
       return { method: 'POST', url: '/v1/music/songs:batchGet', headers, payload: json(random.next() < 0.6 ? { songIdList: Array.from({ length: Math.floor(random.next() * 5) }, () => ({ value: value() })) } : value()) };
@@ -165,6 +168,32 @@ function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { 
           `/v1/library/changes?cursor=${urlPart(text())}`, '/v1/users/me',
         ]),
       };
+    case 11: {
+      if (credential >= 0.5 && credential < 0.7) headers.authorization = `Bearer ${credentials.libraryBearer}`;
+      if (random.next() < 0.3) headers['idempotency-key'] = text();
+      if (random.next() < 0.3) headers['if-match'] = random.pick(['"1"', '*', 'W/"1"', '1', '"', '"1", "2"', text()]);
+      const write: InjectOptions[] = [
+        { method: 'POST', url: '/v1/playlists', headers, payload: json(random.next() < 0.7 ? { name: value(), description: value(), visibility: random.pick(['PLAYLIST_VISIBILITY_PUBLIC', value()]), songIdList: songList() } : value()) },
+        { method: 'PATCH', url: playlistUrl(), headers, payload: json({ name: value(), description: value(), visibility: value() }) },
+        { method: 'POST', url: `${playlistUrl()}/items:batchAdd`, headers, payload: json({ songIdList: songList(), beforeItemId: value() }) },
+        { method: 'POST', url: `${playlistUrl()}/items:batchRemove`, headers, payload: json({ itemIds: itemIds() }) },
+        { method: 'POST', url: `${playlistUrl()}/items:move`, headers, payload: json({ item_ids: itemIds(), before_item_id: value() }) },
+        { method: 'PUT', url: `${playlistUrl()}/items`, headers, payload: json({ songIdList: songList() }) },
+        // Never the playlist the others write: it would turn the rest of the run into 404s.
+        { method: 'DELETE', url: `/v1/playlists/${urlPart(text())}`, headers },
+      ];
+      return random.pick(write);
+    }
+    case 12:
+      if (credential >= 0.5 && credential < 0.7) headers.authorization = `Bearer ${credentials.libraryBearer}`;
+      if (random.next() < 0.3) headers['if-none-match'] = random.pick(['"1"', '*', 'W/"1"', '1', '"', text()]);
+      return {
+        method: 'GET', headers,
+        url: random.pick([
+          playlistUrl(), `${playlistUrl()}/items?page_size=${urlPart(random.pick([...HOSTILE_STRINGS, '5', '100', '101']))}&page_token=${urlPart(text())}`,
+          `/v1/playlists?page_token=${urlPart(text())}`, `/artwork/mosaics/${urlPart(text())}.svg`, `/artwork/mosaics/${urlPart(text())}/a/b/${urlPart(text())}.svg`,
+        ]),
+      };
     default:
       return { method: random.pick(['GET', 'HEAD', 'DELETE', 'PATCH']) as InjectOptions['method'], url: random.pick([`/v1/streaming/hls/${urlPart(text())}/index.m3u8`, '/v1/auth/tokeninfo', `/v1/${urlPart(text())}`, `/${urlPart(text())}`]), headers };
   }
@@ -186,11 +215,17 @@ describe('hostile requests on every dialect', () => {
     let server: TestServer;
     let bearer: string;
     let libraryBearer: string;
+    let playlistId: string;
     beforeAll(async () => {
       server = await startTestServer(dialect, { MAQAM_RATE_LIMIT: '0' });
       const accounts = await seedAccounts(server);
       bearer = (await tokensFor(server, accounts.client.clientId, accounts.user.username)).access_token;
       libraryBearer = (await libraryUser(server)).write;
+      const created = await server.app.inject({
+        method: 'POST', url: '/v1/playlists', headers: { authorization: `Bearer ${libraryBearer}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ name: 'hostile', songIdList: [{ value: 'song-ar' }, { value: 'song-en' }] }),
+      });
+      playlistId = created.json().playlist.id.value;
     });
     afterAll(async () => server?.close());
 
@@ -199,7 +234,7 @@ describe('hostile requests on every dialect', () => {
       const seen: string[] = [];
       const problems: string[] = [];
       for (let i = 0; i < REQUESTS_PER_DIALECT; i++) {
-        const request = hostileRequest(random, { apiKey: server.apiKey, bearer, libraryBearer });
+        const request = hostileRequest(random, { apiKey: server.apiKey, bearer, libraryBearer, playlistId });
         const res = await server.app.inject(request);
         const where = `#${i} ${request.method} ${String(request.url).slice(0, 120)}`;
         let code = '';
