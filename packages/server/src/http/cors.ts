@@ -11,8 +11,8 @@ import { addVary } from './vary.ts';
  * sign-in page never answers CORS.
  */
 
-const ALLOW_HEADERS = 'authorization, x-api-key, content-type, accept-language, x-request-id, idempotency-key';
-const EXPOSE_HEADERS = 'x-request-id, content-language, retry-after, www-authenticate, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, idempotent-replayed';
+const ALLOW_HEADERS = 'authorization, x-api-key, content-type, accept-language, x-request-id, idempotency-key, if-match, if-none-match';
+const EXPOSE_HEADERS = 'x-request-id, content-language, retry-after, www-authenticate, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, idempotent-replayed, etag, location';
 const MAX_AGE = '600';
 const STREAMS = '/v1/streaming/hls/';
 

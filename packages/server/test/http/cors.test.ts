@@ -7,7 +7,7 @@ const APP = 'https://app.example';
 const LOOPBACK_APP = 'http://127.0.0.1:5173';
 const CONFIGURED = 'https://configured.example';
 const UNTRUSTED = 'https://evil.example';
-const ALLOW_HEADERS = 'authorization, x-api-key, content-type, accept-language, x-request-id, idempotency-key';
+const ALLOW_HEADERS = 'authorization, x-api-key, content-type, accept-language, x-request-id, idempotency-key, if-match, if-none-match';
 
 describe.each(dialects.map((d) => [d.name, d] as const))('CORS on %s (contract section 12)', (_name, dialect) => {
   let server: TestServer;
@@ -63,7 +63,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('CORS on %s (contract s
     // Both what the answer varies by: the origin (CORS) and the language.
     expect(String(ok.headers.vary).split(', ').sort()).toEqual(['Accept-Language', 'Origin']);
     expect(String(ok.headers['access-control-expose-headers']).split(', ')).toEqual([
-      'x-request-id', 'content-language', 'retry-after', 'www-authenticate', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'idempotent-replayed',
+      'x-request-id', 'content-language', 'retry-after', 'www-authenticate', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'idempotent-replayed', 'etag', 'location',
     ]);
     for (const res of [
       await server.app.inject({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { origin: APP } }), // 401
