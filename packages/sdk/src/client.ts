@@ -5,6 +5,7 @@ import type {
 import { AuthenticationError, MaqamError } from './errors.ts';
 import { newIdempotencyKey, RetryBudget, send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
 import { createHistory, createLibrary, type LibraryTransport } from './library.ts';
+import { createPlaylists, type PlaylistTransport } from './playlists.ts';
 import { PlayReporter, type PlayReporterOptions } from './play-reporter.ts';
 import { assert, pages } from './pages.ts';
 import { OAuthSession, type OAuthOptions } from './auth/session.ts';
@@ -119,6 +120,13 @@ export interface CallContext {
 
 const BATCH_SIZE = 100;
 
+/** `path` and the query without empty values. */
+function withQuery(path: string, query: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(name, String(value));
+  return search.size > 0 ? `${path}?${search}` : path;
+}
+
 /** A path segment from an id the caller gave: checked, then percent-encoded. */
 function id(value: string): string {
   assert(typeof value === 'string' && value !== '', 'ids must be non-empty strings');
@@ -159,9 +167,9 @@ export class MaqamClient {
   }
 
   /** Sends a call with the configured credential; with OAuth, a 401 refreshes and retries once. */
-  async #call(call: Omit<CallOptions, 'headers'>, context: CallContext = {}): Promise<Response> {
+  async #call(call: CallOptions, context: CallContext = {}): Promise<Response> {
     const locale = context.locale ?? this.#options.locale;
-    const headers: Record<string, string> = locale ? { 'accept-language': locale } : {};
+    const headers: Record<string, string> = { ...call.headers, ...(locale ? { 'accept-language': locale } : {}) };
     const withSignal = { ...call, signal: context.signal };
     if (!this.#session) {
       if (this.#options.apiKey) headers['x-api-key'] = this.#options.apiKey;
@@ -218,11 +226,22 @@ export class MaqamClient {
 
   /** A GET of the catalog: `path` with its `{id}` segments encoded, and the query without empty values. */
   async #get<T>(path: string, context: CallContext, query: Record<string, string | number | undefined> = {}): Promise<T> {
-    const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(name, String(value));
-    const url = search.size > 0 ? `${path}?${search}` : path;
-    return (await (await this.#call({ method: 'GET', path: url, idempotent: true }, context)).json()) as T;
+    return (await (await this.#call({ method: 'GET', path: withQuery(path, query), idempotent: true }, context)).json()) as T;
   }
+
+  /**
+   * What the playlists' calls go through: a POST carries a fresh
+   * Idempotency-Key; PUT and DELETE are idempotent (RFC 9110 §9.2.2), so they
+   * are retried after a network failure like reads (a replace repeated after
+   * it applied meets its own If-Match: 412).
+   */
+  readonly #playlistTransport: PlaylistTransport = {
+    request: ({ method, path, query = {}, body, headers, context }) => this.#call({
+      method, path: withQuery(path, query), body, ...(headers && { headers }),
+      idempotent: method === 'GET' || method === 'PUT' || method === 'DELETE',
+      ...(method === 'POST' && { idempotencyKey: newIdempotencyKey() }),
+    }, context),
+  };
 
   /** What the library's calls go through: GETs, and POSTs that each carry a fresh Idempotency-Key (so they are retried safely). */
   readonly #transport: LibraryTransport = {
@@ -248,6 +267,18 @@ export class MaqamClient {
    * for await (const entry of maqam.history.list()) console.log(entry.song.title?.value, entry.playedAt);
    */
   readonly history = createHistory(this.#transport);
+
+  /**
+   * Playlists (scope `write` to change them; `read` or an API key to read a
+   * public one): entries with ids of their own, versions, and `edit`, which
+   * retries a change against fresh state when another device got there first.
+   *
+   * @example
+   * const playlist = await maqam.playlists.create({ name: 'سهرة', songs: ['song-1'] });
+   * await maqam.playlists.add(playlist.id.value, ['song-2']);
+   * for await (const item of maqam.playlists.items(playlist.id.value)) console.log(item.position, item.song?.title.value);
+   */
+  readonly playlists = createPlaylists(this.#playlistTransport);
 
   /**
    * A PlayReporter for this client's player: it measures plays, gives each

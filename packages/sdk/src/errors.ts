@@ -101,6 +101,28 @@ export class NotFoundError extends MaqamError {
   override name = 'NotFoundError';
 }
 /**
+ * 409 or 412: the request conflicts with the resource's state. A 412 says a
+ * write's If-Match named a version the playlist has moved on from;
+ * `currentVersion` is the version it is at now (its ETag). A 409 names an
+ * entry that is gone, or an Idempotency-Key used for another request.
+ *
+ * @example
+ * await maqam.playlists.update(id, { name }, { ifMatch: version }).catch((error) => {
+ *   if (error instanceof ConflictError && error.currentVersion) return reloadAndAsk(error.currentVersion);
+ *   throw error;
+ * });
+ */
+export class ConflictError extends MaqamError {
+  override name = 'ConflictError';
+  /** On a 412: the version the resource is at now. */
+  readonly currentVersion: string | undefined;
+
+  constructor(message: string, details: ConstructorParameters<typeof MaqamError>[1] & { currentVersion?: string | undefined }) {
+    super(message, details);
+    this.currentVersion = details.currentVersion;
+  }
+}
+/**
  * 429 after the retries the client allows (or a wait longer than
  * `maxRetryDelayMs`); `retryAfter` is the server's wait in seconds.
  *
@@ -165,6 +187,7 @@ export async function errorFromResponse(response: Response, extra: { retryAfter?
   const message = body.message ?? body.error_description ?? `HTTP ${response.status}`;
   switch (response.status) {
     case 400:
+    case 428:
       return new InvalidRequestError(message, details);
     case 401:
       return new AuthenticationError(message, details);
@@ -172,6 +195,10 @@ export async function errorFromResponse(response: Response, extra: { retryAfter?
       return new PermissionDeniedError(message, details);
     case 404:
       return new NotFoundError(message, details);
+    case 409:
+      return new ConflictError(message, details);
+    case 412:
+      return new ConflictError(message, { ...details, currentVersion: /^(?:W\/)?"([^"]*)"$/.exec(response.headers.get('etag') ?? '')?.[1] });
     case 429:
       return new RateLimitError(message, { ...details, retryAfter: extra.retryAfter });
     default:

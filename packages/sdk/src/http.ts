@@ -56,7 +56,7 @@ export class RetryBudget {
 }
 
 export interface CallOptions {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
   body?: unknown;
   headers?: Record<string, string>;
@@ -148,7 +148,8 @@ export async function send(http: HttpOptions, call: CallOptions): Promise<Respon
       }
       throw new NetworkError(`no answer from ${http.baseUrl}: ${(error as Error).message}${corsHint(http.baseUrl)}`, { code: 'ERROR_CODE_UNAVAILABLE', status: 0 });
     }
-    if (response.ok) {
+    // A 304 answers a read that sent If-None-Match: the caller holds the body already.
+    if (response.ok || (response.status === 304 && call.headers?.['if-none-match'] !== undefined)) {
       http.retryBudget.succeeded();
       return response;
     }

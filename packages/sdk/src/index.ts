@@ -6,12 +6,13 @@ export {
 export type {
   AcquireMusicStreamResponse, Album, AlbumType, Artist, AudioQuality, GetAlbumTracksResponse, GetArtistDiscographyResponse, GetLyricsResponse,
   GetRelatedArtistsResponse, SearchResponse, SearchResult, SearchType, Song, TokenInfoResponse,
-  User, SavedItem, FollowedArtist, HistoryEntry, Change, Play, PlayContext,
+  User, SavedItem, FollowedArtist, HistoryEntry, Change, Play, PlayContext, Playlist, PlaylistItem, PlaylistVisibility,
 } from './types.ts';
 export type { LibraryItems, SaveResult, FollowResult, PlayResult, ChangeFeed } from './library.ts';
+export type { WriteOptions, PlaylistEdit, PlaylistState, ItemsWritten } from './playlists.ts';
 export { PlayReporter, type PlayReporterOptions, type EndedPlay } from './play-reporter.ts';
 export {
-  MaqamError, InvalidRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, RateLimitError,
+  MaqamError, InvalidRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, ConflictError, RateLimitError,
   ServiceUnavailableError, SignInRequiredError, NetworkError, type FieldViolation, type ErrorCode,
 } from './errors.ts';
 export { memoryTokens, localStorageTokens, type TokenStorage, type WebStorageLike } from './auth/storage.ts';

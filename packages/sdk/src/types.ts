@@ -181,3 +181,32 @@ export type Play = wire.Play;
  * reporter.start('song-1', { durationMs: 215_000, context: { albumId: 'album-1' } satisfies PlayContext });
  */
 export type PlayContext = wire.PlayContext;
+
+/**
+ * A playlist: its details, its cover (drawn by the server from its first
+ * albums), how many entries it holds and its `version`, which every change
+ * makes one more.
+ *
+ * @example
+ * const { playlist } = await maqam.playlists.get('pl-1');
+ * console.log(playlist.name.value, playlist.itemCount, playlist.version);
+ */
+export type Playlist = wire.Playlist;
+
+/**
+ * One entry of a playlist: `itemId` is the entry's own (two entries of one
+ * song have two), `position` counts from 0. An entry whose song was withdrawn
+ * carries `error` instead of `song`.
+ *
+ * @example
+ * for await (const { itemId, song } of maqam.playlists.items('pl-1')) console.log(itemId, song?.title?.value);
+ */
+export type PlaylistItem = wire.PlaylistItem;
+
+/**
+ * Who may read a playlist: its owner alone, or anyone.
+ *
+ * @example
+ * await maqam.playlists.update('pl-1', { visibility: 'PLAYLIST_VISIBILITY_PUBLIC' });
+ */
+export type PlaylistVisibility = wire.PlaylistVisibility;
