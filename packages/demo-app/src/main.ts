@@ -5,10 +5,14 @@
 // browse, and follow time-synced lyrics that light up with the music and seek
 // when tapped. Like songs and albums, follow artists, and find them again in
 // your library; what you play shows up under "Recently played" (reported by
-// the SDK's PlayReporter). Arabic (right to left) first, English a tap away.
+// the SDK's PlayReporter). Make playlists, add any song to one from its
+// row, play them through, reorder them by dragging or with the keyboard, and
+// share a public one by its link. Arabic (right to left) first, English a
+// tap away.
 import {
   localStorageTokens, MaqamClient, MaqamError, NotFoundError, PermissionDeniedError, SignInRequiredError,
-  type Album, type AlbumType, type Artist, type AudioQuality, type GetLyricsResponse, type PlayContext, type Song, type TokenInfoResponse,
+  type Album, type AlbumType, type Artist, type AudioQuality, type GetLyricsResponse, type PlayContext, type Playlist, type PlaylistItem, type Song,
+  type TokenInfoResponse,
 } from '@maqam/sdk';
 import { TEXT, type Lang, type Texts } from './texts.ts';
 
@@ -22,7 +26,9 @@ interface DemoSettings {
 }
 
 type LibraryTab = 'songs' | 'albums' | 'artists';
-type Route = { view: 'home' } | { view: 'artist'; id: string } | { view: 'album'; id: string } | { view: 'search'; q: string } | { view: 'library'; tab: LibraryTab };
+type Route =
+  | { view: 'home' } | { view: 'artist'; id: string } | { view: 'album'; id: string } | { view: 'search'; q: string } | { view: 'library'; tab: LibraryTab }
+  | { view: 'playlists' } | { view: 'playlist'; id: string };
 
 /** The data of the view on screen. */
 type View =
@@ -30,11 +36,14 @@ type View =
   | { view: 'library'; tab: LibraryTab; songs: Song[]; albums: Album[]; artists: Artist[]; token: string }
   | { view: 'artist'; artist: Artist; top: Song[]; albums: Album[]; albumType: AlbumType | ''; albumsToken: string; related: Artist[]; relatedToken: string }
   | { view: 'album'; album: Album; tracks: Song[] }
-  | { view: 'search'; q: string; artists: Artist[]; albums: Album[]; songs: Song[] };
+  | { view: 'search'; q: string; artists: Artist[]; albums: Album[]; songs: Song[] }
+  | { view: 'playlists'; playlists: Playlist[] }
+  | { view: 'playlist'; playlist: Playlist; items: PlaylistItem[]; token: string; mine: boolean };
 
 const RELATED_PAGE_SIZE = 6;
 const LIBRARY_PAGE_SIZE = 50;
 const DISCOGRAPHY_PAGE_SIZE = 12;
+const PLAYLIST_PAGE_SIZE = 100;
 
 const settings = (await (await fetch('/demo/config.json')).json()) as DemoSettings;
 // The sign-in returns to the issuer's origin; start there so the stored PKCE verifier is found on return.
@@ -54,6 +63,10 @@ const state = {
   following: new Set<string>(),
   /** Where the song playing was started from (an album, an artist, a search): reported with its play. */
   playContext: undefined as PlayContext | undefined,
+  /** What plays next, each when the one before ends (Play all). */
+  queue: [] as Song[],
+  /** The user's playlists, for the Add to playlist menu; read when it first opens. */
+  myPlaylists: null as Playlist[] | null,
 };
 
 const maqam = new MaqamClient({
@@ -138,8 +151,9 @@ function cover(images: { url: string }[] | undefined, alt: string, className: st
 // ---- routes and loading ----
 
 function currentRoute(): Route {
-  const [, view, id] = /^#\/(artist|album|search|library)\/(.+)$/.exec(location.hash) ?? [];
-  if (view === 'artist' || view === 'album') return { view, id: decodeURIComponent(id!) };
+  if (location.hash === '#/playlists') return { view: 'playlists' };
+  const [, view, id] = /^#\/(artist|album|search|library|playlist)\/(.+)$/.exec(location.hash) ?? [];
+  if (view === 'artist' || view === 'album' || view === 'playlist') return { view, id: decodeURIComponent(id!) };
   if (view === 'search') return { view, q: decodeURIComponent(id!) };
   if (view === 'library' && (id === 'songs' || id === 'albums' || id === 'artists')) return { view, tab: id };
   return { view: 'home' };
@@ -150,6 +164,7 @@ function link(route: Route): string {
     case 'home': return '#/';
     case 'search': return `#/search/${encodeURIComponent(route.q)}`;
     case 'library': return `#/library/${route.tab}`;
+    case 'playlists': return '#/playlists';
     default: return `#/${route.view}/${encodeURIComponent(route.id)}`;
   }
 }
@@ -190,6 +205,14 @@ async function loadView(route: Route): Promise<View> {
     const view: Extract<View, { view: 'library' }> = { view: 'library', tab: route.tab, songs: [], albums: [], artists: [], token: '' };
     await moreLibrary(view);
     return view;
+  }
+  if (route.view === 'playlists') {
+    state.myPlaylists = await collect(maqam.playlists.list({ locale, pageSize: 50 }));
+    return { view: 'playlists', playlists: state.myPlaylists };
+  }
+  if (route.view === 'playlist') {
+    const { playlist, items, nextPageToken } = await maqam.playlists.get(route.id, { locale, pageSize: PLAYLIST_PAGE_SIZE });
+    return { view: 'playlist', playlist, items, token: nextPageToken, mine: playlist.ownerId === state.user?.sub };
   }
   const [songs, artists, recent] = await Promise.all([
     settings.mediaSongs.length > 0 ? maqam.songs.batchGet(settings.mediaSongs, { locale }) : new Map(),
@@ -275,6 +298,8 @@ function savedItemsOf(view: View): { songs: Song[]; albums: Album[] } {
     case 'album': return { songs: view.tracks, albums: [view.album] };
     case 'search': return { songs: view.songs, albums: view.albums };
     case 'library': return { songs: view.songs, albums: view.albums };
+    case 'playlists': return { songs: [], albums: [] };
+    case 'playlist': return { songs: view.items.flatMap((item) => (item.song ? [item.song] : [])), albums: [] };
   }
 }
 
@@ -299,9 +324,13 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return all;
 }
 
+/** How many navigations have begun: one that ends after a newer began shows nothing (the newer owns the screen). */
+let navigations = 0;
+
 /** Shows the view the address names (the old one stays on screen until it has loaded), then moves focus to its heading. */
 async function navigate(focus = true) {
   if (!state.user) return;
+  const navigation = ++navigations;
   state.loading = true;
   renderMain();
   const route = currentRoute();
@@ -311,15 +340,18 @@ async function navigate(focus = true) {
   else if (box.value.trim() !== route.q) box.value = route.q;
   await act(async () => {
     try {
-      state.view = await withLibraryState(await loadView(route));
+      const view = await withLibraryState(await loadView(route));
+      // Back pressed while a slow view loaded: the view Back asked for may already be on screen.
+      if (navigation === navigations) state.view = view;
     } catch (error) {
       // A newer keystroke cancelled this search: its own answer will show.
       if (error instanceof Error && error.name === 'AbortError') return;
       throw error;
     } finally {
-      state.loading = false;
+      if (navigation === navigations) state.loading = false;
     }
   });
+  if (navigation !== navigations) return;
   scrollTo({ top: 0 });
   // Typing keeps the focus in the search box.
   if (focus) $('main').querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
@@ -369,9 +401,10 @@ async function loadLyrics(song: Song) {
   renderLyrics();
 }
 
-function playAction(song: Song) {
+function playAction(song: Song, queue: Song[] = []) {
   return () =>
     void act(async () => {
+      state.queue = queue;
       try {
         await play(song);
       } catch (error) {
@@ -427,7 +460,12 @@ audio.addEventListener('pause', () => {
   renderPlayer();
 });
 audio.addEventListener('seeking', () => reporter.seek());
-audio.addEventListener('ended', () => void reporter.end());
+audio.addEventListener('ended', () => {
+  void reporter.end();
+  // Play all: the next song of the queue.
+  const next = state.queue.shift();
+  if (next) playAction(next, state.queue)();
+});
 // Leaving the page ends the play; it waits in localStorage and is reported on the next visit.
 addEventListener('pagehide', () => void reporter.end());
 
@@ -437,6 +475,7 @@ function contextOf(route: Route): PlayContext | undefined {
     case 'album': return { albumId: route.id };
     case 'artist': return { artistId: route.id };
     case 'search': return { searchQuery: route.q.slice(0, 200) };
+    case 'playlist': return { playlistId: route.id };
     default: return undefined;
   }
 }
@@ -474,13 +513,18 @@ function renderSections(text: Texts) {
   nav.hidden = !state.user;
   nav.setAttribute('aria-label', text.library);
   const route = currentRoute();
-  const here = (target: Route) => (route.view === target.view && (target.view !== 'library' || (route.view === 'library' && route.tab === target.tab)) ? { 'aria-current': 'page' } : {});
+  const here = (target: Route) => {
+    const same = route.view === target.view && (target.view !== 'library' || (route.view === 'library' && route.tab === target.tab));
+    // A playlist's page is one of Playlists'.
+    return same || (target.view === 'playlists' && route.view === 'playlist') ? { 'aria-current': 'page' } : {};
+  };
   const tab = (target: Route, label: string, testId: string) => h('a', { href: link(target), 'data-testid': testId, ...here(target) }, label);
   nav.replaceChildren(
     tab({ view: 'home' }, text.home, 'nav-home'),
     tab({ view: 'library', tab: 'songs' }, text.likedSongs, 'nav-liked'),
     tab({ view: 'library', tab: 'albums' }, text.savedAlbums, 'nav-albums'),
     tab({ view: 'library', tab: 'artists' }, text.following, 'nav-following'),
+    tab({ view: 'playlists' }, text.playlists, 'nav-playlists'),
   );
 }
 
@@ -507,6 +551,8 @@ function renderMain() {
   else if (view.view === 'library') main.replaceChildren(...libraryView(view, text));
   else if (view.view === 'artist') main.replaceChildren(...artistView(view, text));
   else if (view.view === 'search') main.replaceChildren(...searchView(view, text));
+  else if (view.view === 'playlists') main.replaceChildren(...playlistsView(view, text));
+  else if (view.view === 'playlist') main.replaceChildren(...playlistView(view, text));
   else main.replaceChildren(...albumView(view, text));
 }
 
@@ -713,35 +759,335 @@ function albumView(view: Extract<View, { view: 'album' }>, text: Texts): Node[] 
           i > 0 ? (state.lang === 'ar' ? '، ' : ', ') : '',
           ref.id ? h('a', { href: link({ view: 'artist', id: ref.id.value }) }, ref.name?.value ?? '') : (ref.name?.value ?? ''),
         ])),
-        h('p', { class: 'meta' }, [year(album.releaseDate), text.songCount(number(album.trackCount)), clock(album.totalDurationMs), album.label, ...album.genres].filter(Boolean).join(' · ')))),
+        h('p', { class: 'meta' }, [year(album.releaseDate), text.songCount(album.trackCount, number(album.trackCount)), longDuration(album.totalDurationMs), album.label, ...album.genres].filter(Boolean).join(' · ')))),
     ...discs.map((disc) => h('section', { 'aria-label': discs.length > 1 ? text.disc(number(disc)) : text.tracks },
       discs.length > 1 ? h('h3', {}, text.disc(number(disc))) : h('h3', { class: 'visually-hidden' }, text.tracks),
       trackList(view.tracks.filter((song) => (song.discNumber ?? 1) === disc), text, { numbered: true, testId: 'tracks' }))),
   ];
 }
 
-/** Songs as rows: number or cover, title and artists, lyrics mark, length, and Play where the demo has audio. */
+/** Songs as rows; Play on one plays the rest of the list's playable songs after it. */
 function trackList(songs: Song[], text: Texts, options: { numbered?: boolean; showAlbumArt?: boolean; testId: string }) {
+  const playableSongs = songs.filter(playable);
   return h('ol', { class: 'tracks', 'data-testid': options.testId },
-    ...songs.map((song, index) => {
-      const title = song.title?.value ?? '';
-      const isCurrent = state.nowPlaying?.id?.value === song.id?.value;
-      return h('li', { 'data-song': song.id?.value ?? '', class: isCurrent ? 'current' : '' },
-        h('span', { class: 'index', 'aria-hidden': 'true' }, options.numbered ? number(song.trackNumber ?? index + 1) : number(index + 1)),
-        options.showAlbumArt ? cover(song.artwork, '', 'thumb') : null,
-        h('span', { class: 'track-main' },
-          h('span', { class: 'track-title', dir: 'auto' }, title, song.isExplicit ? h('abbr', { class: 'badge', title: text.explicit }, 'E') : null),
-          h('span', { class: 'meta', dir: 'auto' }, artistNames(song.artists))),
-        song.hasLyrics ? h('span', { class: 'meta lyrics-mark', title: text.hasLyrics }, '♪') : h('span', {}),
-        song.id ? heart('song', song.id.value, title) : h('span', {}),
-        h('span', { class: 'meta duration' }, clock(song.durationMs)),
-        playable(song)
-          ? h('button', { type: 'button', class: 'play', 'aria-label': `${text.play}: ${title}`, 'data-testid': 'play', onclick: playAction(song) }, '▶')
-          : h('span', { class: 'play-placeholder' }),
-        song.albumId && !options.numbered
-          ? h('a', { href: link({ view: 'album', id: song.albumId.value }), class: 'visually-hidden' }, text.openAlbum(title))
-          : null);
+    ...songs.map((song, index) => songRow(song, index, text, { ...options, queue: playableSongs.slice(playableSongs.indexOf(song) + 1) })));
+}
+
+/**
+ * A song as a row: number or cover, title and artists, lyrics mark, heart,
+ * Add to playlist, length, and Play where the demo has audio (then `queue`
+ * plays after it); `extra` ends the row.
+ */
+function songRow(song: Song, index: number, text: Texts, options: { numbered?: boolean; showAlbumArt?: boolean; queue?: Song[] }, extra: Node | null = null) {
+  const title = song.title?.value ?? '';
+  const isCurrent = state.nowPlaying?.id?.value === song.id?.value;
+  return h('li', { 'data-song': song.id?.value ?? '', class: isCurrent ? 'current' : '' },
+    h('span', { class: 'index', 'aria-hidden': 'true' }, options.numbered ? number(song.trackNumber ?? index + 1) : number(index + 1)),
+    options.showAlbumArt ? cover(song.artwork, '', 'thumb') : null,
+    h('span', { class: 'track-main' },
+      h('span', { class: 'track-title', dir: 'auto' }, title, song.isExplicit ? h('abbr', { class: 'badge', title: text.explicit }, 'E') : null),
+      h('span', { class: 'meta' }, artistNames(song.artists))),
+    song.hasLyrics ? h('span', { class: 'meta lyrics-mark', title: text.hasLyrics }, '♪') : h('span', {}),
+    song.id ? heart('song', song.id.value, title) : h('span', {}),
+    song.id
+      ? h('button', {
+          type: 'button', class: 'add', 'aria-haspopup': 'menu', 'aria-expanded': 'false', 'aria-label': text.addTo(title), 'data-testid': 'add-to-playlist',
+          onclick: (event) => void openAddMenu(event.currentTarget as HTMLElement, song),
+        }, '+')
+      : h('span', {}),
+    h('span', { class: 'meta duration' }, clock(song.durationMs)),
+    playable(song)
+      ? h('button', { type: 'button', class: 'play', 'aria-label': `${text.play}: ${title}`, 'data-testid': 'play', onclick: playAction(song, options.queue) }, '▶')
+      : h('span', { class: 'play-placeholder' }),
+    song.albumId && !options.numbered
+      ? h('a', { href: link({ view: 'album', id: song.albumId.value }), class: 'visually-hidden' }, text.openAlbum(title))
+      : null,
+    extra);
+}
+
+// ---- playlists ----
+
+/** The Add to playlist menu open now, and the button that opened it (focus returns there). */
+let openMenu: { element: HTMLElement; opener: HTMLElement } | undefined;
+
+function closeMenu(returnFocus = true) {
+  if (!openMenu) return;
+  const { element, opener } = openMenu;
+  openMenu = undefined;
+  element.remove();
+  opener.setAttribute('aria-expanded', 'false');
+  if (returnFocus && opener.isConnected) opener.focus();
+}
+
+/** A menu of the user's playlists (and a new one) under the row's +: arrows move, Escape closes. */
+async function openAddMenu(opener: HTMLElement, song: Song) {
+  const wasOpen = openMenu?.opener === opener;
+  closeMenu(false);
+  if (wasOpen) return;
+  const text = t();
+  const title = song.title?.value ?? '';
+  try {
+    state.myPlaylists ??= await collect(maqam.playlists.list({ locale: state.lang, pageSize: 50 }));
+  } catch (error) {
+    say(t().error(error instanceof MaqamError ? error.message : String(error)));
+    return;
+  }
+  const items = [
+    ...state.myPlaylists.map((playlist) => h('button', {
+      type: 'button', role: 'menuitem', 'data-testid': 'menu-playlist', dir: 'auto', onclick: () => void addToPlaylist(playlist, song),
+    }, playlist.name.value)),
+    h('button', { type: 'button', role: 'menuitem', class: 'new', 'data-testid': 'menu-new-playlist', onclick: () => void addToNewPlaylist(song) }, `+ ${text.newPlaylist}`),
+  ];
+  const menu = h('div', { role: 'menu', class: 'menu', 'aria-label': text.addTo(title), 'data-testid': 'playlist-menu' }, ...items);
+  menu.addEventListener('keydown', (event) => {
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    if (event.key === 'Escape') closeMenu();
+    else if (event.key === 'ArrowDown') items[(at + 1) % items.length]!.focus();
+    else if (event.key === 'ArrowUp') items[(at - 1 + items.length) % items.length]!.focus();
+    else if (event.key === 'Tab') closeMenu(false);
+    else return;
+    event.preventDefault();
+  });
+  document.body.append(menu);
+  // Under its button, inside the window, on the side the page reads from.
+  const box = opener.getBoundingClientRect();
+  const width = menu.offsetWidth;
+  const left = state.lang === 'ar' ? box.left : box.right - width;
+  menu.style.left = `${Math.max(8, Math.min(left, innerWidth - width - 8)) + scrollX}px`;
+  menu.style.top = `${box.bottom + 4 + scrollY}px`;
+  opener.setAttribute('aria-expanded', 'true');
+  openMenu = { element: menu, opener };
+  items[0]!.focus();
+}
+document.addEventListener('click', (event) => {
+  if (openMenu && !openMenu.element.contains(event.target as Node) && !openMenu.opener.contains(event.target as Node)) closeMenu(false);
+});
+
+async function addToPlaylist(playlist: Playlist, song: Song) {
+  closeMenu();
+  await act(async () => {
+    await maqam.playlists.add(playlist.id.value, [song.id!.value]);
+    state.myPlaylists = null;
+    say(t().addedTo(song.title?.value ?? '', playlist.name.value));
+    await refreshPlaylistOnScreen(playlist.id.value);
+  });
+}
+
+async function addToNewPlaylist(song: Song) {
+  closeMenu();
+  await act(async () => {
+    const name = t().newPlaylistName(number((state.myPlaylists?.length ?? 0) + 1));
+    await maqam.playlists.create({ name, songs: [song.id!.value] });
+    state.myPlaylists = null;
+    say(t().addedTo(song.title?.value ?? '', name));
+    if (state.view?.view === 'playlists') state.view = await loadView({ view: 'playlists' });
+  });
+}
+
+async function createPlaylist(name: string) {
+  const playlist = await maqam.playlists.create({ name: name.trim() || t().newPlaylistName(number((state.myPlaylists?.length ?? 0) + 1)) });
+  state.myPlaylists = null;
+  location.hash = link({ view: 'playlist', id: playlist.id.value });
+}
+
+/** The playlist on screen read again (its cover, count and order as the server has them), focus kept where it was. */
+async function refreshPlaylistOnScreen(playlistId: string) {
+  const view = state.view;
+  if (view?.view !== 'playlist' || view.playlist.id.value !== playlistId) return;
+  const fresh = await loadView({ view: 'playlist', id: playlistId });
+  if (state.view !== view) return;
+  const focused = document.activeElement;
+  const row = focused?.closest<HTMLElement>('[data-item]')?.dataset.item;
+  const control = focused?.getAttribute('data-testid');
+  state.view = await withLibraryState(fresh);
+  renderMain();
+  if (row && control) document.querySelector<HTMLElement>(`[data-item="${CSS.escape(row)}"] [data-testid="${control}"]:not(:disabled)`)?.focus();
+}
+
+/** Moves the entry at `from` to `to`: shown at once, written in the background, the playlist read again after. */
+async function moveEntry(view: Extract<View, { view: 'playlist' }>, from: number, to: number) {
+  if (to < 0 || to >= view.items.length || from === to) return;
+  const items = [...view.items];
+  const [item] = items.splice(from, 1);
+  items.splice(to, 0, item!);
+  // Just before the entry that follows it now; at the end when none does.
+  const before = items[to + 1]?.itemId;
+  view.items = items.map((entry, position) => ({ ...entry, position }));
+  renderMain();
+  const control = to < from ? 'move-up' : 'move-down';
+  const row = `[data-item="${CSS.escape(item!.itemId)}"]`;
+  (document.querySelector<HTMLElement>(`${row} [data-testid="${control}"]:not(:disabled)`) ?? document.querySelector<HTMLElement>(`${row} [data-testid="move-up"], ${row} [data-testid="move-down"]`))?.focus();
+  say(t().moved(item!.song?.title?.value ?? t().unavailable, number(to + 1)));
+  await changePlaylist(view, () => maqam.playlists.move(view.playlist.id.value, [item!.itemId], before ? { before } : {}));
+}
+
+async function removeEntry(view: Extract<View, { view: 'playlist' }>, index: number) {
+  const item = view.items[index]!;
+  view.items = view.items.filter((entry) => entry !== item).map((entry, position) => ({ ...entry, position }));
+  renderMain();
+  await changePlaylist(view, () => maqam.playlists.remove(view.playlist.id.value, [item.itemId]));
+}
+
+/** A change to the playlist on screen, already shown: written, then the playlist read again; put back as the server has it if it fails. */
+async function changePlaylist(view: Extract<View, { view: 'playlist' }>, write: () => Promise<unknown>) {
+  try {
+    await write();
+  } catch {
+    say(t().couldNotChange);
+  }
+  await refreshPlaylistOnScreen(view.playlist.id.value).catch(() => undefined);
+}
+
+async function toggleVisibility(view: Extract<View, { view: 'playlist' }>) {
+  const visibility = view.playlist.visibility === 'PLAYLIST_VISIBILITY_PUBLIC' ? 'PLAYLIST_VISIBILITY_PRIVATE' : 'PLAYLIST_VISIBILITY_PUBLIC';
+  view.playlist = await maqam.playlists.update(view.playlist.id.value, { visibility });
+  state.myPlaylists = null;
+}
+
+async function deletePlaylist(view: Extract<View, { view: 'playlist' }>) {
+  const name = view.playlist.name.value;
+  if (!confirm(t().confirmDelete(name))) return;
+  await maqam.playlists.delete(view.playlist.id.value);
+  state.myPlaylists = null;
+  say(t().deleted(name));
+  location.hash = link({ view: 'playlists' });
+}
+
+const shareUrl = (playlist: Playlist) => `${location.origin}/demo${link({ view: 'playlist', id: playlist.id.value })}`;
+
+/** A length as people say it: "1 hr, 32 min", not "92:08". */
+function longDuration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  const DurationFormat = (Intl as unknown as { DurationFormat?: new (locale: string, options: object) => { format(duration: object): string } }).DurationFormat;
+  if (!DurationFormat || minutes < 1) return clock(ms);
+  return new DurationFormat(digits(), { style: 'short' }).format(minutes >= 60 ? { hours: Math.floor(minutes / 60), minutes: minutes % 60 } : { minutes });
+}
+
+function playlistCard(playlist: Playlist) {
+  const text = t();
+  return h('a', { href: link({ view: 'playlist', id: playlist.id.value }), class: 'card', 'data-testid': 'playlist-link' },
+    cover(playlist.coverArtwork, '', 'cover'),
+    h('span', { class: 'card-title', dir: 'auto' }, playlist.name.value),
+    h('span', { class: 'meta' }, `${text.visibility[playlist.visibility]} · ${text.songCount(playlist.itemCount, number(playlist.itemCount))}`));
+}
+
+function playlistsView(view: Extract<View, { view: 'playlists' }>, text: Texts): Node[] {
+  const input = h('input', { type: 'text', name: 'name', maxlength: '100', autocomplete: 'off', placeholder: text.newPlaylistName(number(view.playlists.length + 1)), 'data-testid': 'new-playlist-name' });
+  return [
+    h('p', { class: 'eyebrow' }, text.library),
+    h('h2', { tabindex: '-1', class: 'page-title', 'data-testid': 'library-title' }, text.playlists),
+    h('form', {
+      class: 'new-playlist', 'data-testid': 'new-playlist-form',
+      onsubmit: (event) => {
+        event.preventDefault();
+        void act(() => createPlaylist(input.value));
+      },
+    }, h('label', {}, h('span', { class: 'visually-hidden' }, text.playlistName), input), h('button', { type: 'submit', class: 'primary', 'data-testid': 'create-playlist' }, `+ ${text.newPlaylist}`)),
+    view.playlists.length === 0
+      ? h('p', { class: 'meta', 'data-testid': 'playlists-empty' }, text.playlistsEmpty)
+      : h('ul', { class: 'cards', 'data-testid': 'playlists' }, ...view.playlists.map((playlist) => h('li', {}, playlistCard(playlist)))),
+  ];
+}
+
+function playlistView(view: Extract<View, { view: 'playlist' }>, text: Texts): Node[] {
+  const { playlist } = view;
+  const isPublic = playlist.visibility === 'PLAYLIST_VISIBILITY_PUBLIC';
+  const playableSongs = view.items.flatMap((item) => (item.song && playable(item.song) ? [item.song] : []));
+  const shareInput = h('input', { type: 'text', readonly: '', value: shareUrl(playlist), dir: 'ltr', 'data-testid': 'share-link', 'aria-label': text.shareLink });
+  return [
+    h('header', { class: 'profile' },
+      cover(playlist.coverArtwork, '', 'cover large'),
+      h('div', {},
+        h('p', { class: 'eyebrow' }, `${text.playlist} · ${text.visibility[playlist.visibility]}`),
+        h('h2', { tabindex: '-1', dir: 'auto', 'data-testid': 'playlist-title' }, playlist.name.value),
+        playlist.description.value ? h('p', { class: 'bio', dir: 'auto' }, playlist.description.value) : null,
+        h('p', { class: 'meta', 'data-testid': 'playlist-meta' },
+          h('bdi', {}, text.byOwner(playlist.ownerName)), ' · ', text.songCount(playlist.itemCount, number(playlist.itemCount)), ' · ', longDuration(Number(playlist.totalDurationMs))),
+        h('div', { class: 'actions' },
+          h('button', {
+            type: 'button', class: 'primary', 'data-testid': 'play-all',
+            onclick: () => (playableSongs.length > 0 ? playAction(playableSongs[0]!, playableSongs.slice(1))() : say(text.noPlayable)),
+          }, `▶ ${text.playAll}`),
+          view.mine
+            ? h('button', { type: 'button', role: 'switch', class: 'switch', 'aria-checked': String(isPublic), 'data-testid': 'visibility', onclick: () => void act(() => toggleVisibility(view)) }, text.publicSwitch)
+            : null,
+          view.mine ? h('button', { type: 'button', class: 'quiet', 'data-testid': 'delete-playlist', onclick: () => void act(() => deletePlaylist(view)) }, text.deletePlaylist) : null),
+        view.mine && isPublic
+          ? h('div', { class: 'share' },
+              h('p', { class: 'meta' }, text.publicHint),
+              shareInput,
+              h('button', {
+                type: 'button', 'data-testid': 'copy-link',
+                onclick: () => void navigator.clipboard.writeText(shareInput.value).then(() => say(text.linkCopied), () => shareInput.select()),
+              }, text.copyLink))
+          : null,
+        view.mine ? null : h('p', { class: 'meta', 'data-testid': 'read-only' }, text.readOnly(playlist.ownerName)))),
+    view.items.length === 0
+      ? h('p', { class: 'meta', 'data-testid': 'playlist-empty' }, view.mine ? text.playlistEmpty : text.noResults)
+      : entryList(view, text, playableSongs),
+    view.mine && view.items.length > 1 ? h('p', { class: 'meta hint' }, text.reorderHint) : null,
+    view.token
+      ? h('button', { type: 'button', 'data-testid': 'more-entries', onclick: () => void act(() => moreEntries(view)) }, text.more)
+      : null,
+  ].filter((node): node is HTMLElement => node !== null);
+}
+
+/** The playlist's entries: songs (or their place, when withdrawn); its owner's rows move by drag and drop or by their arrows. */
+function entryList(view: Extract<View, { view: 'playlist' }>, text: Texts, playableSongs: Song[]) {
+  return h('ol', { class: `tracks entries${view.mine ? ' editable' : ''}`, 'data-testid': 'playlist-items' },
+    ...view.items.map((item, index) => {
+      const title = item.song?.title?.value ?? text.unavailable;
+      // The last entry on screen moves down only when it is the playlist's last: there is no entry on screen to put it before.
+      const lastMovable = view.token ? view.items.length - 2 : view.items.length - 1;
+      const controls = view.mine
+        ? h('span', { class: 'entry-controls' },
+            h('button', { type: 'button', class: 'icon', 'aria-label': text.moveUp(title), 'data-testid': 'move-up', disabled: index === 0 ? '' : undefined, onclick: () => void moveEntry(view, index, index - 1) }, '↑'),
+            h('button', { type: 'button', class: 'icon', 'aria-label': text.moveDown(title), 'data-testid': 'move-down', disabled: index >= lastMovable ? '' : undefined, onclick: () => void moveEntry(view, index, index + 1) }, '↓'),
+            h('button', { type: 'button', class: 'icon', 'aria-label': text.removeEntry(title), 'data-testid': 'remove-entry', onclick: () => void removeEntry(view, index) }, '×'))
+        : null;
+      const row = item.song
+        ? songRow(item.song, index, text, { showAlbumArt: true, queue: playableSongs.slice(playableSongs.indexOf(item.song) + 1) }, controls)
+        : h('li', { class: 'unavailable' },
+            h('span', { class: 'index', 'aria-hidden': 'true' }, number(index + 1)),
+            h('span', { class: 'thumb blank' }),
+            h('span', { class: 'track-main' }, h('span', { class: 'track-title' }, text.unavailable)),
+            controls);
+      row.dataset.item = item.itemId;
+      row.dataset.testid = 'entry';
+      if (view.mine) draggableEntry(row, view, item);
+      return row;
     }));
+}
+
+/** Drag an entry onto another to put it in that one's place. */
+function draggableEntry(row: HTMLElement, view: Extract<View, { view: 'playlist' }>, item: PlaylistItem) {
+  row.draggable = true;
+  row.addEventListener('dragstart', (event) => {
+    event.dataTransfer?.setData('text/plain', item.itemId);
+    if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move';
+    row.classList.add('dragging');
+  });
+  row.addEventListener('dragend', () => row.classList.remove('dragging'));
+  row.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    row.classList.add('drop-target');
+  });
+  row.addEventListener('dragleave', () => row.classList.remove('drop-target'));
+  row.addEventListener('drop', (event) => {
+    event.preventDefault();
+    row.classList.remove('drop-target');
+    const dragged = event.dataTransfer?.getData('text/plain');
+    const from = view.items.findIndex((entry) => entry.itemId === dragged);
+    const to = view.items.findIndex((entry) => entry.itemId === item.itemId);
+    if (from !== -1) void moveEntry(view, from, to);
+  });
+}
+
+async function moreEntries(view: Extract<View, { view: 'playlist' }>) {
+  const page = await maqam.playlists.itemsPage(view.playlist.id.value, { locale: state.lang, pageSize: PLAYLIST_PAGE_SIZE, pageToken: view.token });
+  view.items.push(...page.items);
+  view.token = page.nextPageToken;
+  await markSaved(page.items.flatMap((item) => (item.song ? [item.song] : [])), []);
 }
 
 function renderPlayer() {

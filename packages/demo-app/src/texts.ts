@@ -4,6 +4,8 @@ import type { AlbumType, AudioQuality } from '@maqam/sdk';
 
 export type Lang = 'ar' | 'en';
 
+const arabicPlural = new Intl.PluralRules('ar');
+
 export interface Texts {
   title: string;
   signIn: string;
@@ -34,7 +36,8 @@ export interface Texts {
   noMore: string;
   tracks: string;
   disc: (n: string) => string;
-  songCount: (n: string) => string;
+  /** `count` songs, `n` the count as the page writes its digits: each language's plural form. */
+  songCount: (count: number, n: string) => string;
   explicit: string;
   hasLyrics: string;
   openAlbum: (title: string) => string;
@@ -76,6 +79,36 @@ export interface Texts {
   couldNotSave: (title: string) => string;
   needsWrite: string;
   savedOn: (date: string) => string;
+  playlists: string;
+  newPlaylist: string;
+  newPlaylistName: (n: string) => string;
+  playlistName: string;
+  create: string;
+  playlistsEmpty: string;
+  playlist: string;
+  addTo: (title: string) => string;
+  addedTo: (title: string, name: string) => string;
+  byOwner: (name: string) => string;
+  visibility: { PLAYLIST_VISIBILITY_PUBLIC: string; PLAYLIST_VISIBILITY_PRIVATE: string };
+  publicSwitch: string;
+  publicHint: string;
+  shareLink: string;
+  copyLink: string;
+  linkCopied: string;
+  playAll: string;
+  removeEntry: (title: string) => string;
+  moveUp: (title: string) => string;
+  moveDown: (title: string) => string;
+  moved: (title: string, n: string) => string;
+  reorderHint: string;
+  deletePlaylist: string;
+  confirmDelete: (name: string) => string;
+  deleted: (name: string) => string;
+  unavailable: string;
+  playlistEmpty: string;
+  readOnly: (owner: string) => string;
+  couldNotChange: string;
+  noPlayable: string;
 }
 
 export const TEXT: Record<Lang, Texts> = {
@@ -109,7 +142,8 @@ export const TEXT: Record<Lang, Texts> = {
     noMore: 'لا مزيد.',
     tracks: 'الأغاني',
     disc: (n) => `القرص ${n}`,
-    songCount: (n) => `${n} أغنية`,
+    // Arabic counts in six forms: أغنية واحدة، أغنيتان، ٣ أغانٍ، ١١ أغنية، ١٠٠ أغنية.
+    songCount: (count, n) => ({ zero: `${n} أغنية`, one: 'أغنية واحدة', two: 'أغنيتان', few: `${n} أغانٍ`, many: `${n} أغنية`, other: `${n} أغنية` })[arabicPlural.select(count)]!,
     explicit: 'محتوى صريح',
     hasLyrics: 'لها كلمات',
     openAlbum: (title) => `ألبوم ${title}`,
@@ -151,6 +185,36 @@ export const TEXT: Record<Lang, Texts> = {
     couldNotSave: (title) => `تعذّر حفظ التغيير على «${title}»؛ أعدناه كما كان. حاول مرة أخرى.`,
     needsWrite: 'لتحفظ في مكتبتك، سجّل الخروج ثم الدخول من جديد واسمح لمقام بتعديل مكتبتك.',
     savedOn: (date) => `حُفظ في ${date}`,
+    playlists: 'قوائم التشغيل',
+    newPlaylist: 'قائمة جديدة',
+    newPlaylistName: (n) => `قائمتي ${n}`,
+    playlistName: 'اسم القائمة',
+    create: 'إنشاء',
+    playlistsEmpty: 'لا قوائم تشغيل بعد. أنشئ واحدة، ثم أضف إليها الأغاني بزر + بجانب أي أغنية.',
+    playlist: 'قائمة تشغيل',
+    addTo: (title) => `أضف «${title}» إلى قائمة تشغيل`,
+    addedTo: (title, name) => `أُضيفت «${title}» إلى «${name}».`,
+    byOwner: (name) => `من ${name}`,
+    visibility: { PLAYLIST_VISIBILITY_PUBLIC: 'عامة', PLAYLIST_VISIBILITY_PRIVATE: 'خاصة' },
+    publicSwitch: 'عامة',
+    publicHint: 'يستطيع كل من معه الرابط أن يستمع إليها، ولا يغيّرها غيرك.',
+    shareLink: 'رابط القائمة',
+    copyLink: 'انسخ الرابط',
+    linkCopied: 'نُسخ الرابط.',
+    playAll: 'شغّل الكل',
+    removeEntry: (title) => `أزل «${title}» من هذه القائمة`,
+    moveUp: (title) => `انقل «${title}» إلى أعلى`,
+    moveDown: (title) => `انقل «${title}» إلى أسفل`,
+    moved: (title, n) => `«${title}» الآن في المرتبة ${n}.`,
+    reorderHint: 'اسحب الأغاني لترتيبها، أو استخدم السهمين.',
+    deletePlaylist: 'احذف القائمة',
+    confirmDelete: (name) => `أتحذف «${name}»؟ لا يمكن التراجع عن ذلك.`,
+    deleted: (name) => `حُذفت «${name}».`,
+    unavailable: 'لم تعد متاحة',
+    playlistEmpty: 'هذه القائمة فارغة. أضف إليها الأغاني بزر + بجانب أي أغنية.',
+    readOnly: (owner) => `قائمة من ${owner}؛ لا يغيّرها غيره.`,
+    couldNotChange: 'تعذّر تغيير القائمة؛ نعرضها الآن كما هي.',
+    noPlayable: 'لا توجد في هذه القائمة أغنية لها ملف صوتي في العرض التجريبي.',
   },
   en: {
     title: 'Maqam · Arabic music',
@@ -182,7 +246,7 @@ export const TEXT: Record<Lang, Texts> = {
     noMore: 'No more.',
     tracks: 'Songs',
     disc: (n) => `Disc ${n}`,
-    songCount: (n) => `${n} songs`,
+    songCount: (count, n) => (count === 1 ? '1 song' : `${n} songs`),
     explicit: 'Explicit',
     hasLyrics: 'Has lyrics',
     openAlbum: (title) => `Album of ${title}`,
@@ -224,5 +288,35 @@ export const TEXT: Record<Lang, Texts> = {
     couldNotSave: (title) => `Could not save your change to “${title}”; it is back as it was. Try again.`,
     needsWrite: 'To save to your library, sign out, sign in again and allow Maqam to change your library.',
     savedOn: (date) => `Saved ${date}`,
+    playlists: 'Playlists',
+    newPlaylist: 'New playlist',
+    newPlaylistName: (n) => `My playlist ${n}`,
+    playlistName: 'Playlist name',
+    create: 'Create',
+    playlistsEmpty: 'No playlists yet. Make one, then add songs to it with + next to any song.',
+    playlist: 'Playlist',
+    addTo: (title) => `Add “${title}” to a playlist`,
+    addedTo: (title, name) => `Added “${title}” to “${name}”.`,
+    byOwner: (name) => `By ${name}`,
+    visibility: { PLAYLIST_VISIBILITY_PUBLIC: 'Public', PLAYLIST_VISIBILITY_PRIVATE: 'Private' },
+    publicSwitch: 'Public',
+    publicHint: 'Anyone with the link can listen to it; only you can change it.',
+    shareLink: 'Link to the playlist',
+    copyLink: 'Copy link',
+    linkCopied: 'Link copied.',
+    playAll: 'Play all',
+    removeEntry: (title) => `Remove “${title}” from this playlist`,
+    moveUp: (title) => `Move “${title}” up`,
+    moveDown: (title) => `Move “${title}” down`,
+    moved: (title, n) => `“${title}” is now number ${n}.`,
+    reorderHint: 'Drag songs to reorder them, or use the arrows.',
+    deletePlaylist: 'Delete playlist',
+    confirmDelete: (name) => `Delete “${name}”? This cannot be undone.`,
+    deleted: (name) => `Deleted “${name}”.`,
+    unavailable: 'No longer available',
+    playlistEmpty: 'This playlist is empty. Add songs to it with + next to any song.',
+    readOnly: (owner) => `A playlist by ${owner}; only they can change it.`,
+    couldNotChange: 'Could not change the playlist; it is shown as it is now.',
+    noPlayable: 'No song of this playlist has audio in the demo.',
   },
 };

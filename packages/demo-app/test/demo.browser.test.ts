@@ -56,12 +56,12 @@ async function serveDemo(env: Record<string, string> = {}): Promise<DemoServer> 
 }
 
 /** Signs in through the app: its button, the server's sign-in page, back to the app. */
-async function signIn(page: Page, base: string) {
+async function signIn(page: Page, base: string, account = { username: 'demo', password: 'maqam-demo' }) {
   await page.goto(`${base}/demo`);
   await page.getByTestId('sign-in').click();
   await page.waitForURL((url) => url.pathname === '/v1/auth/authorize');
-  await page.getByLabel('اسم المستخدم Username').fill('demo');
-  await page.getByLabel('كلمة المرور Password').fill('maqam-demo');
+  await page.getByLabel('اسم المستخدم Username').fill(account.username);
+  await page.getByLabel('كلمة المرور Password').fill(account.password);
   await page.getByRole('button', { name: 'سماح · Allow' }).click();
   await page.waitForURL(`${base}/demo`);
   await page.getByTestId('featured').locator('li').first().waitFor();
@@ -322,6 +322,127 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
       await page.getByTestId('nav-home').click();
       await page.getByTestId('nav-liked').click();
       await page.getByTestId('library-empty').waitFor();
+      expect(failures).toEqual([]);
+    });
+
+    it('makes a playlist, adds songs from any row, reorders it by keyboard and by dragging, removes one, and shares it read-only', async () => {
+      const context = await browser.newContext({ locale: 'ar-EG', viewport: { width: 1100, height: 900 }, bypassCSP: true });
+      contexts.push(context);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+      const page = await context.newPage();
+      const failures: string[] = [];
+      page.on('pageerror', (error) => failures.push(error.message));
+      page.on('dialog', (dialog) => void dialog.accept());
+      await signIn(page, server.base);
+      const written = (path: RegExp) => page.waitForResponse((response) => path.test(new URL(response.url()).pathname) && response.request().method() !== 'GET');
+
+      // Playlists, one tap away: none yet; one made from its form opens at once.
+      await page.getByTestId('nav-playlists').click();
+      await page.getByTestId('playlists-empty').waitFor();
+      await page.getByTestId('new-playlist-name').fill('سهرة الخميس');
+      await page.getByTestId('create-playlist').click();
+      await expect.poll(() => page.getByTestId('playlist-title').textContent()).toBe('سهرة الخميس');
+      await page.getByTestId('playlist-empty').waitFor();
+
+      // Songs added from an artist's rows: the menu by mouse, then by keyboard (Enter opens it on its first playlist, Enter adds).
+      await page.getByTestId('nav-home').click();
+      await page.getByTestId('featured').getByTestId('artist-link').first().click();
+      const rows = page.getByTestId('top-tracks').locator('li');
+      await rows.nth(2).waitFor();
+      const added: string[] = [];
+      for (const n of [0, 1]) {
+        added.push((await rows.nth(n).getAttribute('data-song'))!);
+        await rows.nth(n).getByTestId('add-to-playlist').click();
+        const add = written(/items:batchAdd$/);
+        await page.getByTestId('playlist-menu').getByTestId('menu-playlist').filter({ hasText: 'سهرة الخميس' }).click();
+        expect((await add).status()).toBe(200);
+        await expect.poll(() => page.locator('#status').textContent()).toContain('سهرة الخميس');
+      }
+      added.push((await rows.nth(2).getAttribute('data-song'))!);
+      await rows.nth(2).getByTestId('add-to-playlist').focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('menu-playlist');
+      const third = written(/items:batchAdd$/);
+      await page.keyboard.press('Enter');
+      expect((await third).status()).toBe(200);
+      // Escape closes the menu and gives the focus back to its button.
+      await rows.nth(0).getByTestId('add-to-playlist').click();
+      await page.getByTestId('playlist-menu').waitFor();
+      await page.keyboard.press('Escape');
+      expect(await page.getByTestId('playlist-menu').count()).toBe(0);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/سهرة|قائمة تشغيل/);
+
+      // The playlist's page: its entries in the order added, its cover drawn by the server.
+      await page.getByTestId('nav-playlists').click();
+      await page.getByTestId('playlists').getByTestId('playlist-link').first().click();
+      const order = () => page.getByTestId('playlist-items').locator('li').evaluateAll((items) => items.map((item) => item.getAttribute('data-song')));
+      await expect.poll(order).toEqual(added);
+      const cover = page.locator('.profile img.cover');
+      await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(300);
+      await expect.poll(() => page.getByTestId('playlist-meta').textContent()).toContain('٣ أغانٍ');
+
+      // By keyboard: the first entry down one; the focus stays on its arrow.
+      const entries = page.getByTestId('playlist-items').locator('li');
+      await entries.first().getByTestId('move-down').focus();
+      const moved = written(/items:move$/);
+      await page.keyboard.press('Enter');
+      expect((await moved).status()).toBe(200);
+      await expect.poll(order).toEqual([added[1], added[0], added[2]]);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.closest('li')?.getAttribute('data-song'))).toBe(added[0]);
+      // By dragging: the last entry onto the first, taking its place.
+      const dragged = written(/items:move$/);
+      await entries.nth(2).dragTo(entries.nth(0));
+      expect((await dragged).status()).toBe(200);
+      await expect.poll(order).toEqual([added[2], added[1], added[0]]);
+      // Removed by its ×: that entry only.
+      const removed = written(/items:batchRemove$/);
+      await entries.nth(1).getByTestId('remove-entry').click();
+      expect((await removed).status()).toBe(200);
+      await expect.poll(order).toEqual([added[2], added[0]]);
+      // What the page shows is what the server keeps.
+      await page.getByTestId('nav-home').click();
+      await page.goBack();
+      await expect.poll(order).toEqual([added[2], added[0]]);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(OUTPUT, 'demo-playlist-ar.png'), fullPage: true });
+
+      // Public, with a link to copy.
+      await page.getByTestId('visibility').click();
+      await expect.poll(() => page.getByTestId('visibility').getAttribute('aria-checked')).toBe('true');
+      const shared = (await page.getByTestId('share-link').inputValue());
+      expect(shared).toMatch(/\/demo#\/playlist\/[A-Za-z0-9_-]+$/);
+      await page.getByTestId('copy-link').click();
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(shared);
+      await page.screenshot({ path: join(OUTPUT, 'demo-playlist-public-ar.png') });
+
+      // In English on a phone, the same playlist and the list of playlists.
+      await page.getByTestId('lang').click();
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect.poll(() => page.getByTestId('play-all').textContent()).toContain('Play all');
+      await page.screenshot({ path: join(OUTPUT, 'demo-playlist-phone-en.png'), fullPage: true });
+      await page.getByTestId('nav-playlists').click();
+      await page.getByTestId('playlists').waitFor();
+      await page.screenshot({ path: join(OUTPUT, 'demo-playlists-phone-en.png') });
+
+      // Another listener opens the link: they can listen, not change it.
+      const created = spawnSync(process.execPath, [BIN, 'users', 'create', '--username', 'rania', '--password', 'another listener'], { env: { ...process.env, DATABASE_URL: `sqlite:${server.database}` }, encoding: 'utf8' });
+      expect(created.status, created.stderr).toBe(0);
+      const listener = await (await freshContext()).newPage();
+      await signIn(listener, server.base, { username: 'rania', password: 'another listener' });
+      await listener.goto(shared);
+      await expect.poll(() => listener.getByTestId('playlist-items').locator('li').evaluateAll((items) => items.map((item) => item.getAttribute('data-song')))).toEqual([added[2], added[0]]);
+      await listener.getByTestId('read-only').waitFor();
+      expect(await listener.getByTestId('move-down').count()).toBe(0);
+      expect(await listener.getByTestId('remove-entry').count()).toBe(0);
+      expect(await listener.getByTestId('visibility').count()).toBe(0);
+      await listener.screenshot({ path: join(OUTPUT, 'demo-playlist-shared-ar.png') });
+
+      // Deleted by its owner: gone from the list.
+      await page.getByTestId('playlists').getByTestId('playlist-link').first().click();
+      const deleted = written(/\/v1\/playlists\/[^/]+$/);
+      await page.getByTestId('delete-playlist').click();
+      expect((await deleted).status()).toBe(200);
+      await page.getByTestId('playlists-empty').waitFor();
       expect(failures).toEqual([]);
     });
 
