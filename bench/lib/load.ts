@@ -18,11 +18,15 @@ export function toMs(text: string): number {
   return match[2] === 'us' ? value / 1000 : match[2] === 'ms' ? value : match[2] === 's' ? value * 1000 : value * 60000;
 }
 
-/** wrk on core 1: `-t1 -c<connections>` for `seconds`, with a Lua script and its environment. */
-export function wrk(options: { url: string; script: string; seconds: number; connections: number; timeoutSeconds?: number; env?: Record<string, string> }): WrkResult {
+/**
+ * wrk on core 1: `-t<threads> -c<connections>` for `seconds`, with a Lua script and its environment. One thread
+ * unless told; a script whose connections each keep state of their own (what they wrote, to undo it next) runs a
+ * thread a connection, since a thread's connections share its Lua state.
+ */
+export function wrk(options: { url: string; script: string; seconds: number; connections: number; threads?: number; timeoutSeconds?: number; env?: Record<string, string> }): WrkResult {
   const result = spawnSync(
     'taskset',
-    ['-c', '1', 'wrk', '-t1', `-c${options.connections}`, `-d${options.seconds}s`, `--timeout`, `${options.timeoutSeconds ?? 2}s`, '--latency', '-s', options.script, options.url],
+    ['-c', '1', 'wrk', `-t${options.threads ?? 1}`, `-c${options.connections}`, `-d${options.seconds}s`, `--timeout`, `${options.timeoutSeconds ?? 2}s`, '--latency', '-s', options.script, options.url],
     { env: { ...process.env, ...options.env }, encoding: 'utf8' },
   );
   if (result.status !== 0) throw new Error(`wrk failed: ${result.stderr}`);

@@ -182,6 +182,19 @@ function writeSession(storage: RepoStorage, trx: Transaction<Database>, user: Us
       }))).execute();
     },
 
+    /**
+     * Gives these entries new keys, and the version that placed them, in one
+     * statement: a move changes only where they stand (their order index
+     * entries and their rows), not the primary key's.
+     */
+    async place(playlistId: string, keys: ReadonlyMap<string, number>, placedVersion: number): Promise<void> {
+      if (keys.size === 0) return;
+      const rows = sql.join([...keys].map(([itemId, key]) => sql`(${itemId}, cast(${key} as bigint))`));
+      await sql`with placed (item_id, order_key) as (values ${rows})
+        update playlist_items set order_key = placed.order_key, placed_version = ${placedVersion}
+        from placed where playlist_items.playlist_id = ${playlistId} and playlist_items.item_id = placed.item_id`.execute(trx);
+    },
+
     /** Deletes these entries; answers those there were, with their songs' durations. */
     async deleteEntries(playlistId: string, itemIds: readonly string[]): Promise<NewEntry[]> {
       if (itemIds.length === 0) return [];

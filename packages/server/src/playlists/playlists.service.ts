@@ -132,12 +132,15 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
    * end without it), among the entries now in the playlist; the playlist's
    * keys are renumbered first when there is no room there (`renumbered`).
    */
-  async function keysFor(session: PlaylistWrite, playlistId: string, count: number, beforeItemId: string | undefined): Promise<{ keys: number[]; renumbered: boolean }> {
+  async function keysFor(session: PlaylistWrite, playlistId: string, placing: number | readonly string[], beforeItemId: string | undefined): Promise<{ keys: number[]; renumbered: boolean }> {
+    // Entries being moved are left out of the neighbours: where they go is found among the others.
+    const moving = typeof placing === 'number' ? [] : placing;
+    const count = typeof placing === 'number' ? placing : placing.length;
     const neighbours = async (): Promise<[number | null, number | null]> => {
-      if (beforeItemId === undefined) return [await session.keyBefore(playlistId, null), null];
+      if (beforeItemId === undefined) return [await session.keyBefore(playlistId, null, moving), null];
       const [target] = await session.entriesById(playlistId, [beforeItemId]);
       if (target === undefined) throw new DomainError('playlistEntryNotFound', { params: { id: beforeItemId } });
-      return [await session.keyBefore(playlistId, target.orderKey), target.orderKey];
+      return [await session.keyBefore(playlistId, target.orderKey, moving), target.orderKey];
     };
     const keys = keysBetween(...(await neighbours()), count);
     if (keys !== null) return { keys, renumbered: false };
@@ -171,8 +174,16 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
     return (await session.find(playlist.id))!;
   }
 
+  /**
+   * Entries added by the write of `version`. Their ids are that version and
+   * their index (unique in the playlist, as no two writes share a version),
+   * so one write's entries sit side by side in the primary key's index: an
+   * add of 100 writes a page or two of it, not 100 (bench/README.md, "Playlists").
+   */
   const newEntries = (songIds: readonly string[], durations: readonly number[], keys: readonly number[], now: number, version: number): NewEntry[] =>
-    songIds.map((songId, i) => ({ itemId: newId(9), orderKey: keys[i]!, songId, durationMs: durations[i]!, addedAt: now, placedVersion: version }));
+    songIds.map((songId, i) => ({
+      itemId: `${version.toString(36)}.${i.toString(36)}`, orderKey: keys[i]!, songId, durationMs: durations[i]!, addedAt: now, placedVersion: version,
+    }));
 
   // ---- Answers ----
 
@@ -381,11 +392,8 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
         const found = new Map((await session.entriesById(id, itemIds)).map((entry) => [entry.itemId, entry]));
         const gone = itemIds.find((itemId) => !found.has(itemId));
         if (gone !== undefined) throw new DomainError('playlistEntryNotFound', { params: { id: gone } });
-        // Taken out first, so the place they go to is found among the others.
-        const taken = new Map((await session.deleteEntries(id, itemIds)).map((entry) => [entry.itemId, entry]));
-        const { keys, renumbered } = await keysFor(session, id, itemIds.length, beforeItemId);
-        const version = playlist.version + 1;
-        await session.insertEntries(id, itemIds.map((itemId, i) => ({ ...taken.get(itemId)!, orderKey: keys[i]!, placedVersion: version })));
+        const { keys, renumbered } = await keysFor(session, id, itemIds, beforeItemId);
+        await session.place(id, new Map(itemIds.map((itemId, i) => [itemId, keys[i]!])), playlist.version + 1);
         return finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount, totalDurationMs: playlist.totalDurationMs, renumbered });
       });
     },
