@@ -45,9 +45,9 @@ export interface PlaylistServiceDeps {
 }
 
 const PUBLIC: PlaylistVisibility = 'PLAYLIST_VISIBILITY_PUBLIC';
-/** A page token of a playlist's entries: the version its walk began at, and the key and id of the last entry it showed. */
-type ItemsPosition = readonly [since: number, orderKey: number, itemId: string];
-const ITEMS_POSITION: readonly ('string' | 'number')[] = ['number', 'number', 'string'];
+/** A page token of a playlist's entries: the version its walk began at, and the key, id and position of the last entry it showed. */
+type ItemsPosition = readonly [since: number, orderKey: number, itemId: string, position: number];
+const ITEMS_POSITION: readonly ('string' | 'number')[] = ['number', 'number', 'string', 'number'];
 type OwnedPosition = readonly [createdAt: number, id: string];
 
 const newId = (bytes: number) => randomBytes(bytes).toString('base64url');
@@ -245,18 +245,25 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
     const scope = `playlist-items\u0000${playlist.id}`;
     let since = playlist.version;
     let afterKey: number | null = null;
+    let start: number | undefined;
     if (request.token !== undefined && request.token.value !== '') {
       const position = cursors.decode<ItemsPosition>(request.token.value, scope, ITEMS_POSITION);
       if (position === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
-      const [tokenSince, key, itemId] = position;
+      const [tokenSince, key, itemId, shownAt] = position;
       since = tokenSince;
-      const [anchor] = await read.entriesById(playlist.id, [itemId]);
-      if (anchor !== undefined && anchor.placedVersion <= since) afterKey = anchor.orderKey;
-      else if (playlist.renumberedVersion <= since) afterKey = key;
-      else throw invalidRequest({ field: request.token.field, reason: 'pageTokenReordered' });
+      if (playlist.version === since) {
+        // Unchanged since the walk began: it goes on where it was, and so do the positions.
+        afterKey = key;
+        start = shownAt + 1;
+      } else {
+        const [anchor] = await read.entriesById(playlist.id, [itemId]);
+        if (anchor !== undefined && anchor.placedVersion <= since) afterKey = anchor.orderKey;
+        else if (playlist.renumberedVersion <= since) afterKey = key;
+        else throw invalidRequest({ field: request.token.field, reason: 'pageTokenReordered' });
+      }
     }
     // Where the first entry after the last one shown stands: every entry before it counts.
-    let position = afterKey === null ? 0 : await read.countBefore(playlist.id, afterKey + 1);
+    let position = start ?? (afterKey === null ? 0 : await read.countBefore(playlist.id, afterKey + 1));
     const kept: (EntryRow & { position: number })[] = [];
     for (let scanFrom = afterKey; kept.length <= request.size;) {
       const rows = await read.entriesAfter(playlist.id, scanFrom, request.size + 1);
@@ -269,7 +276,7 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
     }
     const page = kept.slice(0, request.size);
     const last = page[page.length - 1];
-    const nextPageToken = kept.length > request.size && last !== undefined ? cursors.encode(scope, [since, last.orderKey, last.itemId]) : '';
+    const nextPageToken = kept.length > request.size && last !== undefined ? cursors.encode(scope, [since, last.orderKey, last.itemId, last.position]) : '';
     return { entries: page.map((row) => ({ itemId: row.itemId, position: row.position, addedAt: row.addedAt, songId: row.songId })), nextPageToken };
   }
 

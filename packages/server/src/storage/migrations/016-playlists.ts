@@ -42,8 +42,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('placed_version', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('playlist_items_pk', ['playlist_id', 'item_id'])
     .execute();
-  // The playlist's order, and its keyset pages.
-  await db.schema.createIndex('playlist_items_in_order').on('playlist_items').columns(['playlist_id', 'order_key', 'item_id']).execute();
+  // The playlist's order, and its keyset pages: it holds every column a page reads, so a page is read from it alone.
+  await db.schema.createIndex('playlist_items_in_order').on('playlist_items')
+    .columns(['playlist_id', 'order_key', 'item_id', 'song_id', 'added_at', 'placed_version']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
