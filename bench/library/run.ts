@@ -21,14 +21,12 @@
 //
 //   npm run bench:library            (BENCH_SONGS, BENCH_SECONDS, BENCH_WARMUP, BENCH_DIALECTS=sqlite,postgres)
 import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createClientsService, openStorage, prepareDatabase } from '@maqam/server';
-import { createTokensService } from '../../packages/server/src/oauth/tokens.service.ts';
+import { openStorage } from '@maqam/server';
 import { analyzeTables } from '../../packages/server/src/storage/storage.ts';
+import { callerOf, eightAtOnce, seededDatabase, userTokens } from '../lib/fill.ts';
 import { cpuSeconds, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
-import { freshPostgresDatabase } from '../lib/postgres.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -44,7 +42,6 @@ const REPORTERS = 1000;
 const LIKED = 10_000;
 const PLAYS = 100_000;
 const CHANGES = 100_000;
-const REDIRECT = 'http://127.0.0.1:9/callback';
 
 mkdirSync(DATA, { recursive: true });
 mkdirSync(RESULTS, { recursive: true });
@@ -53,44 +50,20 @@ interface Row { dialect: string; run: string; requestsPerSecond: number; p50Ms: 
 const rows: Row[] = [];
 
 for (const dialect of DIALECTS) {
-  let url: string;
-  if (dialect === 'postgres') {
-    const made = await freshPostgresDatabase('maqam_bench_library');
-    if (made === undefined) {
-      console.log('PostgreSQL does not answer: its runs are skipped');
-      continue;
-    }
-    url = made;
-  } else {
-    const file = join(DATA, `library-${SONGS}.db`);
-    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
-    url = `sqlite:${file}`;
+  const url = await seededDatabase(dialect, 'library', SONGS, DATA, BIN);
+  if (url === undefined) {
+    console.log('PostgreSQL does not answer: its runs are skipped');
+    continue;
   }
   const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0' };
-  const seeded = spawnSync(process.execPath, [BIN, 'seed-demo', '--songs', String(SONGS), '--json'], { env, encoding: 'utf8' });
-  if (seeded.status !== 0) throw new Error(seeded.stderr);
-  console.log(`\n${dialect}: ${SONGS.toLocaleString('en')} songs seeded in ${JSON.parse(seeded.stdout).seconds} s`);
-
-  // Users and their tokens, made in this process (a sign-in through the page hashes a password: 1,000 of them
-  // would take minutes and measure nothing of the library).
-  const storage = openStorage(url);
-  await prepareDatabase(storage);
-  const client = await createClientsService(storage.db).create({ name: 'bench', redirectUris: [REDIRECT], scopes: ['read', 'write'] });
-  const tokens = createTokensService(storage.db, { accessTokenTtlSeconds: 6 * 3600, codeTtlSeconds: 600 });
-  const now = Date.now();
-  async function newUser(name: string): Promise<string> {
-    const id = randomUUID();
-    await storage.db.insertInto('users').values({ id, username: name, username_key: name, password_hash: 'none', created_at: now, disabled_at: null }).execute();
-    const verifier = randomBytes(32).toString('base64url');
-    const code = (await tokens.issueCode({ clientId: client.clientId, userId: id, scope: 'read write', redirectUri: REDIRECT, codeChallenge: createHash('sha256').update(verifier).digest('base64url') }))!;
-    return (await tokens.exchangeCode({ code, clientId: client.clientId, redirectUri: REDIRECT, codeVerifier: verifier })).access_token;
-  }
+  const users = await userTokens(url);
+  const newUser = users.newUser;
   const liker = await newUser('liker');
   const historian = await newUser('historian');
   const changer = await newUser('changer');
   const reporters: string[] = [];
   for (let i = 0; i < REPORTERS; i++) reporters.push(await newUser(`reporter-${i}`));
-  await storage.close();
+  await users.close();
 
   const keyMade = spawnSync(process.execPath, [BIN, 'keys', 'create', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
   if (keyMade.status !== 0) throw new Error(keyMade.stderr);
@@ -100,28 +73,12 @@ for (const dialect of DIALECTS) {
   const server = startPinned([BIN, 'serve'], { ...env, PORT: String(port) });
   await waitReady(server, () => fetch(`${base}/readyz`));
 
-  const call = async (token: string, method: 'GET' | 'POST', path: string, body?: unknown) => {
-    const res = await fetch(base + path, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.json() as Promise<Record<string, unknown>>;
-  };
-  /** `count` requests made by `make`, eight at a time; answers how long they took. */
-  async function fill(count: number, make: (i: number) => Promise<unknown>): Promise<number> {
-    const started = performance.now();
-    let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < count) await make(next++);
-    }));
-    return (performance.now() - started) / 1000;
-  }
+  const call = callerOf(base);
   const ids = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ value: `song-${from + i}` }));
 
-  const likeSeconds = await fill(LIKED / 100, (i) => call(liker, 'POST', '/v1/library/saved:batchAdd', { songIdList: ids(1 + i * 100, 100) }));
-  const playsStartedAt = new Date(now - 3_600_000).toISOString();
-  const historySeconds = await fill(PLAYS / 50, (i) => call(historian, 'POST', '/v1/library/history:report', {
+  const likeSeconds = await eightAtOnce(LIKED / 100, (i) => call(liker, 'POST', '/v1/library/saved:batchAdd', { songIdList: ids(1 + i * 100, 100) }));
+  const playsStartedAt = new Date(Date.now() - 3_600_000).toISOString();
+  const historySeconds = await eightAtOnce(PLAYS / 50, (i) => call(historian, 'POST', '/v1/library/history:report', {
     plays: Array.from({ length: 50 }, (_, n) => ({ playId: `h-${i}-${n}`, songId: `song-${1 + ((i * 50 + n) % SONGS)}`, startedAt: playsStartedAt, msPlayed: 45_000 })),
   }));
   const start = (await call(changer, 'GET', '/v1/library/changes')).nextCursor as string;

@@ -27,15 +27,12 @@
 //
 //   npm run bench:playlists          (BENCH_SONGS, BENCH_SECONDS, BENCH_WARMUP, BENCH_DIALECTS=sqlite,postgres,
 //                                     BENCH_ONLY=<regular expression>: the runs whose names match, and the peer)
-import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createClientsService, openStorage, prepareDatabase } from '@maqam/server';
-import { createTokensService } from '../../packages/server/src/oauth/tokens.service.ts';
+import { openStorage } from '@maqam/server';
 import { analyzeTables } from '../../packages/server/src/storage/storage.ts';
+import { callerOf, eightAtOnce, seededDatabase, userTokens } from '../lib/fill.ts';
 import { cpuSeconds, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
-import { freshPostgresDatabase } from '../lib/postgres.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -52,7 +49,6 @@ const CONNECTIONS = 32;
 const ENTRIES = 10_000;
 const EDITORS = 200;
 const EDITOR_ENTRIES = 100;
-const REDIRECT = 'http://127.0.0.1:9/callback';
 
 mkdirSync(DATA, { recursive: true });
 mkdirSync(RESULTS, { recursive: true });
@@ -61,66 +57,26 @@ interface Row { dialect: string; run: string; requestsPerSecond: number; p50Ms: 
 const rows: Row[] = [];
 
 for (const dialect of DIALECTS) {
-  let url: string;
-  if (dialect === 'postgres') {
-    const made = await freshPostgresDatabase('maqam_bench_playlists');
-    if (made === undefined) {
-      console.log('PostgreSQL does not answer: its runs are skipped');
-      continue;
-    }
-    url = made;
-  } else {
-    const file = join(DATA, `playlists-${SONGS}.db`);
-    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
-    url = `sqlite:${file}`;
+  const env = { ...process.env, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0', MAQAM_PLAYLIST_MAX_ITEMS: String(ENTRIES + 1000) };
+  const url = await seededDatabase(dialect, 'playlists', SONGS, DATA, BIN, env);
+  if (url === undefined) {
+    console.log('PostgreSQL does not answer: its runs are skipped');
+    continue;
   }
-  const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0', MAQAM_PLAYLIST_MAX_ITEMS: String(ENTRIES + 1000) };
-  const seeded = spawnSync(process.execPath, [BIN, 'seed-demo', '--songs', String(SONGS), '--json'], { env, encoding: 'utf8' });
-  if (seeded.status !== 0) throw new Error(seeded.stderr);
-  console.log(`\n${dialect}: ${SONGS.toLocaleString('en')} songs seeded in ${JSON.parse(seeded.stdout).seconds} s`);
-
-  // Users and their tokens, made in this process (a sign-in through the page hashes a password: 232 of them
-  // would take a minute and measure nothing of playlists).
-  const storage = openStorage(url);
-  await prepareDatabase(storage);
-  const client = await createClientsService(storage.db).create({ name: 'bench', redirectUris: [REDIRECT], scopes: ['read', 'write'] });
-  const tokens = createTokensService(storage.db, { accessTokenTtlSeconds: 6 * 3600, codeTtlSeconds: 600 });
-  const now = Date.now();
-  async function newUser(name: string): Promise<string> {
-    const id = randomUUID();
-    await storage.db.insertInto('users').values({ id, username: name, username_key: name, password_hash: 'none', created_at: now, disabled_at: null }).execute();
-    const verifier = randomBytes(32).toString('base64url');
-    const code = (await tokens.issueCode({ clientId: client.clientId, userId: id, scope: 'read write', redirectUri: REDIRECT, codeChallenge: createHash('sha256').update(verifier).digest('base64url') }))!;
-    return (await tokens.exchangeCode({ code, clientId: client.clientId, redirectUri: REDIRECT, codeVerifier: verifier })).access_token;
-  }
+  const users = await userTokens(url);
+  const newUser = users.newUser;
   const owners: string[] = [];
   for (let i = 0; i < CONNECTIONS; i++) owners.push(await newUser(`owner-${i}`));
   const editors: string[] = [];
   for (let i = 0; i < EDITORS; i++) editors.push(await newUser(`editor-${i}`));
-  await storage.close();
+  await users.close();
 
   const port = 19_000 + Math.floor(Math.random() * 1000);
   const base = `http://127.0.0.1:${port}`;
-  const server = startPinned([BIN, 'serve'], { ...env, PORT: String(port) });
+  const server = startPinned([BIN, 'serve'], { ...env, DATABASE_URL: url, PORT: String(port) });
   await waitReady(server, () => fetch(`${base}/readyz`));
 
-  const call = async (token: string, method: 'GET' | 'POST', path: string, body?: unknown) => {
-    const res = await fetch(base + path, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.json() as Promise<Record<string, unknown>>;
-  };
-  /** `count` requests made by `make`, eight at a time; answers how long they took. */
-  async function fill(count: number, make: (i: number) => Promise<unknown>): Promise<number> {
-    const started = performance.now();
-    let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < count) await make(next++);
-    }));
-    return (performance.now() - started) / 1000;
-  }
+  const call = callerOf(base);
   const song = (n: number) => `song-${1 + (n % SONGS)}`;
   type Item = { itemId: string; song?: { id: { value: string } } };
   async function allItems(token: string, id: string): Promise<Item[]> {
@@ -135,7 +91,7 @@ for (const dialect of DIALECTS) {
 
   // 32 playlists of 10,000 entries, each of 10,000 songs spread over the catalog.
   const playlists = await Promise.all(owners.map(async (token, i) => ((await call(token, 'POST', '/v1/playlists', { name: `big ${i}` })).playlist as { id: { value: string } }).id.value));
-  const fillSeconds = await fill(CONNECTIONS * (ENTRIES / 100), async (n) => {
+  const fillSeconds = await eightAtOnce(CONNECTIONS * (ENTRIES / 100), async (n) => {
     const owner = n % CONNECTIONS;
     const batch = Math.floor(n / CONNECTIONS);
     await call(owners[owner]!, 'POST', `/v1/playlists/${playlists[owner]}/items:batchAdd`, {

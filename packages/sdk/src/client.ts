@@ -276,7 +276,7 @@ export class MaqamClient {
    * @example
    * const playlist = await maqam.playlists.create({ name: 'سهرة', songs: ['song-1'] });
    * await maqam.playlists.add(playlist.id.value, ['song-2']);
-   * for await (const item of maqam.playlists.items(playlist.id.value)) console.log(item.position, item.song?.title.value);
+   * for await (const item of maqam.playlists.items(playlist.id.value)) console.log(item.position, item.song?.title?.value);
    */
   readonly playlists = createPlaylists(this.#playlistTransport);
 

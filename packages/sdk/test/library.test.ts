@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientsService, createUsersService } from '@maqam/server';
-import { InvalidRequestError, MaqamClient, memoryTokens, PlayReporter, type Change, type Play } from '@maqam/sdk';
+import { InvalidRequestError, memoryTokens, PlayReporter, type Change, type FetchLike, type Play } from '@maqam/sdk';
 import { dialects } from '../../server/test/dialects.ts';
 import { freePort, startTestServer, type TestServer } from '../../server/test/harness.ts';
-import { readForm } from '../../server/test/oauth/oauth-helpers.ts';
+import { signedInClient } from './signed-in.ts';
 
 /** The library through the SDK, against the real server (listening), signed in with the write scope. */
 describe('the SDK\'s library, history and PlayReporter', () => {
@@ -22,19 +22,9 @@ describe('the SDK\'s library, history and PlayReporter', () => {
   });
   afterAll(async () => server?.close());
 
-  /** A client signed in through the page with `read write`, over `fetchFn` when given. */
-  async function signedIn(fetchFn?: (input: string, init?: RequestInit) => Promise<Response>) {
-    const maqam = new MaqamClient({ baseUrl, ...(fetchFn ? { fetch: fetchFn } : {}), auth: { clientId, redirectUri, storage: memoryTokens() } });
-    const page = await fetch(await maqam.auth.createAuthorizationUrl({ scope: 'read stream write' }));
-    const { hidden, cookie } = readForm(await page.text(), page.headers.get('set-cookie') ?? undefined);
-    const consent = await fetch(page.url.split('?')[0]!, {
-      method: 'POST', redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
-      body: new URLSearchParams({ ...hidden, username: 'nadia', password: 'sdk password 1', decision: 'allow' }),
-    });
-    await maqam.auth.handleRedirect(consent.headers.get('location')!);
-    return maqam;
-  }
+  /** A client signed in through the page as nadia, over `fetchFn` when given. */
+  const signedIn = (fetchFn?: FetchLike) =>
+    signedInClient({ baseUrl, clientId, redirectUri, username: 'nadia', password: 'sdk password 1', scope: 'read stream write', fetch: fetchFn });
 
   it('saves, checks, lists and removes, and the change feed keeps its cursor across syncs', async () => {
     const maqam = await signedIn();

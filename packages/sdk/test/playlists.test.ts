@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientsService, createUsersService } from '@maqam/server';
-import { ConflictError, InvalidRequestError, MaqamClient, memoryTokens, NotFoundError, type PlaylistItem } from '@maqam/sdk';
+import { ConflictError, InvalidRequestError, NotFoundError, type FetchLike, type PlaylistItem } from '@maqam/sdk';
 import { dialects } from '../../server/test/dialects.ts';
 import { freePort, startTestServer, type TestServer } from '../../server/test/harness.ts';
-import { readForm } from '../../server/test/oauth/oauth-helpers.ts';
+import { signedInClient } from './signed-in.ts';
 
 const songsOf = (items: readonly PlaylistItem[]) => items.map((item) => item.song?.id?.value);
 
@@ -24,19 +24,9 @@ describe('the SDK\'s playlists', () => {
   });
   afterAll(async () => server?.close());
 
-  /** A client signed in through the page with `read write`, over `fetchFn` when given. */
-  async function signedIn(fetchFn?: (input: string, init?: RequestInit) => Promise<Response>) {
-    const maqam = new MaqamClient({ baseUrl, ...(fetchFn ? { fetch: fetchFn } : {}), auth: { clientId, redirectUri, storage: memoryTokens() } });
-    const page = await fetch(await maqam.auth.createAuthorizationUrl({ scope: 'read write' }));
-    const { hidden, cookie } = readForm(await page.text(), page.headers.get('set-cookie') ?? undefined);
-    const consent = await fetch(page.url.split('?')[0]!, {
-      method: 'POST', redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
-      body: new URLSearchParams({ ...hidden, username: 'samira', password: 'sdk password 1', decision: 'allow' }),
-    });
-    await maqam.auth.handleRedirect(consent.headers.get('location')!);
-    return maqam;
-  }
+  /** A client signed in through the page as samira, over `fetchFn` when given. */
+  const signedIn = (fetchFn?: FetchLike) =>
+    signedInClient({ baseUrl, clientId, redirectUri, username: 'samira', password: 'sdk password 1', scope: 'read write', fetch: fetchFn });
 
   it('creates, adds, moves, removes, lists and deletes, keeping each answered version', async () => {
     const maqam = await signedIn();

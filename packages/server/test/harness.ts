@@ -57,6 +57,19 @@ export async function startTestServer(dialect: TestDialect, env: Record<string, 
   };
 }
 
+/** Another node on the test server's database (a connection or pool of its own), as a second process would be. */
+export async function secondNode(server: TestServer, env: Record<string, string> = {}): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+  const storage = openStorage(server.databaseUrl);
+  const app = await buildApp({ config: loadConfig({ DATABASE_URL: server.databaseUrl, MAQAM_SECRET: 'x'.repeat(40), ...env }), storage, logger: false });
+  return {
+    app,
+    async close() {
+      await app.close();
+      await storage.close();
+    },
+  };
+}
+
 export function batchGet(server: TestServer, body: unknown, headers: Record<string, string> = {}) {
   return server.call({
     method: 'POST',

@@ -91,6 +91,9 @@ export function requireCredentials(verifiers: CredentialVerifiers, requirement: 
   };
 }
 
+/** The user a request acts for, on a route whose guard admits only access tokens ('user-read', 'user-write'). */
+export const userOf = (request: FastifyRequest) => (request.principal as TokenPrincipal).userId;
+
 /** What admits a request to an operation: credentials, then the per-credential rate limit (the onRequest hooks of a route). */
 export type Guard = (requirement: Requirement) => onRequestHookHandler[];
 

@@ -23,6 +23,9 @@ export interface IdempotencyStore {
   release(userId: string, key: string, fingerprint: string): Promise<void>;
 }
 
+/** What an operation that takes an Idempotency-Key says of it in the OpenAPI document (its description ends with it). */
+export const IDEMPOTENCY_NOTE = ' Send an `Idempotency-Key` header to make a retry safe: the same request with the same key is answered again from the first answer (24 hours), a different one is a 409.';
+
 /** Printable ASCII, as Stripe and the IETF draft (draft-ietf-httpapi-idempotency-key-header) take it. */
 const KEY = /^[\x21-\x7e]{1,255}$/;
 

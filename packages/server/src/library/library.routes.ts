@@ -6,15 +6,14 @@ import {
   LIBRARY_ITEM_TYPES, MAX_BATCH_SIZE, PageQuery, ReportPlaysRequest, ReportPlaysResponse, SavedItemsRequest, SaveItemsResponse,
 } from '@maqam/contract';
 import { ERRORS, formatMessage, invalidRequest, type ErrorReason, type MessageLocale } from '../errors.ts';
-import type { Guard } from '../http/credentials.ts';
-import type { Idempotency } from '../http/idempotency.ts';
+import { userOf, type Guard } from '../http/credentials.ts';
+import { IDEMPOTENCY_NOTE, type Idempotency } from '../http/idempotency.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import { pageRequest, typesParameter } from '../catalog/paging.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
 import { ERROR_RESPONSES, sendLentAnswer } from '../catalog/songs.routes.ts';
-import type { TokenPrincipal } from '../principal.ts';
 import type { HistoryService } from './history.service.ts';
 import type { LibraryKind } from './library.repo.ts';
 import type { LibraryService, SaveOutcome } from './library.service.ts';
@@ -33,10 +32,7 @@ export interface LibraryRouteDeps {
 const READ_SECURITY = [{ oauth2: ['read'] }];
 const WRITE_SECURITY = [{ oauth2: ['write'] }];
 const TAGS = ['LibraryService'];
-const IDEMPOTENCY_NOTE = ' Send an `Idempotency-Key` header to make a retry safe: the same request with the same key is answered again from the first answer (24 hours), a different one is a 409.';
 
-/** The user a request acts for: the guard of every route here admitted only access tokens. */
-const userOf = (request: FastifyRequest) => (request.principal as TokenPrincipal).userId;
 
 /** The ids of a list, each once, in first-seen order (as Batch* answers them). */
 const distinct = (list: readonly { value: string }[] | undefined): string[] => [...new Set((list ?? []).map((id) => id.value))];

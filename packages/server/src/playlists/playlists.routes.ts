@@ -6,15 +6,14 @@ import {
   RemovePlaylistItemsResponse, ReplacePlaylistItemsRequest, UpdatePlaylistRequest, VersionResponse,
 } from '@maqam/contract';
 import { ApiError } from '../errors.ts';
-import type { Guard } from '../http/credentials.ts';
+import { userOf, type Guard } from '../http/credentials.ts';
 import { ifMatchVersions, noneMatchHolds, versionEtag } from '../http/etag.ts';
-import type { Idempotency } from '../http/idempotency.ts';
+import { IDEMPOTENCY_NOTE, type Idempotency } from '../http/idempotency.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import { pageRequest } from '../catalog/paging.ts';
 import { CATALOG_SECURITY, ERROR_RESPONSES, sendJson } from '../catalog/songs.routes.ts';
-import type { TokenPrincipal } from '../principal.ts';
 import type { PlaylistService, VersionedAnswer } from './playlists.service.ts';
 import type { PlaylistRow } from './playlists.repo.ts';
 
@@ -29,11 +28,8 @@ const USER_READ_SECURITY = [{ oauth2: ['read'] }];
 const WRITE_SECURITY = [{ oauth2: ['write'] }];
 const TAGS = ['PlaylistService'];
 const IF_MATCH_NOTE = ' Send `If-Match: "<version>"` to apply it only to that version: if the playlist has moved on, nothing changes and the answer is 412 with the current ETag.';
-const IDEMPOTENCY_NOTE = ' Send an `Idempotency-Key` header to make a retry safe: the same request with the same key is answered again from the first answer (24 hours), a different one is a 409.';
 
 type Params = { playlist_id: string };
-/** The user a write acts for: the guard of every write here admitted only access tokens. */
-const userOf = (request: FastifyRequest) => (request.principal as TokenPrincipal).userId;
 /** Who reads: a token's user, or nobody in particular (an API key reads public playlists only). */
 const readerOf = (request: FastifyRequest) => ({ userId: request.principal?.kind === 'token' ? request.principal.userId : undefined });
 const ifMatchOf = (request: FastifyRequest) => ifMatchVersions(request.headers['if-match']);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, loadConfig, openStorage, seededRandom, type Storage } from '@maqam/server';
+import { seededRandom } from '@maqam/server';
 import { dialects } from '../dialects.ts';
-import { startTestServer, type TestServer } from '../harness.ts';
+import { secondNode, startTestServer, type TestServer } from '../harness.ts';
 import { libraryUser } from '../library/library-helpers.ts';
 import { caller, songIds, type Entry } from './playlist-helpers.ts';
 
@@ -35,19 +35,18 @@ interface Seen {
  */
 describe.each(dialects.map((d) => [d.name, d] as const))('a playlist under concurrent writes on two nodes, on %s', (_name, dialect) => {
   let server: TestServer;
-  let otherStorage: Storage;
+  let second: Awaited<ReturnType<typeof secondNode>>;
   let otherNode: FastifyInstance;
   let nodes: FastifyInstance[];
 
   beforeAll(async () => {
     server = await startTestServer(dialect, { MAQAM_RATE_LIMIT: '0' });
-    otherStorage = openStorage(server.databaseUrl);
-    otherNode = await buildApp({ config: loadConfig({ DATABASE_URL: server.databaseUrl, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0' }), storage: otherStorage, logger: false });
+    second = await secondNode(server, { MAQAM_RATE_LIMIT: '0' });
+    otherNode = second.app;
     nodes = [server.app, otherNode];
   }, 60_000);
   afterAll(async () => {
-    await otherNode?.close();
-    await otherStorage?.close();
+    await second?.close();
     await server?.close();
   });
 
