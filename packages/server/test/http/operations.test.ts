@@ -124,13 +124,14 @@ describe('operations endpoints and the error model', () => {
 });
 
 describe('the error catalog', () => {
-  // Contract section 1: the status of each code, and the two extra statuses of INVALID_REQUEST.
+  // Contract section 1: the status of each code, and the extra statuses of INVALID_REQUEST; section 14 adds 412 (a failed
+  // If-Match) to CONFLICT and 428 (a replace without If-Match) to INVALID_REQUEST.
   const CONTRACT_STATUS: Record<string, number[]> = {
-    ERROR_CODE_INVALID_REQUEST: [400, 413, 405, 414, 416, 431],
+    ERROR_CODE_INVALID_REQUEST: [400, 413, 405, 414, 416, 431, 428],
     ERROR_CODE_UNAUTHENTICATED: [401],
     ERROR_CODE_PERMISSION_DENIED: [403],
     ERROR_CODE_NOT_FOUND: [404],
-    ERROR_CODE_CONFLICT: [409],
+    ERROR_CODE_CONFLICT: [409, 412],
     ERROR_CODE_RATE_LIMITED: [429],
     ERROR_CODE_INTERNAL: [500],
     ERROR_CODE_UNSPECIFIED: [500],
