@@ -1023,7 +1023,7 @@ function playlistView(view: Extract<View, { view: 'playlist' }>, text: Texts): N
           : null,
         view.mine ? null : h('p', { class: 'meta', 'data-testid': 'read-only' }, text.readOnly(playlist.ownerName)))),
     view.items.length === 0
-      ? h('p', { class: 'meta', 'data-testid': 'playlist-empty' }, view.mine ? text.playlistEmpty : text.noResults)
+      ? h('p', { class: 'meta', 'data-testid': 'playlist-empty' }, view.mine ? text.playlistEmpty : text.playlistEmptyOther)
       : entryList(view, text, playableSongs),
     view.mine && view.items.length > 1 ? h('p', { class: 'meta hint' }, text.reorderHint) : null,
     view.token

@@ -106,6 +106,7 @@ export interface Texts {
   deleted: (name: string) => string;
   unavailable: string;
   playlistEmpty: string;
+  playlistEmptyOther: string;
   readOnly: (owner: string) => string;
   couldNotChange: string;
   noPlayable: string;
@@ -212,6 +213,7 @@ export const TEXT: Record<Lang, Texts> = {
     deleted: (name) => `حُذفت «${name}».`,
     unavailable: 'لم تعد متاحة',
     playlistEmpty: 'هذه القائمة فارغة. أضف إليها الأغاني بزر + بجانب أي أغنية.',
+    playlistEmptyOther: 'هذه القائمة فارغة حتى الآن.',
     readOnly: (owner) => `قائمة من ${owner}؛ لا يغيّرها غيره.`,
     couldNotChange: 'تعذّر تغيير القائمة؛ نعرضها الآن كما هي.',
     noPlayable: 'لا توجد في هذه القائمة أغنية لها ملف صوتي في العرض التجريبي.',
@@ -315,6 +317,7 @@ export const TEXT: Record<Lang, Texts> = {
     deleted: (name) => `Deleted “${name}”.`,
     unavailable: 'No longer available',
     playlistEmpty: 'This playlist is empty. Add songs to it with + next to any song.',
+    playlistEmptyOther: 'This playlist is empty for now.',
     readOnly: (owner) => `A playlist by ${owner}; only they can change it.`,
     couldNotChange: 'Could not change the playlist; it is shown as it is now.',
     noPlayable: 'No song of this playlist has audio in the demo.',

@@ -288,7 +288,6 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
 
   return {
     playlistJson,
-    renderedEntries,
     entriesAnswer,
 
     async create(userId: string, details: { name: string; description?: string | undefined; visibility?: PlaylistVisibility | undefined; songIds: readonly string[] }): Promise<PlaylistRow> {
