@@ -230,24 +230,21 @@ export class MaqamClient {
   }
 
   /**
-   * What the playlists' calls go through: a POST carries a fresh
-   * Idempotency-Key; PUT and DELETE are idempotent (RFC 9110 §9.2.2), so they
+   * What the calls of a user's library and playlists go through: a POST
+   * carries a fresh Idempotency-Key, the same on every retry, so it is
+   * retried safely; PUT and DELETE are idempotent (RFC 9110 §9.2.2), so they
    * are retried after a network failure like reads (a replace repeated after
    * it applied meets its own If-Match: 412).
    */
-  readonly #playlistTransport: PlaylistTransport = {
+  readonly #transport: PlaylistTransport & LibraryTransport = {
     request: ({ method, path, query = {}, body, headers, context }) => this.#call({
       method, path: withQuery(path, query), body, ...(headers && { headers }),
       idempotent: method === 'GET' || method === 'PUT' || method === 'DELETE',
       ...(method === 'POST' && { idempotencyKey: newIdempotencyKey() }),
     }, context),
-  };
-
-  /** What the library's calls go through: GETs, and POSTs that each carry a fresh Idempotency-Key (so they are retried safely). */
-  readonly #transport: LibraryTransport = {
     get: (path, context, query) => this.#get(path, context, query),
     post: async <T>(path: string, body: unknown, context: CallContext): Promise<T> =>
-      (await (await this.#call({ method: 'POST', path, body, idempotent: false, idempotencyKey: newIdempotencyKey() }, context)).json()) as T,
+      (await (await this.#transport.request({ method: 'POST', path, body, context })).json()) as T,
   };
 
   /**
@@ -278,7 +275,7 @@ export class MaqamClient {
    * await maqam.playlists.add(playlist.id.value, ['song-2']);
    * for await (const item of maqam.playlists.items(playlist.id.value)) console.log(item.position, item.song?.title?.value);
    */
-  readonly playlists = createPlaylists(this.#playlistTransport);
+  readonly playlists = createPlaylists(this.#transport);
 
   /**
    * A PlayReporter for this client's player: it measures plays, gives each
