@@ -1,30 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientsService, createUsersService } from '@maqam/server';
 import { InvalidRequestError, memoryTokens, PlayReporter, type Change, type FetchLike, type Play } from '@maqam/sdk';
-import { dialects } from '../../server/test/dialects.ts';
-import { freePort, startTestServer, type TestServer } from '../../server/test/harness.ts';
-import { signedInClient } from './signed-in.ts';
+import type { TestServer } from '../../server/test/harness.ts';
+import { listeningServer } from './signed-in.ts';
 
 /** The library through the SDK, against the real server (listening), signed in with the write scope. */
 describe('the SDK\'s library, history and PlayReporter', () => {
+  let running: Awaited<ReturnType<typeof listeningServer>>;
   let server: TestServer;
-  let baseUrl: string;
-  let clientId: string;
-  const redirectUri = 'http://127.0.0.1:9/callback';
 
   beforeAll(async () => {
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    server = await startTestServer(dialects[0]!, { MAQAM_PUBLIC_URL: baseUrl, MAQAM_RATE_LIMIT: '0' });
-    await server.app.listen({ port, host: '127.0.0.1' });
-    await createUsersService(server.storage.db).create('nadia', 'sdk password 1');
-    clientId = (await createClientsService(server.storage.db).create({ name: 'Library tests', redirectUris: [redirectUri], scopes: ['read', 'stream', 'write'] })).clientId;
+    running = await listeningServer('nadia');
+    ({ server } = running);
   });
   afterAll(async () => server?.close());
 
   /** A client signed in through the page as nadia, over `fetchFn` when given. */
-  const signedIn = (fetchFn?: FetchLike) =>
-    signedInClient({ baseUrl, clientId, redirectUri, username: 'nadia', password: 'sdk password 1', scope: 'read stream write', fetch: fetchFn });
+  const signedIn = (fetchFn?: FetchLike) => running.signedIn('read stream write', fetchFn);
 
   it('saves, checks, lists and removes, and the change feed keeps its cursor across syncs', async () => {
     const maqam = await signedIn();

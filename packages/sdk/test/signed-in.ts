@@ -1,5 +1,30 @@
+import { createClientsService, createUsersService } from '@maqam/server';
 import { MaqamClient, memoryTokens, type FetchLike } from '@maqam/sdk';
+import { dialects } from '../../server/test/dialects.ts';
+import { freePort, startTestServer, type TestServer } from '../../server/test/harness.ts';
 import { readForm } from '../../server/test/oauth/oauth-helpers.ts';
+
+const PASSWORD = 'sdk password 1';
+const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+
+/**
+ * The real server listening on a free port (SQLite), with the user `username`
+ * and a client that may ask for read, stream and write; `signedIn(scope)`
+ * gives a client signed in as that user, over `fetch` when given.
+ */
+export async function listeningServer(username: string) {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server: TestServer = await startTestServer(dialects[0]!, { MAQAM_PUBLIC_URL: baseUrl, MAQAM_RATE_LIMIT: '0' });
+  await server.app.listen({ port, host: '127.0.0.1' });
+  await createUsersService(server.storage.db).create(username, PASSWORD);
+  const { clientId } = await createClientsService(server.storage.db).create({ name: 'SDK tests', redirectUris: [REDIRECT_URI], scopes: ['read', 'stream', 'write'] });
+  return {
+    server,
+    baseUrl,
+    signedIn: (scope: string, fetchFn?: FetchLike) => signedInClient({ baseUrl, clientId, redirectUri: REDIRECT_URI, username, password: PASSWORD, scope, fetch: fetchFn }),
+  };
+}
 
 /** Who signs in, to which client, with which scope; `fetch` is the client's own (a test's double), when given. */
 export interface SignIn {
