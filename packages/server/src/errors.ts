@@ -562,6 +562,11 @@ export class ApiError extends DomainError {
   }
 }
 
+/** An error as an item of a batch answers it, `{ code, message }`, in the request's language. */
+export function localizedError(reason: ErrorReason, params: Params, locale: MessageLocale): { code: ErrorCode; message: string } {
+  return { code: ERRORS[reason].code, message: formatMessage(ERRORS[reason].message[locale], params, locale) };
+}
+
 /** A 400 INVALID_REQUEST carrying the given violations. */
 export function invalidRequest(...violations: Violation[]): DomainError {
   return new DomainError('invalidRequest', { violations });

@@ -5,7 +5,7 @@ import {
   GetFollowedArtistsResponse, GetHistoryResponse, GetLibraryChangesQuery, GetLibraryChangesResponse, GetSavedItemsQuery, GetSavedItemsResponse,
   LIBRARY_ITEM_TYPES, MAX_BATCH_SIZE, PageQuery, ReportPlaysRequest, ReportPlaysResponse, SavedItemsRequest, SaveItemsResponse,
 } from '@maqam/contract';
-import { ERRORS, formatMessage, invalidRequest, type ErrorReason, type MessageLocale } from '../errors.ts';
+import { invalidRequest, localizedError, type ErrorReason, type MessageLocale } from '../errors.ts';
 import { userOf, type Guard } from '../http/credentials.ts';
 import { IDEMPOTENCY_NOTE, type Idempotency } from '../http/idempotency.ts';
 import { negotiateLocale } from '../http/locale.hook.ts';
@@ -39,7 +39,7 @@ const distinct = (list: readonly { value: string }[] | undefined): string[] => [
 
 /** A per-item error, in the request's language. */
 function itemError(reason: ErrorReason, id: string, locale: MessageLocale) {
-  return { error: { code: ERRORS[reason].code, message: formatMessage(ERRORS[reason].message[locale], { id }, locale) } };
+  return { error: localizedError(reason, { id }, locale) };
 }
 
 /** SaveItems' and its siblings' body: 1 to 100 ids, songs and albums together. */

@@ -42,17 +42,12 @@ export interface PlayableSong {
   readonly durationMs: number;
 }
 
-/** The details a write sets on a playlist (its version and time always). */
-export interface PlaylistChanges {
-  readonly version: number;
-  readonly updatedAt: number;
-  readonly name?: string;
-  readonly description?: string;
-  readonly visibility?: Visibility;
-  readonly itemCount?: number;
-  readonly totalDurationMs?: number;
-  readonly renumberedVersion?: number;
-}
+/**
+ * What a write sets on a playlist's row (its version and time always), by
+ * the row's own names: the row after the write is `{ ...row, ...changes }`.
+ */
+export type PlaylistChanges = Pick<PlaylistRow, 'version' | 'updatedAt'>
+  & Partial<Pick<PlaylistRow, 'name' | 'description' | 'visibility' | 'itemCount' | 'totalDurationMs' | 'coverAlbumIds' | 'renumberedVersion'>>;
 
 /** How many distinct albums a cover is drawn from, and how many entries are read at a time to find them. */
 const COVER_ALBUMS = 4;
@@ -150,6 +145,7 @@ function writeSession(storage: RepoStorage, trx: Transaction<Database>, user: Us
         ...(changes.visibility !== undefined && { visibility: changes.visibility }),
         ...(changes.itemCount !== undefined && { item_count: changes.itemCount }),
         ...(changes.totalDurationMs !== undefined && { total_duration_ms: changes.totalDurationMs }),
+        ...(changes.coverAlbumIds !== undefined && { cover_album_ids: JSON.stringify(changes.coverAlbumIds) }),
         ...(changes.renumberedVersion !== undefined && { renumbered_version: changes.renumberedVersion }),
       }).where('id', '=', id).execute();
     },
@@ -220,8 +216,8 @@ function writeSession(storage: RepoStorage, trx: Transaction<Database>, user: Us
         .execute();
     },
 
-    /** The first four distinct albums of the playlist's shown songs, in order (what its cover is drawn from); kept on its row. */
-    async refreshCover(playlistId: string): Promise<readonly string[]> {
+    /** The first four distinct albums of the playlist's shown songs, in order: what its cover is drawn from. */
+    async coverAlbums(playlistId: string): Promise<readonly string[]> {
       const albums: string[] = [];
       let after: { key: number; itemId: string } | null = null;
       for (;;) {
@@ -240,7 +236,6 @@ function writeSession(storage: RepoStorage, trx: Transaction<Database>, user: Us
         if (albums.length === COVER_ALBUMS || rows.length < COVER_SCAN || last === undefined) break;
         after = { key: Number(last.order_key), itemId: last.item_id };
       }
-      await trx.updateTable('playlists').set({ cover_album_ids: JSON.stringify(albums) }).where('id', '=', playlistId).execute();
       return albums;
     },
   };

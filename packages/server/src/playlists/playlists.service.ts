@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MAX_PLAYLIST_DESCRIPTION, MAX_PLAYLIST_NAME, MAX_PLAYLISTS_PER_USER, type PlaylistVisibility } from '@maqam/contract';
-import { DomainError, ERRORS, formatMessage, invalidRequest, type Violation } from '../errors.ts';
+import { DomainError, invalidRequest, localizedError, type Violation } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
 import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
 import type { PageCursorCodec } from '../catalog/page-cursor.ts';
@@ -8,7 +8,7 @@ import { listAnswer } from '../catalog/answer-writer.ts';
 import { rfc3339 } from '../library/rendered-items.ts';
 import { CHANGES_KEPT_MS } from '../library/library.service.ts';
 import { keysBetween, renumberedKey } from './order-keys.ts';
-import type { EntryRow, NewEntry, PlaylistRead, PlaylistRow, PlaylistWrite, PlaylistsRepo } from './playlists.repo.ts';
+import type { EntryRow, NewEntry, PlaylistChanges, PlaylistRead, PlaylistRow, PlaylistWrite, PlaylistsRepo } from './playlists.repo.ts';
 
 /** Who reads: a user (their token), or an API key (no user). */
 export interface Reader {
@@ -166,19 +166,20 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
     session: PlaylistWrite, playlist: PlaylistRow, now: number, changes: { itemCount: number; totalDurationMs: number; renumbered: boolean },
   ): Promise<PlaylistRow> {
     const version = playlist.version + 1;
-    await session.update(playlist.id, {
-      version, updatedAt: now, itemCount: changes.itemCount, totalDurationMs: changes.totalDurationMs, ...(changes.renumbered && { renumberedVersion: version }),
-    });
-    await session.refreshCover(playlist.id);
+    const written: PlaylistChanges = {
+      version, updatedAt: now, itemCount: changes.itemCount, totalDurationMs: changes.totalDurationMs,
+      coverAlbumIds: await session.coverAlbums(playlist.id), ...(changes.renumbered && { renumberedVersion: version }),
+    };
+    await session.update(playlist.id, written);
     session.record({ kind: 'playlist', id: playlist.id, change: 'CHANGE_UPDATED' }, now);
-    return (await session.find(playlist.id))!;
+    return { ...playlist, ...written };
   }
 
   /**
    * Entries added by the write of `version`. Their ids are that version and
    * their index (unique in the playlist, as no two writes share a version),
    * so one write's entries sit side by side in the primary key's index: an
-   * add of 100 writes a page or two of it, not 100 (bench/README.md, "Playlists").
+   * add of 100 writes a page or two of it, not 100 (bench/README.md, "bench/playlists").
    */
   const newEntries = (songIds: readonly string[], durations: readonly number[], keys: readonly number[], now: number, version: number): NewEntry[] =>
     songIds.map((songId, i) => ({
@@ -220,8 +221,7 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
       const fragment = fragments[i];
       // The fragment is `{"song":{...}}`: its members follow the entry's.
       if (fragment !== undefined) return [Buffer.from(head), fragment.subarray(1)];
-      const error = { code: ERRORS.songNotFound.code, message: formatMessage(ERRORS.songNotFound.message[locale], { id: entry.songId }, locale) };
-      return [Buffer.from(`${head}"error":${JSON.stringify(error)}}`)];
+      return [Buffer.from(`${head}"error":${JSON.stringify(localizedError('songNotFound', { id: entry.songId }, locale))}}`)];
     });
   }
 
@@ -303,8 +303,9 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
         await session.insert({ id, ownerId: userId, name: texts.name!, description: texts.description!, visibility: details.visibility ?? 'PLAYLIST_VISIBILITY_PRIVATE', now, version });
         if (details.songIds.length > 0) {
           await session.insertEntries(id, newEntries(details.songIds, durations, details.songIds.map((_, i) => renumberedKey(i)), now, version));
-          await session.update(id, { version, updatedAt: now, itemCount: details.songIds.length, totalDurationMs: durations.reduce((a, b) => a + b, 0) });
-          await session.refreshCover(id);
+          await session.update(id, {
+            version, updatedAt: now, itemCount: details.songIds.length, totalDurationMs: durations.reduce((a, b) => a + b, 0), coverAlbumIds: await session.coverAlbums(id),
+          });
         }
         session.record({ kind: 'playlist', id, change: 'CHANGE_SAVED' }, now);
         return (await session.find(id))!;
@@ -349,9 +350,10 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
       return write(userId, async (session, now) => {
         const playlist = await ownedForWrite(session, userId, id, ifMatch);
         const version = playlist.version + 1;
-        await session.update(id, { version, updatedAt: now, ...texts, ...(changes.visibility !== undefined && { visibility: changes.visibility }) });
+        const written: PlaylistChanges = { version, updatedAt: now, ...texts, ...(changes.visibility !== undefined && { visibility: changes.visibility }) };
+        await session.update(id, written);
         session.record({ kind: 'playlist', id, change: 'CHANGE_UPDATED' }, now);
-        return (await session.find(id))!;
+        return { ...playlist, ...written };
       });
     },
 
