@@ -873,10 +873,13 @@ async function addToPlaylist(playlist: Playlist, song: Song) {
   });
 }
 
+/** A new playlist's name when the user gives none: "My playlist 3" after two. */
+const defaultPlaylistName = () => t().newPlaylistName(number((state.myPlaylists?.length ?? 0) + 1));
+
 async function addToNewPlaylist(song: Song) {
   closeMenu();
   await act(async () => {
-    const name = t().newPlaylistName(number((state.myPlaylists?.length ?? 0) + 1));
+    const name = defaultPlaylistName();
     await maqam.playlists.create({ name, songs: [song.id!.value] });
     state.myPlaylists = null;
     say(t().addedTo(song.title?.value ?? '', name));
@@ -885,7 +888,7 @@ async function addToNewPlaylist(song: Song) {
 }
 
 async function createPlaylist(name: string) {
-  const playlist = await maqam.playlists.create({ name: name.trim() || t().newPlaylistName(number((state.myPlaylists?.length ?? 0) + 1)) });
+  const playlist = await maqam.playlists.create({ name: name.trim() || defaultPlaylistName() });
   state.myPlaylists = null;
   location.hash = link({ view: 'playlist', id: playlist.id.value });
 }

@@ -169,6 +169,9 @@ export class NetworkError extends MaqamError {
 }
 
 /** Builds the typed error for a non-2xx answer of the API. */
+/** The version an answer's ETag names (`"7"`, or weak `W/"7"`), if it has one. */
+export const etagVersion = (response: Response): string | undefined => /^(?:W\/)?"([^"]*)"$/.exec(response.headers.get('etag') ?? '')?.[1];
+
 export async function errorFromResponse(response: Response, extra: { retryAfter?: number | undefined } = {}): Promise<MaqamError> {
   let body: { code?: string; message?: string; violations?: FieldViolation[]; requestId?: string; error_description?: string } = {};
   try {
@@ -198,7 +201,7 @@ export async function errorFromResponse(response: Response, extra: { retryAfter?
     case 409:
       return new ConflictError(message, details);
     case 412:
-      return new ConflictError(message, { ...details, currentVersion: /^(?:W\/)?"([^"]*)"$/.exec(response.headers.get('etag') ?? '')?.[1] });
+      return new ConflictError(message, { ...details, currentVersion: etagVersion(response) });
     case 429:
       return new RateLimitError(message, { ...details, retryAfter: extra.retryAfter });
     default:

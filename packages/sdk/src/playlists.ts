@@ -1,6 +1,6 @@
 import type { Playlist, PlaylistItem, PlaylistVisibility } from './types.ts';
 import type { CallContext, PageOptions } from './client.ts';
-import { ConflictError } from './errors.ts';
+import { ConflictError, etagVersion } from './errors.ts';
 import { assert, pages } from './pages.ts';
 
 /** One call of the playlists' (client.ts): credentials, retries and errors; a POST carries a fresh Idempotency-Key. */
@@ -86,8 +86,6 @@ function itemIdList(itemIds: readonly string[]): string[] {
   return [...itemIds];
 }
 
-/** The version an answer's ETag names. */
-const versionOf = (response: Response) => /^(?:W\/)?"([^"]*)"$/.exec(response.headers.get('etag') ?? '')?.[1];
 
 export function createPlaylists(transport: PlaylistTransport) {
   /** The last version this client saw of each playlist: what `ifMatch: true` sends. */
@@ -108,7 +106,7 @@ export function createPlaylists(transport: PlaylistTransport) {
 
   async function write<T>(playlistId: string, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', rest: string, body: unknown, options: WriteOptions): Promise<T> {
     const response = await transport.request({ method, path: path(playlistId, rest), body, headers: preconditions(playlistId, options), context: options });
-    seen(playlistId, versionOf(response));
+    seen(playlistId, etagVersion(response));
     return (await response.json()) as T;
   }
 
