@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TObject } from 'typebox';
 import { ErrorCode } from './errors.ts';
 
 /** The contract's bound on identifier length (section 4). */
@@ -38,32 +38,40 @@ export const Image = Type.Object(
 );
 export type Image = Static<typeof Image>;
 
-export const SongArtistRef = Type.Object(
-  { id: Type.Optional(ArtistID), name: Type.Optional(LocalizedString) },
-  { title: 'SongArtistRef' },
-);
+/**
+ * The schema of an object the wire marks no member of as required, though
+ * Maqam sends every one: the seed (section 2) marks no field of Song
+ * required, so the OpenAPI document keeps `required` out, while its
+ * TypeScript type (the server's, and the SDK's through `x-sent-in-full`)
+ * has every member, so that code reading a song need not test each field.
+ */
+function sentInFull<T extends TObject>(schema: T): T {
+  const { required: _required, ...rest } = schema;
+  return { ...rest, 'x-sent-in-full': true } as unknown as T;
+}
 
-/** Seed section 2: no field of Song is marked required. */
-export const Song = Type.Object(
+export const SongArtistRef = sentInFull(Type.Object({ id: ArtistID, name: LocalizedString }, { title: 'SongArtistRef' }));
+
+export const Song = sentInFull(Type.Object(
   {
-    id: Type.Optional(SongID),
-    title: Type.Optional(LocalizedString),
-    artists: Type.Optional(Type.Array(SongArtistRef)),
-    albumId: Type.Optional(AlbumID),
-    durationMs: Type.Optional(int32('Milliseconds')),
-    trackNumber: Type.Optional(int32('Track number within the album')),
-    discNumber: Type.Optional(int32('Disc number for multi-disc albums')),
-    releaseDate: Type.Optional(Type.String({ description: 'YYYY-MM-DD' })),
-    genres: Type.Optional(Type.Array(Type.String())),
-    isExplicit: Type.Optional(Type.Boolean()),
-    isrc: Type.Optional(Type.String({ description: 'May be empty for some regional content.' })),
-    hasLyrics: Type.Optional(Type.Boolean()),
-    popularity: Type.Optional(int32('0 to 100; higher is more popular')),
-    artwork: Type.Optional(Type.Array(Image)),
-    previewUrl: Type.Optional(Type.String({ description: 'May be empty.' })),
+    id: SongID,
+    title: LocalizedString,
+    artists: Type.Array(SongArtistRef),
+    albumId: AlbumID,
+    durationMs: int32('Milliseconds'),
+    trackNumber: int32('Track number within the album'),
+    discNumber: int32('Disc number for multi-disc albums'),
+    releaseDate: Type.String({ description: 'YYYY-MM-DD' }),
+    genres: Type.Array(Type.String()),
+    isExplicit: Type.Boolean(),
+    isrc: Type.String({ description: 'May be empty for some regional content.' }),
+    hasLyrics: Type.Boolean(),
+    popularity: int32('0 to 100; higher is more popular'),
+    artwork: Type.Array(Image),
+    previewUrl: Type.String({ description: 'May be empty.' }),
   },
   { title: 'Song' },
-);
+));
 export type Song = Static<typeof Song>;
 
 export const SocialLink = Type.Object({ platform: Type.String({ pattern: WITHOUT_NUL }), url: Type.String({ pattern: WITHOUT_NUL }) }, { title: 'SocialLink' });

@@ -141,7 +141,7 @@ function clock(ms = 0): string {
 }
 const year = (date: string) => new Intl.NumberFormat(digits(), { useGrouping: false }).format(Number(date.slice(0, 4)));
 const artistNames = (refs: Song['artists']) => (refs ?? []).map((a) => a.name?.value ?? '').join(state.lang === 'ar' ? '، ' : ', ');
-const playable = (song: Song) => settings.mediaSongs.includes(song.id?.value ?? '');
+const playable = (song: Song) => settings.mediaSongs.includes(song.id.value ?? '');
 
 function cover(images: { url: string }[] | undefined, alt: string, className: string) {
   const url = images?.[0]?.url;
@@ -363,7 +363,7 @@ async function navigate(focus = true) {
 let player: { destroy(): void } | undefined;
 
 async function play(song: Song) {
-  const { stream } = await maqam.streaming.acquireMusic(song.id!.value, { maxQuality: state.quality });
+  const { stream } = await maqam.streaming.acquireMusic(song.id.value, { maxQuality: state.quality });
   // The song before it, if it was playing, ends here: its play is reported.
   reporter.end();
   state.nowPlaying = song;
@@ -391,7 +391,7 @@ async function play(song: Song) {
 }
 
 async function loadLyrics(song: Song) {
-  const lyrics = await maqam.songs.lyrics(song.id!.value).catch((error: unknown) => {
+  const lyrics = await maqam.songs.lyrics(song.id.value).catch((error: unknown) => {
     if (error instanceof NotFoundError) return null;
     throw error;
   });
@@ -779,9 +779,9 @@ function trackList(songs: Song[], text: Texts, options: { numbered?: boolean; sh
  * plays after it); `extra` ends the row.
  */
 function songRow(song: Song, index: number, text: Texts, options: { numbered?: boolean; showAlbumArt?: boolean; queue?: Song[] }, extra: Node | null = null) {
-  const title = song.title?.value ?? '';
-  const isCurrent = state.nowPlaying?.id?.value === song.id?.value;
-  return h('li', { 'data-song': song.id?.value ?? '', class: isCurrent ? 'current' : '' },
+  const title = song.title.value ?? '';
+  const isCurrent = state.nowPlaying?.id.value === song.id.value;
+  return h('li', { 'data-song': song.id.value ?? '', class: isCurrent ? 'current' : '' },
     h('span', { class: 'index', 'aria-hidden': 'true' }, options.numbered ? number(song.trackNumber ?? index + 1) : number(index + 1)),
     options.showAlbumArt ? cover(song.artwork, '', 'thumb') : null,
     h('span', { class: 'track-main' },
@@ -825,7 +825,7 @@ async function openAddMenu(opener: HTMLElement, song: Song) {
   closeMenu(false);
   if (wasOpen) return;
   const text = t();
-  const title = song.title?.value ?? '';
+  const title = song.title.value ?? '';
   try {
     state.myPlaylists ??= await collect(maqam.playlists.list({ locale: state.lang, pageSize: 50 }));
   } catch (error) {
@@ -866,9 +866,9 @@ document.addEventListener('click', (event) => {
 async function addToPlaylist(playlist: Playlist, song: Song) {
   closeMenu();
   await act(async () => {
-    await maqam.playlists.add(playlist.id.value, [song.id!.value]);
+    await maqam.playlists.add(playlist.id.value, [song.id.value]);
     state.myPlaylists = null;
-    say(t().addedTo(song.title?.value ?? '', playlist.name.value));
+    say(t().addedTo(song.title.value ?? '', playlist.name.value));
     await refreshPlaylistOnScreen(playlist.id.value);
   });
 }
@@ -880,9 +880,9 @@ async function addToNewPlaylist(song: Song) {
   closeMenu();
   await act(async () => {
     const name = defaultPlaylistName();
-    await maqam.playlists.create({ name, songs: [song.id!.value] });
+    await maqam.playlists.create({ name, songs: [song.id.value] });
     state.myPlaylists = null;
-    say(t().addedTo(song.title?.value ?? '', name));
+    say(t().addedTo(song.title.value ?? '', name));
     if (state.view?.view === 'playlists') state.view = await loadView({ view: 'playlists' });
   });
 }
@@ -920,7 +920,7 @@ async function moveEntry(view: Extract<View, { view: 'playlist' }>, from: number
   const control = to < from ? 'move-up' : 'move-down';
   const row = `[data-item="${CSS.escape(item!.itemId)}"]`;
   (document.querySelector<HTMLElement>(`${row} [data-testid="${control}"]:not(:disabled)`) ?? document.querySelector<HTMLElement>(`${row} [data-testid="move-up"], ${row} [data-testid="move-down"]`))?.focus();
-  say(t().moved(item!.song?.title?.value ?? t().unavailable, number(to + 1)));
+  say(t().moved(item!.song?.title.value ?? t().unavailable, number(to + 1)));
   await changePlaylist(view, () => maqam.playlists.move(view.playlist.id.value, [item!.itemId], before ? { before } : {}));
 }
 
@@ -1039,7 +1039,7 @@ function playlistView(view: Extract<View, { view: 'playlist' }>, text: Texts): N
 function entryList(view: Extract<View, { view: 'playlist' }>, text: Texts, playableSongs: Song[]) {
   return h('ol', { class: `tracks entries${view.mine ? ' editable' : ''}`, 'data-testid': 'playlist-items' },
     ...view.items.map((item, index) => {
-      const title = item.song?.title?.value ?? text.unavailable;
+      const title = item.song?.title.value ?? text.unavailable;
       // The last entry on screen moves down only when it is the playlist's last: there is no entry on screen to put it before.
       const lastMovable = view.token ? view.items.length - 2 : view.items.length - 1;
       const controls = view.mine
@@ -1104,7 +1104,7 @@ function renderPlayer() {
   }
   bar.hidden = false;
   document.body.classList.add('with-player');
-  const title = song.title?.value ?? '';
+  const title = song.title.value ?? '';
   bar.replaceChildren(
     h('div', { class: 'now' },
       cover(song.artwork, '', 'thumb'),
@@ -1217,10 +1217,10 @@ async function switchLanguage() {
     if (!state.user) return;
     const [view, song] = await Promise.all([
       loadView(currentRoute()).then(withLibraryState),
-      state.nowPlaying ? maqam.songs.get(state.nowPlaying.id!.value, { locale: state.lang }) : Promise.resolve(null),
+      state.nowPlaying ? maqam.songs.get(state.nowPlaying.id.value, { locale: state.lang }) : Promise.resolve(null),
     ]);
     state.view = view;
-    if (song && state.nowPlaying?.id?.value === song.id?.value) state.nowPlaying = song;
+    if (song && state.nowPlaying?.id.value === song.id.value) state.nowPlaying = song;
   });
 }
 

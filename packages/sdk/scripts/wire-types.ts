@@ -15,6 +15,8 @@ type Schema = {
   patternProperties?: Record<string, Schema>;
   additionalProperties?: Schema | boolean;
   anyOf?: Schema[];
+  /** The contract's mark of an object whose every member is sent, though the wire marks none required. */
+  'x-sent-in-full'?: boolean;
 };
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -67,7 +69,7 @@ export function wireTypes(roots: Record<string, Schema>): string {
   };
 
   const objectBody = (schema: Schema): string => {
-    const required = new Set(schema.required ?? []);
+    const required = new Set(schema['x-sent-in-full'] ? Object.keys(schema.properties ?? {}) : (schema.required ?? []));
     const members = Object.entries(schema.properties ?? {}).map(([key, property]) => {
       const doc = property.description && !nameOf(property) ? `  /** ${property.description} */\n` : '';
       const name = IDENTIFIER.test(key) ? key : JSON.stringify(key);

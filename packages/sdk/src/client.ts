@@ -1,13 +1,14 @@
 import type {
   AcquireMusicStreamResponse, Album, AlbumType, Artist, AudioQuality, GetAlbumTracksResponse, GetArtistDiscographyResponse, GetLyricsResponse,
-  GetRelatedArtistsResponse, SearchResponse, SearchResult, SearchType, Song, TokenInfoResponse,
+  GetRelatedArtistsResponse, Page, SearchResponse, SearchResult, SearchType, Song, TokenInfoResponse,
 } from './types.ts';
+import type * as wire from '@maqam/contract';
 import { AuthenticationError, MaqamError } from './errors.ts';
 import { newIdempotencyKey, RetryBudget, send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
 import { createHistory, createLibrary, type LibraryTransport } from './library.ts';
 import { createPlaylists, type PlaylistTransport } from './playlists.ts';
 import { PlayReporter, type PlayReporterOptions } from './play-reporter.ts';
-import { assert, pages } from './pages.ts';
+import { assert, pages, withItems } from './pages.ts';
 import { OAuthSession, type OAuthOptions } from './auth/session.ts';
 
 /**
@@ -253,7 +254,7 @@ export class MaqamClient {
    *
    * @example
    * await maqam.library.save({ songs: ['song-1'] });
-   * for await (const { song } of maqam.library.list({ types: ['song'] })) console.log(song?.title?.value);
+   * for await (const { song } of maqam.library.list({ types: ['song'] })) console.log(song?.title.value);
    */
   readonly library = createLibrary(this.#transport);
 
@@ -261,7 +262,7 @@ export class MaqamClient {
    * The signed-in user's listening history.
    *
    * @example
-   * for await (const entry of maqam.history.list()) console.log(entry.song.title?.value, entry.playedAt);
+   * for await (const entry of maqam.history.list()) console.log(entry.song.title.value, entry.playedAt);
    */
   readonly history = createHistory(this.#transport);
 
@@ -273,7 +274,7 @@ export class MaqamClient {
    * @example
    * const playlist = await maqam.playlists.create({ name: 'سهرة', songs: ['song-1'] });
    * await maqam.playlists.add(playlist.id.value, ['song-2']);
-   * for await (const item of maqam.playlists.items(playlist.id.value)) console.log(item.position, item.song?.title?.value);
+   * for await (const item of maqam.playlists.items(playlist.id.value)) console.log(item.position, item.song?.title.value);
    */
   readonly playlists = createPlaylists(this.#transport);
 
@@ -297,7 +298,7 @@ export class MaqamClient {
      *
      * @example
      * const results = await maqam.songs.batchGet(ids, { locale: 'ar' });
-     * for (const [id, result] of results) console.log(id, result.song?.title?.value ?? result.error?.code);
+     * for (const [id, result] of results) console.log(id, result.song?.title.value ?? result.error?.code);
      */
     batchGet: (ids: readonly string[], context: CallContext = {}): Promise<Map<string, SongResult>> =>
       this.#batchGet('/v1/music/songs:batchGet', 'songIdList', ids, context),
@@ -347,19 +348,21 @@ export class MaqamClient {
      * One page of an album's songs, by disc and track.
      *
      * @example
-     * const { tracks, nextPageToken } = await maqam.albums.listTracks('album-1', { pageSize: 50 });
+     * const { items, nextPageToken } = await maqam.albums.listTracks('album-1', { pageSize: 50 });
      */
     listTracks: async (albumId: string, options: PageOptions = {}): Promise<GetAlbumTracksResponse> =>
-      this.#get(`/v1/music/albums/${id(albumId)}/tracks`, options, { page_size: options.pageSize, page_token: options.pageToken }),
+      withItems(await this.#get<wire.GetAlbumTracksResponse>(`/v1/music/albums/${id(albumId)}/tracks`, options, {
+        page_size: options.pageSize, page_token: options.pageToken,
+      }), 'tracks'),
 
     /**
      * Every song of an album, fetching pages as the loop asks for them.
      *
      * @example
-     * for await (const song of maqam.albums.tracks('album-1')) console.log(song.discNumber, song.trackNumber, song.title?.value);
+     * for await (const song of maqam.albums.tracks('album-1')) console.log(song.discNumber, song.trackNumber, song.title.value);
      */
     tracks: (albumId: string, options: PageOptions = {}): AsyncIterable<Song> =>
-      pages((pageToken) => this.albums.listTracks(albumId, { ...options, pageToken }), (page) => page.tracks, options.pageToken),
+      pages((pageToken) => this.albums.listTracks(albumId, { ...options, pageToken }), (page) => page.items, options.pageToken),
   };
 
   readonly artists = {
@@ -382,24 +385,38 @@ export class MaqamClient {
       this.#batchGet('/v1/music/artists:batchGet', 'artistIdList', ids, context),
 
     /**
-     * The artist's most popular songs (`pageSize` 1..50, default 10).
+     * The artist's most popular songs (`pageSize` 1..50, default 10), as one
+     * page like every list: the API pages no further, so `nextPageToken` is
+     * always empty.
      *
+     * @example
+     * const { items } = await maqam.artists.listTopTracks('artist-1', { pageSize: 5 });
+     */
+    listTopTracks: async (artistId: string, options: CallContext & { pageSize?: number | undefined } = {}): Promise<Page<Song>> => {
+      const { tracks } = await this.#get<wire.GetArtistTopTracksResponse>(`/v1/music/artists/${id(artistId)}/top-tracks`, options, { page_size: options.pageSize });
+      return { items: tracks, nextPageToken: '' };
+    },
+
+    /**
+     * The artist's most popular songs as a bare array.
+     *
+     * @deprecated Use `listTopTracks`, which answers `{ items, nextPageToken }` as every list does.
      * @example
      * const top = await maqam.artists.topTracks('artist-1', { pageSize: 5 });
      */
     topTracks: async (artistId: string, options: CallContext & { pageSize?: number | undefined } = {}): Promise<Song[]> =>
-      (await this.#get<{ tracks: Song[] }>(`/v1/music/artists/${id(artistId)}/top-tracks`, options, { page_size: options.pageSize })).tracks,
+      (await this.artists.listTopTracks(artistId, options)).items,
 
     /**
      * One page of the albums crediting an artist, newest first; `albumType` keeps one type.
      *
      * @example
-     * const { albums } = await maqam.artists.listAlbums('artist-1', { albumType: 'ALBUM_TYPE_SINGLE' });
+     * const { items } = await maqam.artists.listAlbums('artist-1', { albumType: 'ALBUM_TYPE_SINGLE' });
      */
     listAlbums: async (artistId: string, options: PageOptions & { albumType?: AlbumType | undefined } = {}): Promise<GetArtistDiscographyResponse> =>
-      this.#get(`/v1/music/artists/${id(artistId)}/albums`, options, {
+      withItems(await this.#get<wire.GetArtistDiscographyResponse>(`/v1/music/artists/${id(artistId)}/albums`, options, {
         album_type: options.albumType, page_size: options.pageSize, page_token: options.pageToken,
-      }),
+      }), 'albums'),
 
     /**
      * An artist's whole discography, fetching pages as the loop asks for them.
@@ -408,16 +425,18 @@ export class MaqamClient {
      * for await (const album of maqam.artists.albums('artist-1', { albumType: 'ALBUM_TYPE_ALBUM' })) console.log(album.releaseDate);
      */
     albums: (artistId: string, options: PageOptions & { albumType?: AlbumType | undefined } = {}): AsyncIterable<Album> =>
-      pages((pageToken) => this.artists.listAlbums(artistId, { ...options, pageToken }), (page) => page.albums, options.pageToken),
+      pages((pageToken) => this.artists.listAlbums(artistId, { ...options, pageToken }), (page) => page.items, options.pageToken),
 
     /**
      * One page of artists related to an artist.
      *
      * @example
-     * const { artists, nextPageToken } = await maqam.artists.listRelated('artist-1', { pageSize: 10 });
+     * const { items, nextPageToken } = await maqam.artists.listRelated('artist-1', { pageSize: 10 });
      */
     listRelated: async (artistId: string, options: PageOptions = {}): Promise<GetRelatedArtistsResponse> =>
-      this.#get(`/v1/music/artists/${id(artistId)}/related`, options, { page_size: options.pageSize, page_token: options.pageToken }),
+      withItems(await this.#get<wire.GetRelatedArtistsResponse>(`/v1/music/artists/${id(artistId)}/related`, options, {
+        page_size: options.pageSize, page_token: options.pageToken,
+      }), 'artists'),
 
     /**
      * Every related artist, fetching pages as the loop asks for them.
@@ -426,7 +445,7 @@ export class MaqamClient {
      * for await (const artist of maqam.artists.related('artist-1')) console.log(artist.name.value);
      */
     related: (artistId: string, options: PageOptions = {}): AsyncIterable<Artist> =>
-      pages((pageToken) => this.artists.listRelated(artistId, { ...options, pageToken }), (page) => page.artists, options.pageToken),
+      pages((pageToken) => this.artists.listRelated(artistId, { ...options, pageToken }), (page) => page.items, options.pageToken),
   };
 
   /**
@@ -436,24 +455,24 @@ export class MaqamClient {
    * holds one of `song`, `artist` or `album`.
    *
    * @example
-   * const { results, nextPageToken } = await maqam.search('عمرو د', { types: ['artist', 'song'], pageSize: 10 });
-   * for (const result of results) console.log(result.artist?.name.value ?? result.song?.title?.value ?? result.album?.title.value);
+   * const { items, nextPageToken } = await maqam.search('عمرو د', { types: ['artist', 'song'], pageSize: 10 });
+   * for (const result of items) console.log(result.artist?.name.value ?? result.song?.title.value ?? result.album?.title.value);
    */
   readonly search = async (q: string, options: PageOptions & { types?: readonly SearchType[] | undefined } = {}): Promise<SearchResponse> => {
     assert(typeof q === 'string' && q.trim() !== '', 'q must be a non-empty string');
-    return this.#get('/v1/search', options, {
+    return withItems(await this.#get<wire.SearchResponse>('/v1/search', options, {
       q, types: options.types?.join(','), page_size: options.pageSize, page_token: options.pageToken,
-    });
+    }), 'results');
   };
 
   /**
    * Every search result, fetching pages as the loop asks for them.
    *
    * @example
-   * for await (const result of maqam.searchAll('Om Kalthoum', { types: ['song'] })) console.log(result.song?.title?.value);
+   * for await (const result of maqam.searchAll('Om Kalthoum', { types: ['song'] })) console.log(result.song?.title.value);
    */
   readonly searchAll = (q: string, options: PageOptions & { types?: readonly SearchType[] | undefined } = {}): AsyncIterable<SearchResult> =>
-    pages((pageToken) => this.search(q, { ...options, pageToken }), (page) => page.results, options.pageToken);
+    pages((pageToken) => this.search(q, { ...options, pageToken }), (page) => page.items, options.pageToken);
 
   readonly streaming = {
     /**

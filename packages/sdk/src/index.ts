@@ -5,7 +5,7 @@ export {
 } from './client.ts';
 export type {
   AcquireMusicStreamResponse, Album, AlbumType, Artist, AudioQuality, GetAlbumTracksResponse, GetArtistDiscographyResponse, GetLyricsResponse,
-  GetRelatedArtistsResponse, SearchResponse, SearchResult, SearchType, Song, TokenInfoResponse,
+  GetRelatedArtistsResponse, Page, SearchResponse, SearchResult, SearchType, Song, TokenInfoResponse,
   User, SavedItem, FollowedArtist, HistoryEntry, Change, Play, PlayContext, Playlist, PlaylistItem, PlaylistVisibility,
 } from './types.ts';
 export type { LibraryItems, SaveResult, FollowResult, PlayResult, ChangeFeed } from './library.ts';

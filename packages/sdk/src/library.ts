@@ -141,7 +141,7 @@ export function createLibrary(transport: LibraryTransport) {
      * Every saved song and album, newest save first, fetching pages as the loop asks.
      *
      * @example
-     * for await (const { song, savedAt } of maqam.library.list({ types: ['song'] })) console.log(song?.title?.value, savedAt);
+     * for await (const { song, savedAt } of maqam.library.list({ types: ['song'] })) console.log(song?.title.value, savedAt);
      */
     list: (options: PageOptions & { types?: readonly ('song' | 'album')[] | undefined } = {}): AsyncIterable<SavedItem> =>
       pages((pageToken) => listPage({ ...options, pageToken }), (page) => page.items, options.pageToken),
@@ -246,7 +246,7 @@ export function createHistory(transport: LibraryTransport) {
      * The user's counted plays, newest first, fetching pages as the loop asks.
      *
      * @example
-     * for await (const { song, playedAt } of maqam.history.list({ pageSize: 20 })) console.log(song.title?.value, playedAt);
+     * for await (const { song, playedAt } of maqam.history.list({ pageSize: 20 })) console.log(song.title.value, playedAt);
      */
     list: (options: PageOptions = {}): AsyncIterable<HistoryEntry> =>
       pages((pageToken) => transport.get<{ entries: HistoryEntry[]; nextPageToken: string }>('/v1/library/history', options, {

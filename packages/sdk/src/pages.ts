@@ -22,3 +22,8 @@ export function pages<Page extends { nextPageToken: string }, Item>(
     },
   };
 }
+
+/** A wire page with its items also under `items`, the name every list of the SDK answers with. */
+export function withItems<Answer extends { nextPageToken: string }, Key extends keyof Answer>(answer: Answer, key: Key): Answer & { items: Answer[Key] } {
+  return { ...answer, items: answer[key] };
+}

@@ -58,7 +58,7 @@ const newPlayId = newIdempotencyKey;
  *
  * @example
  * const reporter = maqam.playReporter({ storage: localStorageTokens() });
- * audio.onplay = () => (reporter.current ? reporter.resume() : reporter.start(song.id!.value, { durationMs: song.durationMs!, context: { albumId } }));
+ * audio.onplay = () => (reporter.current ? reporter.resume() : reporter.start(song.id.value, { durationMs: song.durationMs, context: { albumId } }));
  * audio.onpause = () => reporter.pause();
  * audio.onended = () => reporter.end();
  * addEventListener('online', () => reporter.flush());

@@ -281,8 +281,8 @@ export function createPlaylists(transport: PlaylistTransport) {
      * @example
      * // Sort by title, whatever another device does meanwhile.
      * await maqam.playlists.edit('pl-1', ({ items }) => ({
-     *   songs: items.flatMap((item) => (item.song?.id ? [item.song] : []))
-     *     .sort((a, b) => (a.title?.value ?? '').localeCompare(b.title?.value ?? '')).map((song) => song.id!.value),
+     *   songs: items.flatMap((item) => (item.song ? [item.song] : []))
+     *     .sort((a, b) => a.title.value.localeCompare(b.title.value)).map((song) => song.id.value),
      * }));
      */
     edit: async (playlistId: string, change: (state: PlaylistState) => PlaylistEdit | Promise<PlaylistEdit>, options: CallContext & { attempts?: number | undefined } = {}): Promise<Playlist> => {

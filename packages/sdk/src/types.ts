@@ -4,15 +4,30 @@
 import type * as wire from '@maqam/contract';
 
 /**
- * A song of the catalog. Every field may be absent (the API marks none
- * required); names and titles are LocalizedStrings: `value` in the language
- * asked for, `originalValue` as the artist wrote it.
+ * A song of the catalog, every field present (the wire's schema marks none
+ * required, but Maqam always sends each one); names and titles are
+ * LocalizedStrings: `value` in the language asked for, `originalValue` as
+ * the artist wrote it.
  *
  * @example
  * const song: Song | undefined = (await maqam.songs.batchGet(['song-1'])).get('song-1')?.song;
- * console.log(song?.title?.value, song?.artists?.map((a) => a.name?.value).join(', '));
+ * console.log(song?.title.value, song?.artists.map((a) => a.name.value).join(', '));
  */
 export type Song = wire.Song;
+
+/**
+ * One page of any list: its `items`, and the token of the next page (empty
+ * on the last). Every `list*` method answers one; the wire's own name for the
+ * items (`tracks`, `albums`, `artists`, `results`) is kept beside `items`
+ * for code written before, and is deprecated.
+ *
+ * @example
+ * const { items, nextPageToken }: Page<Song> = await maqam.albums.listTracks('album-1');
+ */
+export interface Page<Item> {
+  readonly items: Item[];
+  readonly nextPageToken: string;
+}
 
 /**
  * An artist, as GetRelatedArtists lists them.
@@ -30,7 +45,7 @@ export type Artist = wire.Artist;
  * const page: GetRelatedArtistsResponse = await maqam.artists.listRelated('artist-1');
  * if (page.nextPageToken) await maqam.artists.listRelated('artist-1', { pageToken: page.nextPageToken });
  */
-export type GetRelatedArtistsResponse = wire.GetRelatedArtistsResponse;
+export type GetRelatedArtistsResponse = wire.GetRelatedArtistsResponse & Page<Artist>;
 
 /**
  * A stream the signed-in user may play: a signed HLS playlist URL that
@@ -80,17 +95,17 @@ export type AlbumType = wire.AlbumType;
  * One page of an album's songs; `nextPageToken` is empty on the last page.
  *
  * @example
- * const { tracks }: GetAlbumTracksResponse = await maqam.albums.listTracks('album-1');
+ * const { items }: GetAlbumTracksResponse = await maqam.albums.listTracks('album-1');
  */
-export type GetAlbumTracksResponse = wire.GetAlbumTracksResponse;
+export type GetAlbumTracksResponse = wire.GetAlbumTracksResponse & Page<Song>;
 
 /**
  * One page of an artist's albums, newest first.
  *
  * @example
- * const { albums }: GetArtistDiscographyResponse = await maqam.artists.listAlbums('artist-1');
+ * const { items }: GetArtistDiscographyResponse = await maqam.artists.listAlbums('artist-1');
  */
-export type GetArtistDiscographyResponse = wire.GetArtistDiscographyResponse;
+export type GetArtistDiscographyResponse = wire.GetArtistDiscographyResponse & Page<Album>;
 
 /**
  * A song's lyrics: `lyrics.lines` always, and `syncedLyrics` (each line with
@@ -107,13 +122,13 @@ export type GetLyricsResponse = wire.GetLyricsResponse;
  * @example
  * const page: SearchResponse = await maqam.search('fairuz');
  */
-export type SearchResponse = wire.SearchResponse;
+export type SearchResponse = wire.SearchResponse & Page<SearchResult>;
 
 /**
  * A search result: exactly one of `song`, `artist` or `album`.
  *
  * @example
- * const title = (r: SearchResult) => r.song?.title?.value ?? r.artist?.name.value ?? r.album?.title.value;
+ * const title = (r: SearchResult) => r.song?.title.value ?? r.artist?.name.value ?? r.album?.title.value;
  */
 export type SearchResult = wire.SearchResult;
 
@@ -138,7 +153,7 @@ export type User = wire.User;
  * A saved song or album (exactly one of them) and when it was first saved.
  *
  * @example
- * for await (const item of maqam.library.list()) console.log(item.song?.title?.value ?? item.album?.title.value, item.savedAt);
+ * for await (const item of maqam.library.list()) console.log(item.song?.title.value ?? item.album?.title.value, item.savedAt);
  */
 export type SavedItem = wire.SavedItem;
 
@@ -154,7 +169,7 @@ export type FollowedArtist = wire.FollowedArtist;
  * A counted play of the user's history.
  *
  * @example
- * for await (const entry of maqam.history.list()) console.log(entry.song.title?.value, entry.playedAt);
+ * for await (const entry of maqam.history.list()) console.log(entry.song.title.value, entry.playedAt);
  */
 export type HistoryEntry = wire.HistoryEntry;
 
@@ -199,7 +214,7 @@ export type Playlist = wire.Playlist;
  * carries `error` instead of `song`.
  *
  * @example
- * for await (const { itemId, song } of maqam.playlists.items('pl-1')) console.log(itemId, song?.title?.value);
+ * for await (const { itemId, song } of maqam.playlists.items('pl-1')) console.log(itemId, song?.title.value);
  */
 export type PlaylistItem = wire.PlaylistItem;
 

@@ -121,8 +121,15 @@ const maqam = new MaqamClient({ baseUrl: 'http://127.0.0.1:1', auth: { clientId:
 export async function titles(ids: string[]): Promise<string[]> {
   const results: Map<string, SongResult> = await maqam.songs.batchGet(ids, { locale: 'ar' });
   const songs: Song[] = [...results.values()].flatMap((r) => (r.song ? [r.song] : []));
-  return songs.map((song) => song.title?.value ?? '');
+  return songs.map((song) => song.title.value);
 }
+// Every field of a song is there: no optional chaining down to a name.
+export const firstArtist = (song: Song): string => song.artists[0]?.name.value ?? '';
+export const credits = (song: Song): string => song.artists.map((artist) => artist.name.value).join(', ') + song.durationMs;
+// Lists answer { items, nextPageToken }, the top tracks too; the bare array of earlier releases still compiles.
+export const top = async (): Promise<Song[]> => (await maqam.artists.listTopTracks('artist-1')).items;
+export const topOld = async (): Promise<Song[]> => maqam.artists.topTracks('artist-1');
+export const related = async (): Promise<string[]> => (await maqam.artists.listRelated('artist-1')).items.map((artist) => artist.name.value);
 export const quality: AudioQuality = 'AUDIO_QUALITY_HIGH';
 export const wait = (e: unknown) => (e instanceof RateLimitError ? e.retryAfter : undefined);
 export const signIn = () => signInWithLoopback(maqam, { open: (url: string) => console.log(url) });
@@ -146,7 +153,7 @@ export const retryable = (e: unknown) => {
 `;
     for (const [module, file] of [['nodenext', 'usage.mts'], ['nodenext', 'usage.cts']] as const) {
       writeFileSync(join(consumer, file), usage);
-      const tsconfig = { compilerOptions: { strict: true, exactOptionalPropertyTypes: true, module, moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], noEmit: true, skipLibCheck: false, types: ['node'] }, files: [file] };
+      const tsconfig = { compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, module, moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], noEmit: true, skipLibCheck: false, types: ['node'] }, files: [file] };
       writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(tsconfig));
       const result = run(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
       expect(result.code, `${file}: ${result.output}`).toBe(0);

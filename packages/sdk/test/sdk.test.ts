@@ -165,10 +165,11 @@ describe('the SDK on the whole catalog', () => {
 
   it("lists an album's tracks a page at a time and to the end", async () => {
     const page = await maqam.albums.listTracks('album-1', { pageSize: 2 });
-    expect(page.tracks.map((s) => s.id?.value)).toEqual(['song-ar', 'song-en']);
+    expect(page.items.map((s) => s.id.value)).toEqual(['song-ar', 'song-en']);
+    expect(page.tracks).toEqual(page.items);
     expect(page.nextPageToken).not.toBe('');
     const all: string[] = [];
-    for await (const song of maqam.albums.tracks('album-1', { pageSize: 1 })) all.push(song.id!.value);
+    for await (const song of maqam.albums.tracks('album-1', { pageSize: 1 })) all.push(song.id.value);
     expect(all).toEqual(['song-ar', 'song-en', 'song-fr']);
   });
 
@@ -176,15 +177,19 @@ describe('the SDK on the whole catalog', () => {
     const albums: string[] = [];
     for await (const album of maqam.artists.albums('artist-ar', { pageSize: 1 })) albums.push(album.id.value);
     expect(albums).toEqual(['album-1']);
-    expect((await maqam.artists.listAlbums('artist-ar', { albumType: 'ALBUM_TYPE_SINGLE' })).albums).toEqual([]);
-    const top = await maqam.artists.topTracks('artist-en', { pageSize: 1 });
-    expect(top.map((s) => s.id?.value)).toEqual(['song-ar']);
-    await expect(maqam.artists.topTracks('artist-en', { pageSize: 51 })).rejects.toBeInstanceOf(InvalidRequestError);
+    expect(await maqam.artists.listAlbums('artist-ar', { albumType: 'ALBUM_TYPE_SINGLE' })).toEqual({ items: [], albums: [], nextPageToken: '' });
+    const top = await maqam.artists.listTopTracks('artist-en', { pageSize: 1 });
+    expect(top.items.map((s) => s.id.value)).toEqual(['song-ar']);
+    expect(top.nextPageToken).toBe('');
+    // The spelling of earlier releases, deprecated: the same songs as a bare array.
+    expect(await maqam.artists.topTracks('artist-en', { pageSize: 1 })).toEqual(top.items);
+    await expect(maqam.artists.listTopTracks('artist-en', { pageSize: 51 })).rejects.toBeInstanceOf(InvalidRequestError);
   });
 
   it('searches a page at a time, and through every page', async () => {
     const page = await maqam.search('عمرو د', { types: ['artist'], pageSize: 1 });
-    expect(page.results.map((r) => r.artist?.id.value)).toEqual(['artist-ar']);
+    expect(page.items.map((r) => r.artist?.id.value)).toEqual(['artist-ar']);
+    expect(page.results).toEqual(page.items);
     const all: string[] = [];
     for await (const result of maqam.searchAll('Amr Diab', { pageSize: 1 })) all.push(Object.keys(result)[0]!);
     expect(all[0]).toBe('artist');
@@ -399,7 +404,7 @@ describe('retries', () => {
     calls = [];
     retryAfter = '1';
     const maqam = new MaqamClient({ baseUrl: base, apiKey: 'mk_x' });
-    await expect(maqam.artists.listRelated('a')).resolves.toEqual({ artists: [], nextPageToken: '' });
+    await expect(maqam.artists.listRelated('a')).resolves.toEqual({ items: [], artists: [], nextPageToken: '' });
     expect(calls).toHaveLength(2);
     expect(calls[1]! - calls[0]!).toBeGreaterThanOrEqual(950);
     expect(calls[1]! - calls[0]!).toBeLessThan(3000);

@@ -68,6 +68,10 @@ describe('the OpenAPI document', () => {
     expect(getSong.responses['5XX'].headers['Retry-After']).toEqual({ $ref: '#/components/headers/RetryAfter' });
     expect(getSong.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/GetSongResponse' });
     expect(doc.components.schemas.GetSongResponse.properties.song).toEqual({ $ref: '#/components/schemas/Song' });
+    // Seed section 2: no field of Song is marked required; the SDK's types learn from x-sent-in-full that every one is sent.
+    expect(doc.components.schemas.Song.required).toBeUndefined();
+    expect(doc.components.schemas.Song['x-sent-in-full']).toBe(true);
+    expect(doc.components.schemas.SongArtistRef.required).toBeUndefined();
     expect(doc.info).toMatchObject({ license: { name: 'MIT', identifier: 'MIT' }, contact: { name: 'Maqam' } });
     expect(JSON.stringify(doc)).not.toContain('Default Response');
   });
