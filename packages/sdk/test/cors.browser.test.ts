@@ -106,7 +106,7 @@ describe.skipIf(!haveBrowser)('the SDK from a page of another origin, in Chromiu
     expect(answer.seen['x-request-id']).toMatch(/\S/);
     expect(answer.seen['x-ratelimit-limit']).toBe('100');
     expect(answer.seen['x-ratelimit-remaining']).toMatch(/^\d+$/);
-    expect(answer.seen['content-language']).toBe('en');
+    expect(answer.seen['content-language']).toBe('en, ar');
     await page.close();
   });
 

@@ -311,7 +311,15 @@ export type ErrorReason = keyof typeof ERRORS;
 /** Descriptions of field violations, by reason. */
 export const VIOLATIONS = {
   required: { en: 'is required', ar: 'حقل مطلوب' },
-  type: { en: 'must be of type {type}', ar: 'يجب أن يكون من النوع {type}' },
+  // One reason a JSON type, so that each language names the type in its own words.
+  notInteger: { en: 'must be a whole number', ar: 'يجب أن يكون عددًا صحيحًا' },
+  notNumber: { en: 'must be a number', ar: 'يجب أن يكون عددًا' },
+  notString: { en: 'must be a string', ar: 'يجب أن يكون نصًا' },
+  notBoolean: { en: 'must be true or false', ar: 'يجب أن يكون true أو false' },
+  notArray: { en: 'must be a list', ar: 'يجب أن يكون قائمة' },
+  notObject: { en: 'must be an object', ar: 'يجب أن يكون كائنًا' },
+  notNull: { en: 'must be null', ar: 'يجب أن يكون null' },
+  notOneOf: { en: 'must be one of {allowed}', ar: 'يجب أن يكون إحدى القيم: {allowed}' },
   minLength: { en: 'must not be shorter than {limit#chars}', ar: 'يجب ألا يقل طوله عن {limit#chars}' },
   maxLength: { en: 'must not be longer than {limit#chars}', ar: 'يجب ألا يزيد طوله عن {limit#chars}' },
   minItems: { en: 'must have at least {limit#items}', ar: 'يجب أن يحتوي على {limit#items} على الأقل' },

@@ -57,8 +57,8 @@ const HEADERS: JsonObject = {
     schema: { type: 'string' },
   },
   ContentLanguage: {
-    description: 'The language the answer\'s texts (and error messages) were resolved to from `Accept-Language`.',
-    schema: { type: 'string', examples: ['ar', 'en'] },
+    description: 'The languages the answer\'s texts were looked up in, in order: those of `Accept-Language` the catalog has, then the server\'s default (`fr, ar` when French is asked for: an item without French is served in Arabic). An error names the language of its message.',
+    schema: { type: 'string', examples: ['ar', 'en, ar'] },
   },
   RateLimitLimit: { description: 'Calls allowed per minute for this credential (when rate limiting is on).', schema: { type: 'integer' } },
   RateLimitRemaining: { description: 'Calls left in the current window.', schema: { type: 'integer' } },

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
-import { invalidRequest, type Violation } from '../errors.ts';
+import { invalidRequest, type Violation, type ViolationReason } from '../errors.ts';
 import { createAjv } from '../schema-validator.ts';
 import { BatchIds } from './batch-body.ts';
 
@@ -48,7 +48,10 @@ export function pointerToFieldPath(pointer: string): string {
   return path;
 }
 
-const JSON_TYPE_NAMES: Record<string, string> = { integer: 'integer', number: 'number', string: 'string', boolean: 'boolean', array: 'array', object: 'object' };
+/** The reason a value of the wrong JSON type is refused for, by the type the schema wants. */
+const TYPE_REASONS: Record<string, ViolationReason> = {
+  integer: 'notInteger', number: 'notNumber', string: 'notString', boolean: 'notBoolean', array: 'notArray', object: 'notObject', null: 'notNull',
+};
 
 function toViolation(error: ErrorObject, context: string): Violation {
   const base = pointerToFieldPath(error.instancePath);
@@ -61,7 +64,10 @@ function toViolation(error: ErrorObject, context: string): Violation {
     case 'required':
       return { field: field(String(params.missingProperty)), reason: 'required' };
     case 'type':
-      return { field: field(), reason: 'type', params: { type: JSON_TYPE_NAMES[String(params.type)] ?? String(params.type) } };
+      // A schema of several types (integer or string) names the first: the one the contract writes first.
+      return { field: field(), reason: TYPE_REASONS[String(params.type).split(',')[0]!] ?? 'invalid' };
+    case 'enum':
+      return { field: field(), reason: 'notOneOf', params: { allowed: (params.allowedValues as unknown[]).map(String).join(', ') } };
     case 'minLength':
     case 'maxLength':
     case 'minItems':

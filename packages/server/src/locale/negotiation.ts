@@ -53,7 +53,12 @@ export interface Negotiation {
   readonly chain: readonly string[];
   /** `chain` joined: the song cache keys fragments by it. */
   readonly chainKey: string;
-  /** The Content-Language of the response. */
+  /**
+   * The Content-Language of the response: the languages its texts were looked
+   * up in, in order (RFC 9110 §8.5 allows a list). `Accept-Language: fr`
+   * answers `fr, ar` when the default is Arabic, since an item without French
+   * is served in Arabic; naming `fr` alone would claim French for Arabic texts.
+   */
   readonly contentLanguage: string;
   /** The language of error messages. */
   readonly messageLocale: MessageLocale;
@@ -114,7 +119,7 @@ export class LocaleNegotiator {
     return {
       chain,
       chainKey: chain.join(','),
-      contentLanguage: chain[0] ?? this.#defaultLocale,
+      contentLanguage: chain.length > 0 ? chain.join(', ') : this.#defaultLocale,
       messageLocale,
     };
   }
