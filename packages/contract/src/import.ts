@@ -8,7 +8,8 @@ import { AlbumType, Image, MAX_ID_LENGTH, SocialLink, WITHOUT_NUL } from './cata
 const id = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH, pattern: '^[^\\s\\u0000]+$' });
 const languageTag = Type.String({ pattern: '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$' });
 const texts = Type.Record(languageTag, Type.String({ minLength: 1, maxLength: 2000, pattern: WITHOUT_NUL }), { minProperties: 1 });
-const date = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+/** A real calendar date: 2024-02-29 is one, 2023-02-29 and 2024-13-45 are not. */
+const date = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'date' });
 const count = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^\\d{1,19}$' })]);
 const int32 = Type.Integer({ minimum: 0, maximum: 2147483647 });
 

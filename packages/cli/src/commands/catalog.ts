@@ -61,16 +61,18 @@ export async function importFile(config: Config, out: Output, file: string | und
     }),
   );
   out.done();
-  // A file with a systematic mistake has a bad line in every batch: show the first ones and count the rest.
+  // A file with a systematic mistake has a bad line in every batch: show the first problems and count the rest.
   for (const error of outcome.errors.slice(0, SHOWN_BAD_LINES)) out.info(`${file}:${error.line}: ${error.message}`);
-  if (outcome.errors.length > SHOWN_BAD_LINES) out.info(`... and ${(outcome.errors.length - SHOWN_BAD_LINES).toLocaleString('en')} more bad line(s)`);
+  if (outcome.errors.length > SHOWN_BAD_LINES) out.info(`... and ${(outcome.errors.length - SHOWN_BAD_LINES).toLocaleString('en')} more problem(s)`);
   const { summary } = outcome;
+  // A line may have several problems: each is listed, the lines are counted once.
+  const badLineCount = new Set(outcome.errors.map((error) => error.line)).size;
   const record = outcome.errors.length === 0
     ? summary
-    : { ...summary, badLineCount: outcome.errors.length, badLines: outcome.errors.slice(0, RECORDED_BAD_LINES) };
+    : { ...summary, badLineCount, badLines: outcome.errors.slice(0, RECORDED_BAD_LINES) };
   out.record(record, () =>
     `imported ${summary.artists} artists, ${summary.albums} albums, ${summary.songs} songs, ${summary.related} related edges, ${summary.lyrics} lyrics` +
-    (outcome.errors.length > 0 ? `; ${outcome.errors.length} bad line(s), their batches were not written` : ''),
+    (outcome.errors.length > 0 ? `; ${badLineCount} bad line(s) with ${outcome.errors.length} problem(s), their batches were not written` : ''),
   );
   return outcome.errors.length > 0 ? 1 : 0;
 }

@@ -1,4 +1,4 @@
-import type { ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Insertable } from 'kysely';
 import { ImportRecord, type LyricsRecord } from '@maqam/contract';
 import type { SongRow } from '../catalog/catalog.repo.ts';
@@ -6,7 +6,7 @@ import { buildSongTemplate } from '../catalog/song-template.ts';
 import { createAjv } from '../schema-validator.ts';
 import type { Database } from '../storage/database.ts';
 import { forbiddenCharacterIn } from '../text/forbidden-characters.ts';
-import { lower, type BatchRows, type PrebuiltTemplates } from './batch-rows.ts';
+import { addReference, lower, type BatchRows, type PrebuiltTemplates } from './batch-rows.ts';
 import { addAlbum } from './kinds/album.ts';
 import { addArtist } from './kinds/artist.ts';
 import { addLyrics, checkLyrics } from './kinds/lyrics.ts';
@@ -38,28 +38,72 @@ export class ImportBatchError extends Error {
 
 const KINDS = ['artist', 'album', 'song', 'related', 'lyrics'];
 
-/** Parses and validates one NDJSON line; throws a message fit for `line N: ...`. */
+/** A line that is not a valid record, with every problem found on it (a message each, fit for `line N: ...`). */
+export class InvalidRecordError extends Error {
+  override name = 'InvalidRecordError';
+  readonly problems: readonly string[];
+  /** The line's object, when it is one of a known kind: what it declares and references are still noted (ImportBatch.noteRefused). */
+  readonly value: { readonly kind: string } & Readonly<Record<string, unknown>> | undefined;
+  constructor(problems: readonly string[], value?: { kind: string } & Record<string, unknown>) {
+    super(problems.join('; '));
+    this.problems = problems;
+    this.value = value;
+  }
+}
+
+/** What one of ajv's errors says of a record, as the import reports it: `song durationMs must be >= 0`. */
+function describeSchemaError(kind: string, error: ErrorObject): string {
+  const where = error.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : 'record';
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `${kind} ${where} needs "${String(params.missingProperty)}"`;
+    case 'additionalProperties':
+      return `${kind} ${where} has "${String(params.additionalProperty)}", which ${kind} records do not have`;
+    case 'enum':
+      return `${kind} ${where} must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'format':
+      return params.format === 'date' ? `${kind} ${where} must be a real calendar date, YYYY-MM-DD` : `${kind} ${where} ${error.message}`;
+    default:
+      return `${kind} ${where} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/**
+ * Parses and validates one NDJSON line; throws InvalidRecordError naming
+ * every problem of the line at once (every member the schema refuses, every
+ * text with a forbidden character), so a file is fixed in one round.
+ */
 export function parseImportLine(text: string): ImportRecord {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`not valid JSON (${(error as Error).message})`);
+    throw new InvalidRecordError([`not valid JSON (${(error as Error).message})`]);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('a record must be a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidRecordError(['a record must be a JSON object']);
   const kind = (value as { kind?: unknown }).kind;
-  if (typeof kind !== 'string' || !KINDS.includes(kind)) throw new Error(`"kind" must be one of ${KINDS.join(', ')}`);
-  // Validate against the one schema of that kind, so the message names the real problem.
+  if (typeof kind !== 'string' || !KINDS.includes(kind)) throw new InvalidRecordError([`"kind" must be one of ${KINDS.join(', ')}`]);
+  // Validate against the one schema of that kind, so the messages name the real problems.
   const branch = validateByKind[kind as ImportRecord['kind']];
+  const problems: string[] = [];
   if (!branch(value)) {
-    const [first] = branch.errors ?? [];
-    const where = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, '.') : 'record';
-    const what = first?.keyword === 'required' ? `needs "${(first.params as { missingProperty: string }).missingProperty}"` : (first?.message ?? 'is invalid');
-    throw new Error(`${kind} ${where} ${what}`);
+    // A failed union (a count given as neither number nor digits) reports each branch, then itself: its own error says it once.
+    const errors = (branch.errors ?? []).filter((error, _, all) =>
+      !all.some((other) => other !== error && other.keyword === 'anyOf' && error.schemaPath.startsWith(other.schemaPath.replace(/\/anyOf$/, '/anyOf/'))));
+    problems.push(...new Set(errors.map((error) => describeSchemaError(kind, error))));
   }
-  const forbidden = forbiddenCharacterOf(value, '');
-  if (forbidden !== undefined) throw new Error(`${kind} ${forbidden.path} holds ${forbidden.character}, a character no text may hold (a control character or a lone surrogate)`);
-  if (kind === 'lyrics') checkLyrics(value as LyricsRecord);
+  for (const forbidden of forbiddenCharactersOf(value, '')) {
+    problems.push(`${kind} ${forbidden.path} holds ${forbidden.character}, a character no text may hold (a control character or a lone surrogate)`);
+  }
+  if (kind === 'lyrics' && problems.length === 0) {
+    try {
+      checkLyrics(value as LyricsRecord);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  if (problems.length > 0) throw new InvalidRecordError(problems, value as { kind: string } & Record<string, unknown>);
   return value as ImportRecord;
 }
 
@@ -67,22 +111,21 @@ export function parseImportLine(text: string): ImportRecord {
 const ID_MEMBER = /^id$|Ids?$/;
 
 /**
- * The first text of a parsed record holding a forbidden character
- * (text/forbidden-characters.ts), with its path; ids are not texts.
+ * The texts of a parsed record holding a forbidden character
+ * (text/forbidden-characters.ts), with their paths; ids are not texts.
  */
-function forbiddenCharacterOf(value: unknown, path: string): { path: string; character: string } | undefined {
+function* forbiddenCharactersOf(value: unknown, path: string): Generator<{ path: string; character: string }> {
   if (typeof value === 'string') {
     const character = forbiddenCharacterIn(value);
-    return character === undefined ? undefined : { path: path || 'record', character };
+    if (character !== undefined) yield { path: path || 'record', character };
+    return;
   }
-  if (value === null || typeof value !== 'object') return undefined;
+  if (value === null || typeof value !== 'object') return;
   for (const [key, item] of Object.entries(value)) {
     if (ID_MEMBER.test(key)) continue;
     // Paths as the schema's messages name them: name.en, lines.1.
-    const found = forbiddenCharacterOf(item, path ? `${path}.${key}` : key);
-    if (found !== undefined) return found;
+    yield* forbiddenCharactersOf(item, path ? `${path}.${key}` : key);
   }
-  return undefined;
 }
 
 const validateByKind = Object.fromEntries(
@@ -202,6 +245,22 @@ export class ImportBatch implements BatchRows {
   noteLanguages(map: Record<string, string>, original: string): void {
     for (const tag of Object.keys(map)) this.languages.add(lower(tag));
     this.languages.add(lower(original));
+  }
+
+  /**
+   * A line that did not pass, as far as it can be read: the batch is not
+   * written, but the id it declares is known (lines that reference it are
+   * told of their own problems, not that it is unknown) and the ids it
+   * references are checked with the others, so one pass names them all.
+   */
+  noteRefused(line: number, value: { readonly kind: string } & Readonly<Record<string, unknown>>): void {
+    const text = (member: string) => (typeof value[member] === 'string' && value[member] !== '' ? [value[member]] : []);
+    const texts = (member: string) => (Array.isArray(value[member]) ? (value[member] as unknown[]).filter((id): id is string => typeof id === 'string' && id !== '') : []);
+    const declared = { artist: this.artistIds, album: this.albumIds, song: this.songIds }[value.kind];
+    for (const id of text('id')) declared?.add(id);
+    for (const id of [...texts('artistIds'), ...text('artistId'), ...text('relatedId')]) addReference(this.artistRefs, id, line);
+    for (const id of text('albumId')) addReference(this.albumRefs, id, line);
+    for (const id of text('songId')) addReference(this.songRefs, id, line);
   }
 
   noteId(kind: 'artist' | 'album' | 'song', id: string, line: number): void {

@@ -23,7 +23,8 @@ async function send(message: ReaderMessage): Promise<void> {
 async function read(): Promise<void> {
   for await (const { batch, ...rest } of readHere(path, batchSize)) {
     // Here, so the writing thread need not (ImportBatch.templates); on that thread they would only be built earlier.
-    batch?.buildTemplates();
+    // A batch with bad lines is not written: it is sent for its references to be checked.
+    if (batch?.errors.length === 0) batch.buildTemplates();
     await send({ kind: 'batch', batch: batch === null ? null : batch.toData(), ...rest });
   }
   await send({ kind: 'end' });

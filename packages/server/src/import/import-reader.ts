@@ -2,7 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import type { ImportRecord } from '@maqam/contract';
-import { ImportBatch, parseImportLine, type ImportBatchData, type LineError } from './import-batch.ts';
+import { ImportBatch, InvalidRecordError, parseImportLine, type ImportBatchData } from './import-batch.ts';
 
 /**
  * An NDJSON file's import batches: each line parsed and checked, each
@@ -21,10 +21,12 @@ import { ImportBatch, parseImportLine, type ImportBatchData, type LineError } fr
  * importing thread, as one of a few thousand lines always was.
  */
 export interface ReadBatch {
-  /** The batch's rows; null when a line of it was bad (then nothing of it is written). */
+  /**
+   * The batch's rows, and in its `errors` the problems of its bad lines (then
+   * nothing of it is written, but its references are checked); null when
+   * the batch had no line.
+   */
   readonly batch: ImportBatch | null;
-  /** Its bad lines. */
-  readonly errors: readonly LineError[];
   /** How far the reader had got in the file when the batch was complete. */
   readonly bytesRead: number;
   readonly linesRead: number;
@@ -41,7 +43,7 @@ export interface ReaderJob {
 
 /** What it sends, one message each time it is asked. */
 export type ReaderMessage =
-  | { readonly kind: 'batch'; readonly batch: ImportBatchData | null; readonly errors: readonly LineError[]; readonly bytesRead: number; readonly linesRead: number }
+  | { readonly kind: 'batch'; readonly batch: ImportBatchData | null; readonly bytesRead: number; readonly linesRead: number }
   | { readonly kind: 'end' }
   | { readonly kind: 'failed'; readonly message: string; readonly code?: string };
 
@@ -53,7 +55,6 @@ export function readImportBatches(path: string, batchSize: number, thread = stat
 /** Reads the file on this thread. */
 export async function* readHere(path: string, batchSize: number): AsyncGenerator<ReadBatch> {
   let batch = new ImportBatch();
-  let batchErrors: LineError[] = [];
   /** Records the batch has read, good or bad. */
   let batchRecords = 0;
   let lineNumber = 0;
@@ -62,11 +63,9 @@ export async function* readHere(path: string, batchSize: number): AsyncGenerator
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
 
   const complete = (): ReadBatch => {
-    // A batch with a bad line is not written: its rows are not passed on.
-    const good = batchErrors.length === 0 && batch.size > 0;
-    const read = { batch: good ? batch : null, errors: batchErrors, bytesRead: stream.bytesRead, linesRead: lineNumber };
+    // A batch with a bad line is not written, but its rows are passed on: their references are checked in the same pass.
+    const read = { batch: batch.size > 0 || batch.errors.length > 0 ? batch : null, bytesRead: stream.bytesRead, linesRead: lineNumber };
     batch = new ImportBatch();
-    batchErrors = [];
     batchRecords = 0;
     return read;
   };
@@ -79,10 +78,12 @@ export async function* readHere(path: string, batchSize: number): AsyncGenerator
     try {
       record = parseImportLine(text);
     } catch (error) {
-      batchErrors.push({ line: lineNumber, message: (error as Error).message });
+      if (!(error instanceof InvalidRecordError)) throw error;
+      for (const message of error.problems) batch.errors.push({ line: lineNumber, message });
+      if (error.value) batch.noteRefused(lineNumber, error.value);
     }
-    // A batch with a bad line is not written: the rows of its other lines need not be built.
-    if (record !== undefined && batchErrors.length === 0) batch.add(lineNumber, record);
+    // Rows of the good lines, even in a batch that will not be written: their references are checked all the same.
+    if (record !== undefined) batch.add(lineNumber, record);
     if (batchRecords >= batchSize) yield complete();
   }
   yield complete();

@@ -47,6 +47,15 @@ async function missingReferences(
   return errors;
 }
 
+/** The batch's references to ids neither it nor the database (nor an earlier batch) has, by line. */
+async function referenceErrors(repo: ImportRepo, batch: ImportBatch, written: WrittenKeys | undefined): Promise<LineError[]> {
+  return [
+    ...(await missingReferences(repo, 'artists', batch.artistRefs, batch.artistIds, written?.artists)),
+    ...(await missingReferences(repo, 'albums', batch.albumRefs, batch.albumIds, written?.albums)),
+    ...(await missingReferences(repo, 'songs', batch.songRefs, batch.songIds, written?.songs)),
+  ].sort((a, b) => a.line - b.line);
+}
+
 /**
  * What a batch becomes, table by table: a projection per record kind
  * (kinds/), then what is derived from them all. A new kind of record adds
@@ -170,18 +179,18 @@ export interface WriteBatchOptions {
 async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBatchOptions): Promise<ImportSummary> {
   const { written, largestMerge, memo, checkpoints, upsert } = options;
   const { artists, albums, songs, related, lyrics } = batch;
-  if (batch.errors.length > 0) throw new ImportBatchError(batch.errors);
+  if (batch.errors.length > 0) {
+    // Not written; its references are checked all the same, so that one pass over a file names all its problems.
+    const unknown = await referenceErrors(createImportRepo(storage.db, storage), batch, written);
+    throw new ImportBatchError([...batch.errors, ...unknown].sort((a, b) => a.line - b.line));
+  }
 
   await checkpoints?.beforeWrite(batch.size);
   const catalogVersion = await storage.db.transaction().execute(async (trx: Transaction<Database>) => {
     const lock = await storage.lockCatalogWrites(trx);
     const repo = createImportRepo(trx, storage);
-    const referenceErrors = [
-      ...(await missingReferences(repo, 'artists', batch.artistRefs, batch.artistIds, written?.artists)),
-      ...(await missingReferences(repo, 'albums', batch.albumRefs, batch.albumIds, written?.albums)),
-      ...(await missingReferences(repo, 'songs', batch.songRefs, batch.songIds, written?.songs)),
-    ];
-    if (referenceErrors.length > 0) throw new ImportBatchError(referenceErrors.sort((a, b) => a.line - b.line));
+    const unknown = await referenceErrors(repo, batch, written);
+    if (unknown.length > 0) throw new ImportBatchError(unknown);
 
     const replacedSongs = new Map((await repo.storedAlbumsOfSongs([...batch.songIds])).map((row) => [row.id, row.album_id]));
     const write: BatchWrite = {
@@ -262,8 +271,6 @@ async function importLines(writeBatch: ImportBatchWriter, path: string, options:
         if (!(error instanceof ImportBatchError)) throw error;
         errors.push(...error.errors);
       }
-    } else {
-      errors.push(...read.errors);
     }
     options.onProgress?.({ bytesRead: read.bytesRead, linesRead: read.linesRead });
   }

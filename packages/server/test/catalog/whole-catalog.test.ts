@@ -439,6 +439,27 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the rest of MusicCatal
       expect((await get('/v1/music/songs/disc-d/lyrics')).statusCode).toBe(404);
     });
 
+    it('names every problem of every line, and the unknown references, in one pass', async () => {
+      const { errors } = await importLines([
+        { kind: 'album', id: 'bad-date', title: { en: 'Calendar' }, originalLanguage: 'en', artistIds: ['nobody'], releaseDate: '2024-13-45', artwork: [], albumType: 'ALBUM_TYPE_LP', genres: [], label: '' },
+        { kind: 'album', id: 'not-leap', title: { en: 'Leap' }, originalLanguage: 'en', artistIds: ['artist-ar'], releaseDate: '2023-02-29', artwork: [], albumType: 'ALBUM_TYPE_ALBUM', genres: [], label: '' },
+        { kind: 'song', id: 'two-problems', title: {}, originalLanguage: 'en', artistIds: ['artist-ar'], albumId: 'bad-date', durationMs: -1, trackNumber: 1, discNumber: 1, releaseDate: '2024-02-29', genres: [], isExplicit: false, isrc: '', popularity: 0, artwork: [], previewUrl: '' },
+        { kind: 'song', id: 'unknown-album', title: { en: 'Lost' }, originalLanguage: 'en', artistIds: ['artist-ar', 'ghost'], albumId: 'no-such-album', durationMs: 1000, trackNumber: 1, discNumber: 1, releaseDate: '2024-02-29', genres: [], isExplicit: false, isrc: '', popularity: 0, artwork: [], previewUrl: '' },
+      ]);
+      expect(errors).toEqual([
+        { line: 1, message: 'album releaseDate must be a real calendar date, YYYY-MM-DD' },
+        { line: 1, message: 'album albumType must be one of ALBUM_TYPE_ALBUM, ALBUM_TYPE_SINGLE, ALBUM_TYPE_EP, ALBUM_TYPE_COMPILATION' },
+        // The album's line did not pass, but it declares the id, so the song is not told the album is unknown; its artist is.
+        { line: 1, message: 'references unknown artist "nobody"' },
+        { line: 2, message: 'album releaseDate must be a real calendar date, YYYY-MM-DD' },
+        { line: 3, message: 'song title must NOT have fewer than 1 properties' },
+        { line: 3, message: 'song durationMs must be >= 0' },
+        { line: 4, message: 'references unknown artist "ghost"' },
+        { line: 4, message: 'references unknown album "no-such-album"' },
+      ]);
+      expect((await get('/v1/music/songs/unknown-album')).statusCode).toBe(404);
+    });
+
     it('refuses lyrics of an unknown song', async () => {
       const { errors } = await importLines([{ kind: 'lyrics', songId: 'nope', language: 'ar', lines: ['x'] }]);
       expect(errors).toEqual([{ line: 1, message: 'references unknown song "nope"' }]);
