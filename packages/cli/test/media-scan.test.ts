@@ -48,7 +48,7 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('ma
     track(join(music, 'Amr Diab', 'Tamally Maak', '01 - tamally.mp3'), { ...album, title: 'تملي معاك', track: '1/2' }, { cover });
     track(join(music, 'Amr Diab', 'Tamally Maak', '02 - wala ala baloh.mp3'), { ...album, title: 'ولا على باله', track: '2/2' });
     writeFileSync(join(music, 'Amr Diab', 'Tamally Maak', '02 - wala ala baloh.lrc'), '[ar:عمرو دياب]\n[00:00.50]ولا على باله\n[00:02.00]ولا على باله أبداً\n');
-    track(join(music, 'Adele', 'hello.flac'), { title: 'Hello', artist: 'Adele', album: '25', date: '2015', ISRC: 'GB-BKS-15-00214', LYRICS: 'Hello, it\'s me\nI was wondering' });
+    track(join(music, 'Adele', 'hello.flac'), { title: 'Hello', artist: 'Adele feat. عمرو', album: '25', date: '2015', ISRC: 'GB-BKS-15-00214', LYRICS: 'Hello, it\'s me\nI was wondering' });
     writeFileSync(join(music, 'broken.mp3'), Buffer.from('ID3 this is not audio at all'.repeat(40)));
     writeFileSync(join(music, 'notes.txt'), 'not audio: not scanned');
 
@@ -84,9 +84,15 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('ma
     const { code, summary } = await scan();
     expect(code).toBe(1);
     expect(summary).toEqual({
-      files: 4, packaged: 3, unchanged: 0, failed: 1, artists: 2, albums: 2, songs: 3, lyrics: 2,
+      files: 4, packaged: 3, unchanged: 0, failed: 1, artists: 3, albums: 2, songs: 3, lyrics: 2,
       problems: [{ file: 'broken.mp3', message: expect.stringMatching(/could not read|no audio/) }],
+      ids: {
+        artists: expect.arrayContaining([{ id: expect.stringMatching(/^artist-/), name: 'Adele' }, { id: expect.stringMatching(/^artist-/), name: 'عمرو' }]),
+        albums: expect.arrayContaining([{ id: expect.stringMatching(/^album-/), title: 'تملي معاك' }]),
+        songs: expect.arrayContaining([{ id: expect.stringMatching(/^song-/), file: join('Adele', 'hello.flac') }]),
+      },
     });
+    expect(summary.ids.songs).toHaveLength(3);
 
     // The album, found as a listener would, with its cover, its tracks in order and their lyrics.
     const album = await scannedAlbum();
@@ -97,6 +103,8 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('ma
     const tracks = (await get(`/v1/music/albums/${encodeURIComponent(album.id.value)}/tracks`)).tracks;
     expect(tracks.map((song: { title: { value: string }; trackNumber: number }) => [song.trackNumber, song.title.value])).toEqual([[1, 'تملي معاك'], [2, 'ولا على باله']]);
     expect(tracks[0].durationMs).toBeGreaterThan(2900);
+    // Each song shows its album's cover.
+    expect(tracks.map((song: { artwork: unknown }) => song.artwork)).toEqual([album.artwork, album.artwork]);
     expect(tracks.map((song: { hasLyrics: boolean }) => song.hasLyrics)).toEqual([false, true]);
     const synced = await get(`/v1/music/songs/${encodeURIComponent(tracks[1].id.value)}/lyrics`);
     expect(synced.syncedLyrics.lines).toEqual([{ text: 'ولا على باله', startTimeMs: '500' }, { text: 'ولا على باله أبداً', startTimeMs: '2000' }]);
@@ -104,13 +112,19 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('ma
     const hello = (await get('/v1/search?q=Hello&types=song')).results.map((r: { song: unknown }) => r.song)
       .find((song: { isrc: string }) => song.isrc === 'GBBKS1500214');
     expect(hello).toMatchObject({ title: { value: 'Hello' }, releaseDate: '2015-01-01' });
+    // "Adele feat. عمرو" credits two artists, by the ids the summary gave.
+    expect(hello.artists.map((artist: { id: { value: string }; name: { value: string } }) => [artist.id.value, artist.name.value])).toEqual([
+      [summary.ids.artists.find((a: { name: string }) => a.name === 'Adele').id, 'Adele'],
+      [summary.ids.artists.find((a: { name: string }) => a.name === 'عمرو').id, 'عمرو'],
+    ]);
+    expect(summary.ids.songs.find((song: { file: string }) => song.file === join('Adele', 'hello.flac')).id).toBe(hello.id.value);
     expect((await get(`/v1/music/songs/${encodeURIComponent(hello.id.value)}/lyrics`)).lyrics.lines).toEqual(["Hello, it's me", 'I was wondering']);
   }, 120_000);
 
   it('resumes: a rescan skips what is packaged from the same bytes and updates, not duplicates, what changed', async () => {
     const again = (await scan()).summary;
     // The same records are written again (upserts by the ids the tags give), nothing is packaged again.
-    expect(again).toMatchObject({ files: 4, packaged: 0, unchanged: 3, failed: 1, artists: 2, albums: 2, songs: 3 });
+    expect(again).toMatchObject({ files: 4, packaged: 0, unchanged: 3, failed: 1, artists: 3, albums: 2, songs: 3 });
     const album = await scannedAlbum();
     expect((await get(`/v1/music/albums/${encodeURIComponent(album.id.value)}/tracks`)).tracks).toHaveLength(2);
 
@@ -122,6 +136,13 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('ma
     expect(changed.summary).toMatchObject({ files: 3, packaged: 1, unchanged: 2, failed: 0, songs: 3, problems: [] });
     expect((await get(`/v1/music/albums/${encodeURIComponent(album.id.value)}/tracks`)).tracks).toHaveLength(2);
   }, 120_000);
+
+  it('prints the ids it wrote, a line each, for people', async () => {
+    const result = await runCli(env, ['media', 'scan', music]);
+    expect(result.stdout).toMatch(/^album {2}album-\S+ {2}تملي معاك$/m);
+    expect(result.stdout).toMatch(/^artist artist-\S+ {2}عمرو$/m);
+    expect(result.stdout).toMatch(new RegExp(`^song {3}song-\\S+ {2}${join('Adele', 'hello.flac').replace('.', '\\.')}$`, 'm'));
+  }, 60_000);
 
   it('says how it is used', async () => {
     expect((await runCli(env, ['media', 'scan'])).code).toBe(2);

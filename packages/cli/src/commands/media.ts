@@ -29,6 +29,11 @@ export async function media(config: Config, out: Output, [action, first, second]
   });
 }
 
+/** Ids printed of each kind; the rest are counted (--json lists them all). */
+const SHOWN_IDS = 50;
+const listed = (lines: readonly string[]) =>
+  lines.length > SHOWN_IDS ? [...lines.slice(0, SHOWN_IDS), `... and ${lines.length - SHOWN_IDS} more (--json lists them all)`] : lines;
+
 async function scan(config: Config, out: Output, directory: string | undefined, flags: { concurrency?: string }): Promise<number> {
   if (!directory) throw new UsageError('media scan needs a folder: maqam media scan DIR');
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UsageError(`no such folder: ${directory}`);
@@ -44,10 +49,18 @@ async function scan(config: Config, out: Output, directory: string | undefined, 
     out.done();
     for (const problem of summary.problems.slice(0, SHOWN_PROBLEMS)) out.info(`${problem.file}: ${problem.message}`);
     if (summary.problems.length > SHOWN_PROBLEMS) out.info(`... and ${summary.problems.length - SHOWN_PROBLEMS} more`);
-    out.record(summary, () =>
-      `scanned ${summary.files} files: ${summary.packaged} packaged, ${summary.unchanged} unchanged, ${summary.failed} failed; ` +
-      `wrote ${summary.artists} artists, ${summary.albums} albums, ${summary.songs} songs, ${summary.lyrics} lyrics`,
-    );
+    out.record(summary, () => {
+      // The ids to use with the API, a line each: albums and artists, then songs by file (--json lists them all).
+      const { artists, albums, songs } = summary.ids;
+      const lines = [
+        ...listed(albums.map((album) => `album  ${album.id}  ${album.title}`)),
+        ...listed(artists.map((artist) => `artist ${artist.id}  ${artist.name}`)),
+        ...listed(songs.map((song) => `song   ${song.id}  ${song.file}`)),
+        `scanned ${summary.files} files: ${summary.packaged} packaged, ${summary.unchanged} unchanged, ${summary.failed} failed; ` +
+          `wrote ${summary.artists} artists, ${summary.albums} albums, ${summary.songs} songs, ${summary.lyrics} lyrics`,
+      ];
+      return lines.join('\n');
+    });
     return summary.failed > 0 ? 1 : 0;
   });
 }

@@ -55,6 +55,12 @@ export interface ScanSummary {
   readonly songs: number;
   readonly lyrics: number;
   readonly problems: readonly ScanProblem[];
+  /** The ids of what the scan wrote, to use with the API: artists and albums by name, songs by file (relative to the folder). */
+  readonly ids: {
+    readonly artists: readonly { readonly id: string; readonly name: string }[];
+    readonly albums: readonly { readonly id: string; readonly title: string }[];
+    readonly songs: readonly { readonly id: string; readonly file: string }[];
+  };
 }
 
 export interface ScanOptions {
@@ -92,6 +98,18 @@ function releaseDateOf(value: string | undefined): string {
 
 /** Multi-valued tags: ffprobe joins repeated Vorbis comments with ";", ID3v2.4 uses "/" or NUL. */
 const splitValues = (value: string | undefined) => (value ?? '').split(/\s*[;/\u0000]\s*/).map((v) => v.trim()).filter(Boolean);
+
+/**
+ * The artists a credit names: "The Oud Trio feat. عمرو", "A ft. B",
+ * "A featuring B", "Title (feat. B)", "A & B" and the Arabic "A و B" (the conjunction
+ * standing alone: "عمرو ونانسي" is left whole, since a name may begin with و).
+ * A duo that calls itself "Simon & Garfunkel" is split too: tags have no way to
+ * tell a duo's name from two credits, and two credits are far more common.
+ */
+export function splitCredits(credit: string): string[] {
+  return credit.split(/\s+(?:feat\.?|ft\.?|featuring|&|و)\s+|\s*\(\s*(?:feat\.?|ft\.?|featuring)\s+|\)\s*$/iu)
+    .map((name) => name.trim()).filter(Boolean);
+}
 
 /**
  * The scanned folder's boundary: a path is read only if it resolves (links
@@ -138,7 +156,7 @@ export async function readTrack(file: string, boundary: FolderBoundary): Promise
   }
   const tag = (...names: string[]) => names.map((name) => tags.get(name)).find((value) => value !== undefined && value.trim() !== '')?.trim();
   const fileTitle = basename(file, extname(file)).replace(/^\d+[\s.-]+/, '');
-  const artists = splitValues(tag('artist', 'artists', 'performer', 'albumartist'));
+  const artists = [...new Set(splitValues(tag('artist', 'artists', 'performer', 'albumartist')).flatMap(splitCredits))];
   const albumArtist = tag('albumartist', 'album artist') ?? artists[0] ?? 'Unknown artist';
   const sidecar = await boundary(join(dirname(file), `${basename(file, extname(file))}.lrc`));
   const lrc = sidecar === undefined ? undefined : await readFile(sidecar, 'utf8').catch(() => undefined);
@@ -213,7 +231,8 @@ export function scanRecords(
       kind: 'song', id, title: { [languageOf(track.title)]: track.title }, originalLanguage: languageOf(track.title),
       artistIds: [...new Set(track.artists.map(artistId))], albumId, durationMs: Math.min(track.durationMs, 2_147_483_647),
       trackNumber: track.trackNumber, discNumber: track.discNumber, releaseDate: track.releaseDate, genres: [...track.genres],
-      isExplicit: false, isrc: track.isrc, popularity: 0, artwork: [], previewUrl: '',
+      // A song shows its album's cover, as players do.
+      isExplicit: false, isrc: track.isrc, popularity: 0, artwork: albums.get(albumId)!.artwork, previewUrl: '',
     } as SongRecord);
     const words = track.lyrics ? valid({ kind: 'lyrics', songId: id, language: languageOf(track.title), ...track.lyrics } as LyricsRecord) : undefined;
     songs.set(id, song);
@@ -351,7 +370,13 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
   // Reported by their path in the folder, in path order.
   const reported = problems.map((problem) => ({ file: relative(root, problem.file), message: problem.message }))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const textOf = (texts: Record<string, string>) => Object.values(texts)[0] ?? '';
+  const ids = {
+    artists: records.flatMap((record) => (record.kind === 'artist' ? [{ id: record.id, name: textOf(record.name) }] : [])),
+    albums: records.flatMap((record) => (record.kind === 'album' ? [{ id: record.id, title: textOf(record.title) }] : [])),
+    songs: [...songIds].map(([file, id]) => ({ id, file: relative(root, file) })),
+  };
   return {
-    files: files.length, packaged, unchanged, failed: new Set(reported.map((p) => p.file)).size, ...counts, problems: reported,
+    files: files.length, packaged, unchanged, failed: new Set(reported.map((p) => p.file)).size, ...counts, problems: reported, ids,
   };
 }
