@@ -2,7 +2,8 @@
 //
 //   kernel      errors.ts, principal.ts, schema-validator.ts, config.ts: the domain's shared vocabulary
 //   mechanisms  crypto/, text/, locale/, storage/ (and storage/migrations/, frozen), http/
-//   features    catalog/ < search/ < import/ < streaming/; catalog/ < library/ < playlists/; keys/, oauth/, demo/ beside them
+//   features    catalog/ < search/ < import/ < streaming/ < demo/ (it seeds the demo's catalog and music); catalog/ < library/ < playlists/;
+//               keys/, oauth/ beside them
 //   edge        app.ts, serve.ts, prepare-database.ts, index.ts: where features are composed
 //
 // Features reach HTTP only from their routes (*.routes.ts); mechanisms never reach features;
@@ -20,7 +21,7 @@ const featureOrder = {
   playlists: ['search', 'import', 'streaming', 'keys', 'oauth', 'demo'],
   keys: ['catalog', 'search', 'import', 'streaming', 'library', 'playlists', 'oauth', 'demo'],
   oauth: ['catalog', 'search', 'import', 'streaming', 'library', 'playlists', 'keys', 'demo'],
-  demo: ['catalog', 'search', 'import', 'streaming', 'library', 'playlists', 'keys', 'oauth'],
+  demo: ['library', 'playlists', 'keys', 'oauth'],
 };
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -14,7 +14,8 @@ import {
   type Album, type AlbumType, type Artist, type AudioQuality, type GetLyricsResponse, type PlayContext, type Playlist, type PlaylistItem, type Song,
   type TokenInfoResponse,
 } from '@maqam/sdk';
-import { TEXT, type Lang, type Texts } from './texts.ts';
+import { PlayQueue, type QueueState } from './play-queue.ts';
+import { iso, TEXT, type Lang, type Texts } from './texts.ts';
 
 interface DemoSettings {
   issuer: string;
@@ -44,14 +45,30 @@ const RELATED_PAGE_SIZE = 6;
 const LIBRARY_PAGE_SIZE = 50;
 const DISCOGRAPHY_PAGE_SIZE = 12;
 const PLAYLIST_PAGE_SIZE = 100;
+/** Songs the home's first shelf offers to play. */
+const HOME_PLAYABLE = 8;
 
-const settings = (await (await fetch('/demo/config.json')).json()) as DemoSettings;
+const readSettings = async () => (await (await fetch('/demo/config.json')).json()) as DemoSettings;
+let settings = await readSettings();
 // The sign-in returns to the issuer's origin; start there so the stored PKCE verifier is found on return.
 if (new URL(settings.issuer).origin !== location.origin) location.replace(`${settings.issuer}/demo`);
 
+/** The language chosen here before, else the first of the browser's that the demo speaks, else Arabic. */
+function firstLanguage(): Lang {
+  const chosen = localStorage.getItem('maqam-demo:lang');
+  if (chosen === 'ar' || chosen === 'en') return chosen;
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const primary = tag.toLowerCase().split('-')[0];
+    if (primary === 'ar' || primary === 'en') return primary;
+  }
+  return 'ar';
+}
+
 const state = {
-  lang: (localStorage.getItem('maqam-demo:lang') === 'en' ? 'en' : 'ar') as Lang,
+  lang: firstLanguage(),
   user: null as TokenInfoResponse | null,
+  /** The signed-in account's display name, as the header shows it. */
+  displayName: '',
   view: null as View | null,
   loading: false,
   nowPlaying: null as Song | null,
@@ -63,8 +80,7 @@ const state = {
   following: new Set<string>(),
   /** Where the song playing was started from (an album, an artist, a search): reported with its play. */
   playContext: undefined as PlayContext | undefined,
-  /** What plays next, each when the one before ends (Play all). */
-  queue: [] as Song[],
+  queueOpen: false,
   /** The user's playlists, for the Add to playlist menu; read when it first opens. */
   myPlaylists: null as Playlist[] | null,
 };
@@ -88,6 +104,16 @@ const maqam = new MaqamClient({
 });
 // Plays are measured and reported by the SDK; they wait in localStorage while offline.
 const reporter = maqam.playReporter({ storage: localStorageTokens(), onReported: () => void refreshRecent() });
+/** What plays, and what next: kept while you browse, and by this tab across a reload. */
+const queue = new PlayQueue<Song>();
+const QUEUE_KEY = 'maqam-demo:queue';
+try {
+  const kept = sessionStorage.getItem(QUEUE_KEY);
+  if (kept) queue.restore(JSON.parse(kept) as QueueState<Song>);
+} catch {
+  sessionStorage.removeItem(QUEUE_KEY);
+}
+const keepQueue = () => sessionStorage.setItem(QUEUE_KEY, JSON.stringify(queue));
 // For the console: try `await maqam.artists.get('artist-1')`.
 Object.assign(globalThis, { maqam });
 
@@ -108,6 +134,26 @@ function h<K extends keyof HTMLElementTagNameMap>(
   }
   for (const child of children) if (child !== null && child !== false && child !== undefined) element.append(child);
   return element;
+}
+
+/** The player's symbols, drawn (a system may have no font with ⏮ or 🔀); not mirrored right to left, as they stand for time. */
+const ICONS = {
+  previous: 'M6 5h2v14H6zM20 5v14L9 12z',
+  next: 'M16 5h2v14h-2zM4 5v14l11-7z',
+  shuffle: 'M16 4h4v4l-1.5-1.5-4 4-1.4-1.4 4-4zM4 6.5l1.4-1.4L19 18.6V17h1v3h-3v-1h1.6zM20 16v4h-4l1.5-1.5-3.2-3.2 1.4-1.4 3.2 3.2z',
+  play: 'M7 4v16l13-8z',
+  pause: 'M6 4h4v16H6zm8 0h4v16h-4z',
+};
+function icon(name: keyof typeof ICONS): SVGSVGElement {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('class', 'glyph');
+  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  path.setAttribute('d', ICONS[name]);
+  path.setAttribute('fill', 'currentColor');
+  svg.append(path);
+  return svg;
 }
 
 function say(message: string) {
@@ -140,8 +186,9 @@ function clock(ms = 0): string {
   return `${number(Math.floor(seconds / 60))}:${new Intl.NumberFormat(digits(), { minimumIntegerDigits: 2 }).format(seconds % 60)}`;
 }
 const year = (date: string) => new Intl.NumberFormat(digits(), { useGrouping: false }).format(Number(date.slice(0, 4)));
-const artistNames = (refs: Song['artists']) => (refs ?? []).map((a) => a.name?.value ?? '').join(state.lang === 'ar' ? '، ' : ', ');
-const playable = (song: Song) => settings.mediaSongs.includes(song.id.value ?? '');
+/** Credits as one line, each name isolated: "Clara Lane، وليد منصور" keeps each name's own direction inside the other's. */
+const artistNames = (refs: Song['artists']) => refs.map((a) => iso(a.name.value)).join(state.lang === 'ar' ? '، ' : ', ');
+const playable = (song: Song) => settings.mediaSongs.includes(song.id.value);
 
 function cover(images: { url: string }[] | undefined, alt: string, className: string) {
   const url = images?.[0]?.url;
@@ -177,7 +224,7 @@ async function loadView(route: Route): Promise<View> {
   if (route.view === 'search') {
     searching?.abort();
     const controller = (searching = new AbortController());
-    const { results } = await maqam.search(route.q, { locale, pageSize: 40, signal: controller.signal });
+    const { items: results } = await maqam.search(route.q, { locale, pageSize: 40, signal: controller.signal });
     return {
       view: 'search', q: route.q,
       artists: results.flatMap((r) => (r.artist ? [r.artist] : [])),
@@ -188,13 +235,13 @@ async function loadView(route: Route): Promise<View> {
   if (route.view === 'artist') {
     const [artist, top, discography, related] = await Promise.all([
       maqam.artists.get(route.id, { locale }),
-      maqam.artists.topTracks(route.id, { locale, pageSize: 10 }),
+      maqam.artists.listTopTracks(route.id, { locale, pageSize: 10 }),
       maqam.artists.listAlbums(route.id, { locale, pageSize: DISCOGRAPHY_PAGE_SIZE }),
       maqam.artists.listRelated(route.id, { locale, pageSize: RELATED_PAGE_SIZE }),
     ]);
     return {
-      view: 'artist', artist, top, albums: discography.albums, albumType: '', albumsToken: discography.nextPageToken,
-      related: related.artists, relatedToken: related.nextPageToken,
+      view: 'artist', artist, top: top.items, albums: discography.items, albumType: '', albumsToken: discography.nextPageToken,
+      related: related.items, relatedToken: related.nextPageToken,
     };
   }
   if (route.view === 'album') {
@@ -215,14 +262,14 @@ async function loadView(route: Route): Promise<View> {
     return { view: 'playlist', playlist, items, token: nextPageToken, mine: playlist.ownerId === state.user?.sub };
   }
   const [songs, artists, recent] = await Promise.all([
-    settings.mediaSongs.length > 0 ? maqam.songs.batchGet(settings.mediaSongs, { locale }) : new Map(),
+    settings.mediaSongs.length > 0 ? maqam.songs.batchGet(settings.mediaSongs.slice(0, HOME_PLAYABLE), { locale }) : new Map(),
     settings.featuredArtists.length > 0 ? maqam.artists.batchGet(settings.featuredArtists, { locale }) : new Map(),
     recentlyPlayed(),
   ]);
   const featured = [...artists.values()].flatMap((result) => (result.artist ? [result.artist] : []));
   // New releases: the latest albums of the first featured artists, newest first.
   const latest = await Promise.all(featured.slice(0, 6).map((artist) => maqam.artists.listAlbums(artist.id.value, { locale, pageSize: 2 })));
-  const releases = latest.flatMap((page) => page.albums).sort((a, b) => b.releaseDate.localeCompare(a.releaseDate));
+  const releases = latest.flatMap((page) => page.items).sort((a, b) => b.releaseDate.localeCompare(a.releaseDate));
   return { view: 'home', playable: [...songs.values()].flatMap((result) => (result.song ? [result.song] : [])), recent, artists: featured, releases };
 }
 
@@ -333,6 +380,8 @@ async function navigate(focus = true) {
   const navigation = ++navigations;
   state.loading = true;
   renderMain();
+  // What has media grows while the server packages the demo's music.
+  settings = await readSettings().catch(() => settings);
   const route = currentRoute();
   // The box shows the search on screen: kept while typing, restored by Back, emptied elsewhere.
   const box = $('search') as HTMLInputElement;
@@ -362,6 +411,7 @@ async function navigate(focus = true) {
 /** The hls.js instance of the stream playing, where HLS is not native. */
 let player: { destroy(): void } | undefined;
 
+/** Starts the queue's current song: its stream acquired, its lyrics fetched, the lock screen told. */
 async function play(song: Song) {
   const { stream } = await maqam.streaming.acquireMusic(song.id.value, { maxQuality: state.quality });
   // The song before it, if it was playing, ends here: its play is reported.
@@ -369,6 +419,7 @@ async function play(song: Song) {
   state.nowPlaying = song;
   state.playContext = contextOf(currentRoute());
   state.lyrics = null;
+  keepQueue();
   player?.destroy();
   player = undefined;
   if (audio.canPlayType('application/vnd.apple.mpegurl')) {
@@ -382,7 +433,10 @@ async function play(song: Song) {
     hls.attachMedia(audio);
     player = hls;
   }
+  describeToSystem(song);
   renderPlayer();
+  renderQueue();
+  markCurrentRows();
   // The lyrics load while the audio starts, and show as soon as they come: a slow start must not hold them back.
   await Promise.all([
     audio.play().catch(() => undefined), // autoplay may be refused; the play button is there
@@ -401,18 +455,146 @@ async function loadLyrics(song: Song) {
   renderLyrics();
 }
 
-function playAction(song: Song, queue: Song[] = []) {
-  return () =>
-    void act(async () => {
-      state.queue = queue;
-      try {
-        await play(song);
-      } catch (error) {
-        if (error instanceof NotFoundError) say(t().noMedia);
-        else throw error;
-      }
-    });
+/** Plays `songs` (those with media) from `song`, in order or shuffled: an album, a playlist, a list of results. */
+function playFrom(songs: readonly Song[], song?: Song, shuffled = false) {
+  const playableSongs = songs.filter(playable);
+  const first = song ? playableSongs.findIndex((other) => other.id.value === song.id.value) : shuffled ? Math.floor(Math.random() * playableSongs.length) : 0;
+  if (playableSongs.length === 0 || first === -1) {
+    say(t().noPlayable);
+    return;
+  }
+  queue.start(playableSongs, first, shuffled);
+  void playCurrent();
 }
+
+/** Plays the queue's current song; one without media any more is skipped. */
+async function playCurrent() {
+  const song = queue.current;
+  if (!song) return;
+  await act(async () => {
+    try {
+      await play(song);
+    } catch (error) {
+      if (error instanceof NotFoundError) say(t().noMedia);
+      else throw error;
+    }
+  });
+}
+
+function playAction(song: Song, list: readonly Song[] = [song]) {
+  return () => playFrom(list, song);
+}
+
+function next() {
+  if (queue.next()) void playCurrent();
+}
+
+/** Back to the start of the song a few seconds in, as players do; else the song before. */
+function previous() {
+  if (audio.currentTime > 3 || !queue.hasPrevious) {
+    audio.currentTime = 0;
+    return;
+  }
+  queue.previous();
+  void playCurrent();
+}
+
+function toggleShuffle() {
+  queue.setShuffled(!queue.shuffled);
+  keepQueue();
+  say(queue.shuffled ? t().shuffleOn : t().shuffleOff);
+  renderPlayer();
+  renderQueue();
+}
+
+function togglePlaying() {
+  if (!state.nowPlaying) return;
+  if (audio.paused) {
+    // A queue restored after a reload has no stream yet.
+    if (!audio.currentSrc) void playCurrent();
+    else void audio.play();
+  } else {
+    audio.pause();
+  }
+}
+
+function seekBy(seconds: number) {
+  if (!state.nowPlaying || !Number.isFinite(audio.duration)) return;
+  audio.currentTime = Math.max(0, Math.min(audio.duration, audio.currentTime + seconds));
+}
+
+/**
+ * The lock screen, the notification and the media keys (Media Session API):
+ * what plays, with its cover, and what play, pause, next, previous and
+ * seeking do.
+ */
+function describeToSystem(song: Song) {
+  if (!('mediaSession' in navigator)) return;
+  navigator.mediaSession.metadata = new MediaMetadata({
+    title: song.title.value,
+    artist: song.artists.map((ref) => ref.name.value).join(', '),
+    artwork: song.artwork.map((image) => ({ src: image.url, sizes: `${image.width}x${image.height}`, type: image.url.endsWith('.svg') ? 'image/svg+xml' : 'image/jpeg' })),
+  });
+}
+if ('mediaSession' in navigator) {
+  const actions: [MediaSessionAction, MediaSessionActionHandler][] = [
+    ['play', () => togglePlaying()],
+    ['pause', () => audio.pause()],
+    ['nexttrack', () => next()],
+    ['previoustrack', () => previous()],
+    ['seekbackward', (details) => seekBy(-(details.seekOffset ?? 10))],
+    ['seekforward', (details) => seekBy(details.seekOffset ?? 10)],
+    ['seekto', (details) => {
+      if (details.seekTime !== undefined) audio.currentTime = details.seekTime;
+    }],
+  ];
+  for (const [action, handler] of actions) {
+    try {
+      navigator.mediaSession.setActionHandler(action, handler);
+    } catch {
+      // A browser that does not know this action.
+    }
+  }
+}
+
+/** The rows of the song playing stand out wherever it is listed. */
+function markCurrentRows() {
+  const id = state.nowPlaying?.id.value;
+  for (const row of Array.from(document.querySelectorAll<HTMLElement>('li[data-song]'))) row.classList.toggle('current', row.dataset.song === id);
+}
+
+/**
+ * Keyboard shortcuts, by the key's place (so an Arabic layout works too):
+ * Space or K play and pause, N and P move through the queue, S shuffles,
+ * L opens the lyrics, Q the queue, the arrows seek (in the direction the
+ * progress bar fills), / goes to the search box. Not while typing, and not
+ * Space on a button, which presses it.
+ */
+document.addEventListener('keydown', (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey || !state.user) return;
+  const target = event.target as HTMLElement;
+  if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
+  const onControl = target.closest('button, a, [role="menuitem"]') !== null;
+  const forward = state.lang === 'ar' ? 'ArrowLeft' : 'ArrowRight';
+  const backward = state.lang === 'ar' ? 'ArrowRight' : 'ArrowLeft';
+  switch (event.code) {
+    case 'Space':
+      if (onControl) return;
+      togglePlaying();
+      break;
+    case 'KeyK': togglePlaying(); break;
+    case 'KeyN': next(); break;
+    case 'KeyP': previous(); break;
+    case 'KeyS': toggleShuffle(); break;
+    case 'KeyL': if (state.nowPlaying?.hasLyrics) toggleLyrics(); break;
+    case 'KeyQ': toggleQueue(); break;
+    case forward: if (onControl) return; seekBy(5); break;
+    case backward: if (onControl) return; seekBy(-5); break;
+    case 'Slash': ($('search') as HTMLInputElement).focus(); break;
+    default: return;
+  }
+  event.preventDefault();
+});
 
 /** The synced line sung at `ms`: the last that has started. */
 function activeLine(ms: number): number {
@@ -448,23 +630,29 @@ function onTime() {
   }
 }
 audio.addEventListener('timeupdate', onTime);
+audio.addEventListener('timeupdate', () => {
+  if ('mediaSession' in navigator && Number.isFinite(audio.duration) && audio.duration > 0) {
+    navigator.mediaSession.setPositionState({ duration: audio.duration, position: Math.min(audio.currentTime, audio.duration), playbackRate: audio.playbackRate });
+  }
+});
 audio.addEventListener('durationchange', onTime);
 audio.addEventListener('play', () => {
   const song = state.nowPlaying;
   if (song?.id && reporter.current?.songId === song.id.value) reporter.resume();
-  else if (song?.id) reporter.start(song.id.value, { durationMs: song.durationMs ?? 0, context: state.playContext });
+  else if (song?.id) reporter.start(song.id.value, { durationMs: song.durationMs, context: state.playContext });
+  if ('mediaSession' in navigator) navigator.mediaSession.playbackState = 'playing';
   renderPlayer();
 });
 audio.addEventListener('pause', () => {
   reporter.pause();
+  if ('mediaSession' in navigator) navigator.mediaSession.playbackState = 'paused';
   renderPlayer();
 });
 audio.addEventListener('seeking', () => reporter.seek());
 audio.addEventListener('ended', () => {
   void reporter.end();
-  // Play all: the next song of the queue.
-  const next = state.queue.shift();
-  if (next) playAction(next, state.queue)();
+  // The next song of the queue; at its end, the player stops.
+  next();
 });
 // Leaving the page ends the play; it waits in localStorage and is reported on the next visit.
 addEventListener('pagehide', () => void reporter.end());
@@ -488,11 +676,12 @@ function render() {
   document.documentElement.dir = state.lang === 'ar' ? 'rtl' : 'ltr';
   document.title = text.title;
   $('controls').replaceChildren(
-    h('button', { type: 'button', lang: state.lang === 'ar' ? 'en' : 'ar', 'data-testid': 'lang', onclick: () => void switchLanguage() }, text.otherLang),
+    h('button', { type: 'button', lang: state.lang === 'ar' ? 'en' : 'ar', class: 'lang', 'data-testid': 'lang', onclick: () => void switchLanguage() }, text.otherLang),
     ...(state.user
       ? [
-          h('span', { 'data-testid': 'user', class: 'meta', title: state.user.sub }, text.signedInAs(state.user.scope.split(' ').map((scope) => text.scopes[scope] ?? scope).join(state.lang === 'ar' ? '، ' : ', '))),
-          h('button', { type: 'button', 'data-testid': 'sign-out', onclick: () => void act(signOut) }, text.signOut),
+          // The account's name, never the token's scopes: a listener has no use for OAuth's words.
+          h('span', { 'data-testid': 'user', class: 'meta' }, text.signedInAs(state.displayName || state.user.sub)),
+          h('button', { type: 'button', class: 'sign-out', 'data-testid': 'sign-out', onclick: () => void act(signOut) }, h('span', { class: 'label' }, text.signOut)),
         ]
       : [h('button', { type: 'button', class: 'primary', 'data-testid': 'sign-in', onclick: () => void signIn() }, text.signIn)]),
   );
@@ -505,6 +694,7 @@ function render() {
   renderMain();
   renderPlayer();
   renderLyrics();
+  renderQueue();
 }
 
 /** Home and the library's pages, one tap away on every view. */
@@ -660,6 +850,9 @@ function followButton(artist: Artist) {
 function homeView(view: Extract<View, { view: 'home' }>, text: Texts): Node[] {
   return [
     h('h2', { tabindex: '-1', class: 'visually-hidden' }, text.home),
+    // The artists people know and their latest albums first, each album a tap from playing.
+    shelf(text.featuredArtists, 'featured', view.artists.map(artistCard)),
+    shelf(text.newReleases, 'releases', view.releases.map(albumCard)),
     view.playable.length > 0
       ? h('section', { 'aria-labelledby': 'shelf-playable', class: 'shelf' },
           h('h3', { id: 'shelf-playable' }, text.playableNow),
@@ -670,8 +863,6 @@ function homeView(view: Extract<View, { view: 'home' }>, text: Texts): Node[] {
       view.recent.length > 0
         ? trackList(view.recent, text, { showAlbumArt: true, testId: 'recent' })
         : h('p', { class: 'meta', 'data-testid': 'recent-empty' }, text.recentEmpty)),
-    shelf(text.featuredArtists, 'featured', view.artists.map(artistCard)),
-    shelf(text.newReleases, 'releases', view.releases.map(albumCard)),
   ];
 }
 
@@ -721,6 +912,7 @@ function artistView(view: Extract<View, { view: 'artist' }>, text: Texts): Node[
         artist.bio ? h('p', { class: 'bio' }, artist.bio.value) : null)),
     h('section', { 'aria-labelledby': 'top-heading' },
       h('h3', { id: 'top-heading' }, text.popular),
+      playButtons(view.top, text, 'top'),
       trackList(view.top, text, { showAlbumArt: true, testId: 'top-tracks' })),
     h('section', { 'aria-labelledby': 'discography-heading', class: 'shelf' },
       h('h3', { id: 'discography-heading' }, text.discography),
@@ -746,7 +938,7 @@ function artistView(view: Extract<View, { view: 'artist' }>, text: Texts): Node[
 
 function albumView(view: Extract<View, { view: 'album' }>, text: Texts): Node[] {
   const { album } = view;
-  const discs = [...new Set(view.tracks.map((song) => song.discNumber ?? 1))];
+  const discs = [...new Set(view.tracks.map((song) => song.discNumber))];
   return [
     h('header', { class: 'profile' },
       cover(album.artwork, '', 'cover large'),
@@ -757,20 +949,29 @@ function albumView(view: Extract<View, { view: 'album' }>, text: Texts): Node[] 
           heart('album', album.id.value, album.title.value, 'large')),
         h('p', {}, ...album.artists.flatMap((ref, i) => [
           i > 0 ? (state.lang === 'ar' ? '، ' : ', ') : '',
-          ref.id ? h('a', { href: link({ view: 'artist', id: ref.id.value }) }, ref.name?.value ?? '') : (ref.name?.value ?? ''),
+          h('a', { href: link({ view: 'artist', id: ref.id.value }) }, h('bdi', {}, ref.name.value)),
         ])),
-        h('p', { class: 'meta' }, [year(album.releaseDate), text.songCount(album.trackCount, number(album.trackCount)), longDuration(album.totalDurationMs), album.label, ...album.genres].filter(Boolean).join(' · ')))),
+        h('p', { class: 'meta' }, [year(album.releaseDate), text.songCount(album.trackCount, number(album.trackCount)), longDuration(album.totalDurationMs), album.label, ...album.genres].filter(Boolean).join(' · ')),
+        playButtons(view.tracks, text, 'album'))),
     ...discs.map((disc) => h('section', { 'aria-label': discs.length > 1 ? text.disc(number(disc)) : text.tracks },
       discs.length > 1 ? h('h3', {}, text.disc(number(disc))) : h('h3', { class: 'visually-hidden' }, text.tracks),
-      trackList(view.tracks.filter((song) => (song.discNumber ?? 1) === disc), text, { numbered: true, testId: 'tracks' }))),
+      trackList(view.tracks.filter((song) => song.discNumber === disc), text, { numbered: true, testId: 'tracks' }))),
   ];
 }
 
-/** Songs as rows; Play on one plays the rest of the list's playable songs after it. */
+/** Songs as rows; Play on one plays the list from it (Next and Previous move through the list). */
 function trackList(songs: Song[], text: Texts, options: { numbered?: boolean; showAlbumArt?: boolean; testId: string }) {
-  const playableSongs = songs.filter(playable);
   return h('ol', { class: 'tracks', 'data-testid': options.testId },
-    ...songs.map((song, index) => songRow(song, index, text, { ...options, queue: playableSongs.slice(playableSongs.indexOf(song) + 1) })));
+    ...songs.map((song, index) => songRow(song, index, text, { ...options, list: songs })));
+}
+
+/** Play and Shuffle for a list of songs (an album, an artist's top songs, a playlist). */
+function playButtons(songs: readonly Song[], text: Texts, testId: string) {
+  const any = songs.some(playable);
+  return h('div', { class: 'actions' },
+    h('button', { type: 'button', class: 'primary', 'data-testid': `play-${testId}`, disabled: any ? undefined : '', onclick: () => playFrom(songs) }, `▶ ${text.play}`),
+    h('button', { type: 'button', 'data-testid': `shuffle-${testId}`, disabled: any ? undefined : '', onclick: () => playFrom(songs, undefined, true) }, icon('shuffle'), ` ${text.shuffle}`),
+    any ? null : h('span', { class: 'meta' }, text.noPlayable));
 }
 
 /**
@@ -778,10 +979,10 @@ function trackList(songs: Song[], text: Texts, options: { numbered?: boolean; sh
  * Add to playlist, length, and Play where the demo has audio (then `queue`
  * plays after it); `extra` ends the row.
  */
-function songRow(song: Song, index: number, text: Texts, options: { numbered?: boolean; showAlbumArt?: boolean; queue?: Song[] }, extra: Node | null = null) {
-  const title = song.title.value ?? '';
+function songRow(song: Song, index: number, text: Texts, options: { numbered?: boolean; showAlbumArt?: boolean; list?: readonly Song[] }, extra: Node | null = null) {
+  const title = song.title.value;
   const isCurrent = state.nowPlaying?.id.value === song.id.value;
-  return h('li', { 'data-song': song.id.value ?? '', class: isCurrent ? 'current' : '' },
+  return h('li', { 'data-song': song.id.value, class: isCurrent ? 'current' : '' },
     h('span', { class: 'index', 'aria-hidden': 'true' }, options.numbered ? number(song.trackNumber ?? index + 1) : number(index + 1)),
     options.showAlbumArt ? cover(song.artwork, '', 'thumb') : null,
     h('span', { class: 'track-main' },
@@ -797,7 +998,7 @@ function songRow(song: Song, index: number, text: Texts, options: { numbered?: b
       : h('span', {}),
     h('span', { class: 'meta duration' }, clock(song.durationMs)),
     playable(song)
-      ? h('button', { type: 'button', class: 'play', 'aria-label': `${text.play}: ${title}`, 'data-testid': 'play', onclick: playAction(song, options.queue) }, '▶')
+      ? h('button', { type: 'button', class: 'play', 'aria-label': `${text.play}: ${iso(title)}`, 'data-testid': 'play', onclick: playAction(song, options.list) }, '▶')
       : h('span', { class: 'play-placeholder' }),
     song.albumId && !options.numbered
       ? h('a', { href: link({ view: 'album', id: song.albumId.value }), class: 'visually-hidden' }, text.openAlbum(title))
@@ -995,7 +1196,7 @@ function playlistsView(view: Extract<View, { view: 'playlists' }>, text: Texts):
 function playlistView(view: Extract<View, { view: 'playlist' }>, text: Texts): Node[] {
   const { playlist } = view;
   const isPublic = playlist.visibility === 'PLAYLIST_VISIBILITY_PUBLIC';
-  const playableSongs = view.items.flatMap((item) => (item.song && playable(item.song) ? [item.song] : []));
+  const songs = view.items.flatMap((item) => (item.song ? [item.song] : []));
   const shareInput = h('input', { type: 'text', readonly: '', value: shareUrl(playlist), dir: 'ltr', 'data-testid': 'share-link', 'aria-label': text.shareLink });
   return [
     h('header', { class: 'profile' },
@@ -1007,10 +1208,8 @@ function playlistView(view: Extract<View, { view: 'playlist' }>, text: Texts): N
         h('p', { class: 'meta', 'data-testid': 'playlist-meta' },
           h('bdi', {}, text.byOwner(playlist.ownerName)), ' · ', text.songCount(playlist.itemCount, number(playlist.itemCount)), ' · ', longDuration(Number(playlist.totalDurationMs))),
         h('div', { class: 'actions' },
-          h('button', {
-            type: 'button', class: 'primary', 'data-testid': 'play-all',
-            onclick: () => (playableSongs.length > 0 ? playAction(playableSongs[0]!, playableSongs.slice(1))() : say(text.noPlayable)),
-          }, `▶ ${text.playAll}`),
+          h('button', { type: 'button', class: 'primary', 'data-testid': 'play-all', onclick: () => playFrom(songs) }, `▶ ${text.playAll}`),
+          h('button', { type: 'button', 'data-testid': 'shuffle-playlist', onclick: () => playFrom(songs, undefined, true) }, icon('shuffle'), ` ${text.shuffle}`),
           view.mine
             ? h('button', { type: 'button', role: 'switch', class: 'switch', 'aria-checked': String(isPublic), 'data-testid': 'visibility', onclick: () => void act(() => toggleVisibility(view)) }, text.publicSwitch)
             : null,
@@ -1027,7 +1226,7 @@ function playlistView(view: Extract<View, { view: 'playlist' }>, text: Texts): N
         view.mine ? null : h('p', { class: 'meta', 'data-testid': 'read-only' }, text.readOnly(playlist.ownerName)))),
     view.items.length === 0
       ? h('p', { class: 'meta', 'data-testid': 'playlist-empty' }, view.mine ? text.playlistEmpty : text.playlistEmptyOther)
-      : entryList(view, text, playableSongs),
+      : entryList(view, text, songs),
     view.mine && view.items.length > 1 ? h('p', { class: 'meta hint' }, text.reorderHint) : null,
     view.token
       ? h('button', { type: 'button', 'data-testid': 'more-entries', onclick: () => void act(() => moreEntries(view)) }, text.more)
@@ -1036,7 +1235,7 @@ function playlistView(view: Extract<View, { view: 'playlist' }>, text: Texts): N
 }
 
 /** The playlist's entries: songs (or their place, when withdrawn); its owner's rows move by drag and drop or by their arrows. */
-function entryList(view: Extract<View, { view: 'playlist' }>, text: Texts, playableSongs: Song[]) {
+function entryList(view: Extract<View, { view: 'playlist' }>, text: Texts, songs: Song[]) {
   return h('ol', { class: `tracks entries${view.mine ? ' editable' : ''}`, 'data-testid': 'playlist-items' },
     ...view.items.map((item, index) => {
       const title = item.song?.title.value ?? text.unavailable;
@@ -1049,7 +1248,7 @@ function entryList(view: Extract<View, { view: 'playlist' }>, text: Texts, playa
             h('button', { type: 'button', class: 'icon', 'aria-label': text.removeEntry(title), 'data-testid': 'remove-entry', onclick: () => void removeEntry(view, index) }, '×'))
         : null;
       const row = item.song
-        ? songRow(item.song, index, text, { showAlbumArt: true, queue: playableSongs.slice(playableSongs.indexOf(item.song) + 1) }, controls)
+        ? songRow(item.song, index, text, { showAlbumArt: true, list: songs }, controls)
         : h('li', { class: 'unavailable' },
             h('span', { class: 'index', 'aria-hidden': 'true' }, number(index + 1)),
             h('span', { class: 'thumb blank' }),
@@ -1104,7 +1303,8 @@ function renderPlayer() {
   }
   bar.hidden = false;
   document.body.classList.add('with-player');
-  const title = song.title.value ?? '';
+  playerSize.observe(bar);
+  const title = song.title.value;
   bar.replaceChildren(
     h('div', { class: 'now' },
       cover(song.artwork, '', 'thumb'),
@@ -1112,23 +1312,75 @@ function renderPlayer() {
         h('p', { class: 'track-title', dir: 'auto', 'data-testid': 'now-playing' }, title),
         h('p', { class: 'meta' }, artistNames(song.artists)))),
     h('div', { class: 'transport' },
-      h('button', {
-        type: 'button', class: 'round', 'data-testid': 'toggle', 'aria-label': audio.paused ? text.resume : text.pause,
-        onclick: () => void (audio.paused ? audio.play() : audio.pause()),
-      }, audio.paused ? '▶' : '❚❚'),
-      h('span', { id: 'elapsed', class: 'meta time' }),
-      h('input', {
-        id: 'seek', type: 'range', min: '0', step: '100', 'aria-label': text.seek, 'data-testid': 'seek',
-        oninput: (event) => void (audio.currentTime = Number((event.target as HTMLInputElement).value) / 1000),
-      }),
-      h('span', { id: 'total', class: 'meta time' })),
+      h('div', { class: 'buttons' },
+        h('button', {
+          type: 'button', class: 'icon', 'aria-pressed': String(queue.shuffled), 'aria-label': text.shuffle, title: `${text.shuffle} (S)`, 'data-testid': 'shuffle', onclick: () => toggleShuffle(),
+        }, icon('shuffle')),
+        h('button', { type: 'button', class: 'icon', 'aria-label': text.previous, title: `${text.previous} (P)`, 'data-testid': 'previous', onclick: () => previous() }, icon('previous')),
+        h('button', {
+          type: 'button', class: 'round', 'data-testid': 'toggle', 'aria-label': audio.paused ? text.resume : text.pause, title: `${audio.paused ? text.resume : text.pause} (Space)`,
+          onclick: () => togglePlaying(),
+        }, icon(audio.paused ? 'play' : 'pause')),
+        h('button', { type: 'button', class: 'icon', 'aria-label': text.next, title: `${text.next} (N)`, 'data-testid': 'next', disabled: queue.hasNext ? undefined : '', onclick: () => next() }, icon('next'))),
+      h('div', { class: 'progress' },
+        h('span', { id: 'elapsed', class: 'meta time' }),
+        h('input', {
+          id: 'seek', type: 'range', min: '0', step: '100', 'aria-label': text.seek, 'data-testid': 'seek',
+          oninput: (event) => void (audio.currentTime = Number((event.target as HTMLInputElement).value) / 1000),
+        }),
+        h('span', { id: 'total', class: 'meta time' }))),
     h('div', { class: 'extras' },
       song.hasLyrics
-        ? h('button', { type: 'button', 'aria-pressed': String(state.lyricsOpen), 'aria-controls': 'lyrics', 'data-testid': 'lyrics-toggle', onclick: () => toggleLyrics() }, text.lyrics)
+        ? h('button', { type: 'button', 'aria-pressed': String(state.lyricsOpen), 'aria-controls': 'lyrics', title: `${text.lyrics} (L)`, 'data-testid': 'lyrics-toggle', onclick: () => toggleLyrics() }, text.lyrics)
         : null,
-      h('label', { class: 'meta' }, `${text.quality} `, qualitySelect(text))),
+      h('button', { type: 'button', 'aria-pressed': String(state.queueOpen), 'aria-controls': 'queue', title: `${text.queue} (Q)`, 'data-testid': 'queue-toggle', onclick: () => toggleQueue() }, text.queue),
+      h('label', { class: 'meta quality' }, `${text.quality} `, qualitySelect(text)),
+      h('button', { type: 'button', class: 'icon shortcuts', 'aria-label': text.shortcuts, title: text.shortcutsHelp, 'data-testid': 'shortcuts', onclick: () => say(text.shortcutsHelp) }, '⌨')),
   );
   onTime();
+}
+
+/** The player's height, as the sheets above it and the page's last rows need it: it wraps to more rows on a phone. */
+const playerSize = new ResizeObserver(([entry]) => {
+  if (entry) document.documentElement.style.setProperty('--player-height', `${Math.ceil(entry.borderBoxSize[0]?.blockSize ?? entry.contentRect.height)}px`);
+});
+
+/** The queue as a panel (a sheet above the player on a phone): what played, what plays, what is next; a tap plays one. */
+function renderQueue() {
+  const text = t();
+  const panel = $('queue');
+  panel.hidden = !(state.user && state.queueOpen && state.nowPlaying);
+  document.body.classList.toggle('with-queue', !panel.hidden);
+  if (panel.hidden) return;
+  const { songs, at } = queue.playOrder;
+  panel.replaceChildren(
+    h('div', { class: 'lyrics-head' },
+      h('h2', { id: 'queue-heading' }, text.queue),
+      h('button', { type: 'button', class: 'round', 'aria-label': text.close, onclick: () => toggleQueue() }, '×')),
+    h('ol', { class: 'queue', 'data-testid': 'queue' },
+      ...songs.map((song, place) => h('li', { class: place === at ? 'current' : place < at ? 'played' : '', 'data-song': song.id.value },
+        h('button', {
+          type: 'button', class: 'line', 'aria-current': place === at ? 'true' : undefined,
+          onclick: () => {
+            queue.jump(place);
+            void playCurrent();
+          },
+        },
+        h('span', { class: 'track-title', dir: 'auto' }, song.title.value),
+        h('span', { class: 'meta' }, artistNames(song.artists)))))),
+    queue.hasNext ? '' : h('p', { class: 'meta hint' }, text.queueEnd),
+  );
+  panel.querySelector('[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
+}
+
+function toggleQueue() {
+  if (!state.nowPlaying) return;
+  state.queueOpen = !state.queueOpen;
+  // One panel at a time: on a phone both are sheets in the same place.
+  if (state.queueOpen) state.lyricsOpen = false;
+  renderPlayer();
+  renderLyrics();
+  renderQueue();
 }
 
 function renderLyrics() {
@@ -1141,7 +1393,7 @@ function renderLyrics() {
   const synced = lyrics?.syncedLyrics?.lines;
   panel.replaceChildren(
     h('div', { class: 'lyrics-head' },
-      h('h2', { id: 'lyrics-heading' }, text.lyricsOf(state.nowPlaying?.title?.value ?? '')),
+      h('h2', { id: 'lyrics-heading' }, text.lyricsOf(state.nowPlaying?.title.value ?? '')),
       h('button', { type: 'button', class: 'round', 'aria-label': text.close, onclick: () => toggleLyrics() }, '×')),
     !lyrics
       ? h('p', { class: 'meta' }, text.loading)
@@ -1164,8 +1416,10 @@ function renderLyrics() {
 
 function toggleLyrics() {
   state.lyricsOpen = !state.lyricsOpen;
+  if (state.lyricsOpen) state.queueOpen = false;
   renderPlayer();
   renderLyrics();
+  renderQueue();
 }
 
 function qualitySelect(text: Texts) {
@@ -1178,19 +1432,19 @@ function qualitySelect(text: Texts) {
 
 async function filterDiscography(view: Extract<View, { view: 'artist' }>, type: AlbumType | '') {
   const page = await maqam.artists.listAlbums(view.artist.id.value, { locale: state.lang, pageSize: DISCOGRAPHY_PAGE_SIZE, ...(type ? { albumType: type } : {}) });
-  Object.assign(view, { albumType: type, albums: page.albums, albumsToken: page.nextPageToken });
+  Object.assign(view, { albumType: type, albums: page.items, albumsToken: page.nextPageToken });
 }
 
 async function moreAlbums(view: Extract<View, { view: 'artist' }>) {
   const page = await maqam.artists.listAlbums(view.artist.id.value, {
     locale: state.lang, pageSize: DISCOGRAPHY_PAGE_SIZE, pageToken: view.albumsToken, ...(view.albumType ? { albumType: view.albumType } : {}),
   });
-  Object.assign(view, { albums: [...view.albums, ...page.albums], albumsToken: page.nextPageToken });
+  Object.assign(view, { albums: [...view.albums, ...page.items], albumsToken: page.nextPageToken });
 }
 
 async function moreRelated(view: Extract<View, { view: 'artist' }>) {
   const page = await maqam.artists.listRelated(view.artist.id.value, { locale: state.lang, pageSize: RELATED_PAGE_SIZE, pageToken: view.relatedToken });
-  Object.assign(view, { related: [...view.related, ...page.artists], relatedToken: page.nextPageToken });
+  Object.assign(view, { related: [...view.related, ...page.items], relatedToken: page.nextPageToken });
 }
 
 async function signIn() {
@@ -1205,7 +1459,9 @@ async function signOut() {
   player?.destroy();
   player = undefined;
   audio.removeAttribute('src');
-  Object.assign(state, { user: null, view: null, nowPlaying: null, lyrics: null, lyricsOpen: false, saved: new Set(), following: new Set() });
+  queue.start([], 0);
+  sessionStorage.removeItem(QUEUE_KEY);
+  Object.assign(state, { user: null, displayName: '', view: null, nowPlaying: null, lyrics: null, lyricsOpen: false, queueOpen: false, saved: new Set(), following: new Set() });
 }
 
 async function switchLanguage() {
@@ -1220,7 +1476,10 @@ async function switchLanguage() {
       state.nowPlaying ? maqam.songs.get(state.nowPlaying.id.value, { locale: state.lang }) : Promise.resolve(null),
     ]);
     state.view = view;
-    if (song && state.nowPlaying?.id.value === song.id.value) state.nowPlaying = song;
+    if (song && state.nowPlaying?.id.value === song.id.value) {
+      state.nowPlaying = song;
+      describeToSystem(song);
+    }
   });
 }
 
@@ -1253,7 +1512,11 @@ async function start() {
   if (await maqam.auth.tokens()) {
     await act(async () => {
       state.user = await maqam.auth.tokenInfo();
-      state.view = await withLibraryState(await loadView(currentRoute()));
+      const [me, view] = await Promise.all([maqam.library.me().catch(() => null), loadView(currentRoute()).then(withLibraryState)]);
+      state.displayName = me?.displayName ?? '';
+      state.view = view;
+      // A queue this tab kept across a reload: shown in the player, paused, ready to go on.
+      state.nowPlaying = queue.current ?? null;
       // Plays left from an earlier visit (offline, or the page closed mid-song).
       void reporter.flush();
     });

@@ -6,11 +6,19 @@ export type Lang = 'ar' | 'en';
 
 const arabicPlural = new Intl.PluralRules('ar');
 
+/**
+ * A name or title set apart from the sentence around it (Unicode's first
+ * strong isolate): an English title inside an Arabic sentence, or the
+ * reverse, keeps its own direction and does not reorder its neighbours.
+ */
+export const iso = (text: string) => `\u2068${text}\u2069`;
+
 export interface Texts {
   title: string;
   signIn: string;
   signOut: string;
-  signedInAs: (scope: string) => string;
+  /** The account's name, as the header shows it. */
+  signedInAs: (name: string) => string;
   otherLang: string;
   welcome: string;
   intro: string;
@@ -51,7 +59,6 @@ export interface Texts {
   close: string;
   quality: string;
   qualities: Record<AudioQuality, string>;
-  scopes: Record<string, string>;
   noMedia: string;
   cannotPlay: string;
   signedOut: string;
@@ -110,6 +117,18 @@ export interface Texts {
   readOnly: (owner: string) => string;
   couldNotChange: string;
   noPlayable: string;
+  next: string;
+  previous: string;
+  shuffle: string;
+  queue: string;
+  upNext: string;
+  queueEnd: string;
+  playFrom: (n: string) => string;
+  shuffleOn: string;
+  shuffleOff: string;
+  shortcuts: string;
+  /** The keyboard shortcuts, as one line of help. */
+  shortcutsHelp: string;
 }
 
 export const TEXT: Record<Lang, Texts> = {
@@ -117,7 +136,7 @@ export const TEXT: Record<Lang, Texts> = {
     title: 'مقام · موسيقى عربية',
     signIn: 'تسجيل الدخول',
     signOut: 'تسجيل الخروج',
-    signedInAs: (scope) => `مسجَّل الدخول (${scope})`,
+    signedInAs: (name) => `حسابك: ${iso(name)}`,
     otherLang: 'English',
     welcome: 'أهلًا بك في مقام',
     intro: 'تطبيق موسيقى تجريبي مبني على واجهة مقام البرمجية وحزمة SDK. سجّل الدخول (المستخدم demo وكلمة المرور maqam-demo) لتتصفح الفنانين والألبومات وتستمع وتتابع الكلمات مع الموسيقى.',
@@ -147,26 +166,25 @@ export const TEXT: Record<Lang, Texts> = {
     songCount: (count, n) => ({ zero: `${n} أغنية`, one: 'أغنية واحدة', two: 'أغنيتان', few: `${n} أغانٍ`, many: `${n} أغنية`, other: `${n} أغنية` })[arabicPlural.select(count)]!,
     explicit: 'محتوى صريح',
     hasLyrics: 'لها كلمات',
-    openAlbum: (title) => `ألبوم ${title}`,
+    openAlbum: (title) => `ألبوم ${iso(title)}`,
     play: 'استمع',
     pause: 'إيقاف مؤقت',
     resume: 'تشغيل',
     seek: 'موضع التشغيل',
     lyrics: 'الكلمات',
-    lyricsOf: (title) => `كلمات «${title}»`,
+    lyricsOf: (title) => `كلمات «${iso(title)}»`,
     tapToSeek: 'اضغط على سطر للانتقال إليه.',
     close: 'إغلاق',
     quality: 'الجودة',
     qualities: { AUDIO_QUALITY_LOW: 'منخفضة', AUDIO_QUALITY_STANDARD: 'عادية', AUDIO_QUALITY_HIGH: 'عالية', AUDIO_QUALITY_LOSSLESS: 'بلا فقد (FLAC)' },
-    scopes: { read: 'قراءة', stream: 'استماع', write: 'مكتبة' },
     noMedia: 'لا توجد ملفات صوتية لهذه الأغنية في العرض التجريبي.',
     cannotPlay: 'هذا المتصفح لا يستطيع تشغيل HLS.',
     signedOut: 'انتهت الجلسة. سجّل الدخول من جديد.',
     loading: 'جارٍ التحميل…',
-    error: (message) => `خطأ: ${message}`,
+    error: (message) => `خطأ: ${iso(message)}`,
     search: 'بحث',
     searchPlaceholder: 'ابحث عن فنان أو أغنية أو ألبوم',
-    resultsFor: (q) => `نتائج «${q}»`,
+    resultsFor: (q) => `نتائج «${iso(q)}»`,
     noResults: 'لا نتائج. جرّب كتابة أخرى للاسم.',
     artists: 'فنانون',
     albums: 'ألبومات',
@@ -174,8 +192,8 @@ export const TEXT: Record<Lang, Texts> = {
     likedSongs: 'أغانٍ أعجبتك',
     savedAlbums: 'ألبوماتك',
     following: 'تتابعهم',
-    like: (title) => `أضف «${title}» إلى ما أعجبك`,
-    unlike: (title) => `أزل «${title}» مما أعجبك`,
+    like: (title) => `أضف «${iso(title)}» إلى ما أعجبك`,
+    unlike: (title) => `أزل «${iso(title)}» مما أعجبك`,
     follow: 'متابعة',
     followingNow: 'تتابعه',
     recentlyPlayed: 'استمعت إليها مؤخرًا',
@@ -183,7 +201,7 @@ export const TEXT: Record<Lang, Texts> = {
     likedEmpty: 'لم تُعجبك أغنية بعد. اضغط على القلب بجانب أي أغنية.',
     albumsEmpty: 'لم تحفظ ألبومًا بعد. اضغط على القلب في صفحة أي ألبوم.',
     followingEmpty: 'لا تتابع أحدًا بعد. اضغط «متابعة» في صفحة أي فنان.',
-    couldNotSave: (title) => `تعذّر حفظ التغيير على «${title}»؛ أعدناه كما كان. حاول مرة أخرى.`,
+    couldNotSave: (title) => `تعذّر حفظ التغيير على «${iso(title)}»؛ أعدناه كما كان. حاول مرة أخرى.`,
     needsWrite: 'لتحفظ في مكتبتك، سجّل الخروج ثم الدخول من جديد واسمح لمقام بتعديل مكتبتك.',
     savedOn: (date) => `حُفظ في ${date}`,
     playlists: 'قوائم التشغيل',
@@ -193,9 +211,9 @@ export const TEXT: Record<Lang, Texts> = {
     create: 'إنشاء',
     playlistsEmpty: 'لا قوائم تشغيل بعد. أنشئ واحدة، ثم أضف إليها الأغاني بزر + بجانب أي أغنية.',
     playlist: 'قائمة تشغيل',
-    addTo: (title) => `أضف «${title}» إلى قائمة تشغيل`,
-    addedTo: (title, name) => `أُضيفت «${title}» إلى «${name}».`,
-    byOwner: (name) => `من ${name}`,
+    addTo: (title) => `أضف «${iso(title)}» إلى قائمة تشغيل`,
+    addedTo: (title, name) => `أُضيفت «${iso(title)}» إلى «${iso(name)}».`,
+    byOwner: (name) => `من ${iso(name)}`,
     visibility: { PLAYLIST_VISIBILITY_PUBLIC: 'عامة', PLAYLIST_VISIBILITY_PRIVATE: 'خاصة' },
     publicSwitch: 'عامة',
     publicHint: 'يستطيع كل من معه الرابط أن يستمع إليها، ولا يغيّرها غيرك.',
@@ -203,26 +221,37 @@ export const TEXT: Record<Lang, Texts> = {
     copyLink: 'انسخ الرابط',
     linkCopied: 'نُسخ الرابط.',
     playAll: 'شغّل الكل',
-    removeEntry: (title) => `أزل «${title}» من هذه القائمة`,
-    moveUp: (title) => `انقل «${title}» إلى أعلى`,
-    moveDown: (title) => `انقل «${title}» إلى أسفل`,
-    moved: (title, n) => `«${title}» الآن في المرتبة ${n}.`,
+    removeEntry: (title) => `أزل «${iso(title)}» من هذه القائمة`,
+    moveUp: (title) => `انقل «${iso(title)}» إلى أعلى`,
+    moveDown: (title) => `انقل «${iso(title)}» إلى أسفل`,
+    moved: (title, n) => `«${iso(title)}» الآن في المرتبة ${n}.`,
     reorderHint: 'اسحب الأغاني لترتيبها، أو استخدم السهمين.',
     deletePlaylist: 'احذف القائمة',
-    confirmDelete: (name) => `أتحذف «${name}»؟ لا يمكن التراجع عن ذلك.`,
-    deleted: (name) => `حُذفت «${name}».`,
+    confirmDelete: (name) => `أتحذف «${iso(name)}»؟ لا يمكن التراجع عن ذلك.`,
+    deleted: (name) => `حُذفت «${iso(name)}».`,
     unavailable: 'لم تعد متاحة',
     playlistEmpty: 'هذه القائمة فارغة. أضف إليها الأغاني بزر + بجانب أي أغنية.',
     playlistEmptyOther: 'هذه القائمة فارغة حتى الآن.',
-    readOnly: (owner) => `قائمة من ${owner}؛ لا يغيّرها غيره.`,
+    readOnly: (owner) => `قائمة من ${iso(owner)}؛ لا يغيّرها غيره.`,
     couldNotChange: 'تعذّر تغيير القائمة؛ نعرضها الآن كما هي.',
     noPlayable: 'لا توجد في هذه القائمة أغنية لها ملف صوتي في العرض التجريبي.',
+    next: 'التالية',
+    previous: 'السابقة',
+    shuffle: 'ترتيب عشوائي',
+    queue: 'قائمة الانتظار',
+    upNext: 'التالي',
+    queueEnd: 'لا شيء بعد هذه الأغنية.',
+    playFrom: (n) => `شغّل من الأغنية ${n}`,
+    shuffleOn: 'الترتيب العشوائي مفعّل.',
+    shuffleOff: 'الترتيب العشوائي متوقف.',
+    shortcuts: 'اختصارات لوحة المفاتيح',
+    shortcutsHelp: 'المسافة: تشغيل أو إيقاف · N: التالية · P: السابقة · S: ترتيب عشوائي · L: الكلمات · Q: قائمة الانتظار · ← →: تقديم أو إرجاع ٥ ثوانٍ · /: البحث',
   },
   en: {
     title: 'Maqam · Arabic music',
     signIn: 'Sign in',
     signOut: 'Sign out',
-    signedInAs: (scope) => `Signed in (${scope})`,
+    signedInAs: (name) => `Signed in as ${iso(name)}`,
     otherLang: 'العربية',
     welcome: 'Welcome to Maqam',
     intro: 'A demo music app built on the Maqam API and its SDK. Sign in (user demo, password maqam-demo) to browse artists and albums, listen, and follow the lyrics as the music plays.',
@@ -251,26 +280,25 @@ export const TEXT: Record<Lang, Texts> = {
     songCount: (count, n) => (count === 1 ? '1 song' : `${n} songs`),
     explicit: 'Explicit',
     hasLyrics: 'Has lyrics',
-    openAlbum: (title) => `Album of ${title}`,
+    openAlbum: (title) => `Album of ${iso(title)}`,
     play: 'Play',
     pause: 'Pause',
     resume: 'Play',
     seek: 'Playback position',
     lyrics: 'Lyrics',
-    lyricsOf: (title) => `Lyrics of “${title}”`,
+    lyricsOf: (title) => `Lyrics of “${iso(title)}”`,
     tapToSeek: 'Tap a line to jump to it.',
     close: 'Close',
     quality: 'Quality',
     qualities: { AUDIO_QUALITY_LOW: 'Low', AUDIO_QUALITY_STANDARD: 'Standard', AUDIO_QUALITY_HIGH: 'High', AUDIO_QUALITY_LOSSLESS: 'Lossless (FLAC)' },
-    scopes: { read: 'read', stream: 'stream', write: 'library' },
     noMedia: 'This song has no audio in the demo.',
     cannotPlay: 'This browser cannot play HLS.',
     signedOut: 'Your session ended. Sign in again.',
     loading: 'Loading…',
-    error: (message) => `Error: ${message}`,
+    error: (message) => `Error: ${iso(message)}`,
     search: 'Search',
     searchPlaceholder: 'Search artists, songs, albums',
-    resultsFor: (q) => `Results for “${q}”`,
+    resultsFor: (q) => `Results for “${iso(q)}”`,
     noResults: 'No results. Try another spelling.',
     artists: 'Artists',
     albums: 'Albums',
@@ -278,8 +306,8 @@ export const TEXT: Record<Lang, Texts> = {
     likedSongs: 'Liked songs',
     savedAlbums: 'Albums',
     following: 'Following',
-    like: (title) => `Like “${title}”`,
-    unlike: (title) => `Remove “${title}” from your likes`,
+    like: (title) => `Like “${iso(title)}”`,
+    unlike: (title) => `Remove “${iso(title)}” from your likes`,
     follow: 'Follow',
     followingNow: 'Following',
     recentlyPlayed: 'Recently played',
@@ -287,7 +315,7 @@ export const TEXT: Record<Lang, Texts> = {
     likedEmpty: 'No liked songs yet. Tap the heart next to any song.',
     albumsEmpty: 'No saved albums yet. Tap the heart on any album page.',
     followingEmpty: 'You follow no one yet. Tap Follow on any artist page.',
-    couldNotSave: (title) => `Could not save your change to “${title}”; it is back as it was. Try again.`,
+    couldNotSave: (title) => `Could not save your change to “${iso(title)}”; it is back as it was. Try again.`,
     needsWrite: 'To save to your library, sign out, sign in again and allow Maqam to change your library.',
     savedOn: (date) => `Saved ${date}`,
     playlists: 'Playlists',
@@ -297,9 +325,9 @@ export const TEXT: Record<Lang, Texts> = {
     create: 'Create',
     playlistsEmpty: 'No playlists yet. Make one, then add songs to it with + next to any song.',
     playlist: 'Playlist',
-    addTo: (title) => `Add “${title}” to a playlist`,
-    addedTo: (title, name) => `Added “${title}” to “${name}”.`,
-    byOwner: (name) => `By ${name}`,
+    addTo: (title) => `Add “${iso(title)}” to a playlist`,
+    addedTo: (title, name) => `Added “${iso(title)}” to “${iso(name)}”.`,
+    byOwner: (name) => `By ${iso(name)}`,
     visibility: { PLAYLIST_VISIBILITY_PUBLIC: 'Public', PLAYLIST_VISIBILITY_PRIVATE: 'Private' },
     publicSwitch: 'Public',
     publicHint: 'Anyone with the link can listen to it; only you can change it.',
@@ -307,19 +335,30 @@ export const TEXT: Record<Lang, Texts> = {
     copyLink: 'Copy link',
     linkCopied: 'Link copied.',
     playAll: 'Play all',
-    removeEntry: (title) => `Remove “${title}” from this playlist`,
-    moveUp: (title) => `Move “${title}” up`,
-    moveDown: (title) => `Move “${title}” down`,
-    moved: (title, n) => `“${title}” is now number ${n}.`,
+    removeEntry: (title) => `Remove “${iso(title)}” from this playlist`,
+    moveUp: (title) => `Move “${iso(title)}” up`,
+    moveDown: (title) => `Move “${iso(title)}” down`,
+    moved: (title, n) => `“${iso(title)}” is now number ${n}.`,
     reorderHint: 'Drag songs to reorder them, or use the arrows.',
     deletePlaylist: 'Delete playlist',
-    confirmDelete: (name) => `Delete “${name}”? This cannot be undone.`,
-    deleted: (name) => `Deleted “${name}”.`,
+    confirmDelete: (name) => `Delete “${iso(name)}”? This cannot be undone.`,
+    deleted: (name) => `Deleted “${iso(name)}”.`,
     unavailable: 'No longer available',
     playlistEmpty: 'This playlist is empty. Add songs to it with + next to any song.',
     playlistEmptyOther: 'This playlist is empty for now.',
-    readOnly: (owner) => `A playlist by ${owner}; only they can change it.`,
+    readOnly: (owner) => `A playlist by ${iso(owner)}; only they can change it.`,
     couldNotChange: 'Could not change the playlist; it is shown as it is now.',
     noPlayable: 'No song of this playlist has audio in the demo.',
+    next: 'Next',
+    previous: 'Previous',
+    shuffle: 'Shuffle',
+    queue: 'Queue',
+    upNext: 'Up next',
+    queueEnd: 'Nothing after this song.',
+    playFrom: (n) => `Play from song ${n}`,
+    shuffleOn: 'Shuffle is on.',
+    shuffleOff: 'Shuffle is off.',
+    shortcuts: 'Keyboard shortcuts',
+    shortcutsHelp: 'Space: play or pause · N: next · P: previous · S: shuffle · L: lyrics · Q: queue · ← →: back or ahead 5 s · /: search',
   },
 };

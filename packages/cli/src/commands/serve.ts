@@ -6,7 +6,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { sql } from 'kysely';
-import { addMedia, closeOnSignals, createClientsService, createUsersService, seedDemoCatalog, startServer, type Config, type Storage } from '@maqam/server';
+import {
+  addMedia, closeOnSignals, createClientsService, createUsersService, demoMusicDurations, KNOWN_ARTISTS, knownArtistId, packageDemoMusic,
+  seedDemoCatalog, seedKnownArtists, startServer, type Config, type RunningServer, type Storage,
+} from '@maqam/server';
 import { reportRebuilds } from '../context.ts';
 import type { Output } from '../output.ts';
 
@@ -46,13 +49,26 @@ async function seedDemoMedia(storage: Storage, config: Config, out: Output): Pro
   return true;
 }
 
-/** On an empty database: the demo catalog, a demo user and a public demo client. */
-async function seedDemo(storage: Storage, config: Config, out: Output): Promise<void> {
+/** What the demo's pages are told (config.json): it changes as the demo's music is packaged in the background. */
+interface DemoState {
+  /** Songs with media, the only ones the demo offers to play. */
+  readonly mediaSongs: string[];
+  /** Artists the home view features: the most listened to, read from the catalog at start. */
+  featuredArtists: string[];
+}
+
+/** On an empty database: the demo catalog (with the known artists), a demo user and a public demo client. */
+async function seedDemo(storage: Storage, config: Config, out: Output, demo: DemoState): Promise<void> {
   const anyArtist = await storage.db.selectFrom('artists').select('id').limit(1).executeTakeFirst();
+  // The known artists' songs last as long as the music generated for them.
+  const clips = { ...Object.fromEntries(DEMO_MEDIA_SONGS.map((id) => [id, DEMO_CLIP_SECONDS * 1000])), ...demoMusicDurations() };
   if (!anyArtist) {
     out.info(`empty database: seeding the demo catalog (${config.demoSongs.toLocaleString('en')} songs)...`);
-    const clips = Object.fromEntries(DEMO_MEDIA_SONGS.map((id) => [id, DEMO_CLIP_SECONDS * 1000]));
-    await seedDemoCatalog(storage, { songs: config.demoSongs, clips });
+    await seedDemoCatalog(storage, { songs: config.demoSongs, clips, knownArtists: true });
+  } else if (!(await storage.db.selectFrom('artists').select('id').where('id', '=', knownArtistId(KNOWN_ARTISTS[0]!.slug)).executeTakeFirst())) {
+    // Seeded by a release before them.
+    out.info(`adding ${KNOWN_ARTISTS.length} known artists to the demo catalog...`);
+    await seedKnownArtists(storage, clips);
   }
   const anyUser = await storage.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (!anyUser) await createUsersService(storage.db).create(DEMO_USER.username, DEMO_USER.password);
@@ -75,19 +91,35 @@ async function seedDemo(storage: Storage, config: Config, out: Output): Promise<
       if (await clients.addRedirectUri(DEMO_CLIENT_ID, uri)) out.info(`demo client: added redirect URI ${uri}`);
     }
   }
-  featuredArtists = await findFeaturedArtists(storage);
+  demo.featuredArtists = await findFeaturedArtists(storage);
   try {
-    hasDemoMedia = await seedDemoMedia(storage, config, out);
+    if (await seedDemoMedia(storage, config, out)) demo.mediaSongs.push(...DEMO_MEDIA_SONGS);
   } catch (error) {
     // Demo media is a nicety: the server starts without it.
     out.info(`demo media skipped: ${(error as Error).message}`);
   }
 }
 
-let hasDemoMedia = false;
-
-/** Artists the demo's home view features: the most listened to, read from the catalog at start. */
-let featuredArtists: string[] = [];
+/**
+ * The known artists' music, generated and packaged after the server has
+ * started (a song takes a few seconds), each song playable as soon as it is
+ * packaged; progress goes to the log.
+ */
+function packageMusicInBackground(server: RunningServer, config: Config, out: Output, demo: DemoState): void {
+  const stopping = new AbortController();
+  // The HTTP server closes before the database does: a song being packaged then is abandoned, not reported as failed.
+  server.app.server.once('close', () => stopping.abort());
+  let announced = false;
+  packageDemoMusic(server.storage, config.mediaDirectory, (songId, ready, total) => {
+    demo.mediaSongs.push(songId);
+    if (!announced && ready < total) out.info(`demo music: generating the known artists' songs in the maqamat in the background; each plays once packaged`);
+    announced = true;
+    if (ready === total) out.info(`demo music: all ${total} songs of the known artists are playable`);
+    else if (ready % 10 === 0) out.info(`demo music: ${ready} of ${total} songs playable`);
+  }, stopping.signal).catch((error: unknown) => {
+    if (!stopping.signal.aborted) out.info(`demo music stopped: ${(error as Error).message}`);
+  });
+}
 
 async function findFeaturedArtists(storage: Storage): Promise<string[]> {
   const rows = await storage.db
@@ -114,23 +146,26 @@ export async function serve(given: Config, out: Output, flags: { demo?: boolean 
   setFlagsFromString('--heap-growing-percent=20');
   // The demo signs /docs in with the demo client unless another is configured.
   const config = flags.demo && given.docsClientId === '' ? { ...given, docsClientId: DEMO_CLIENT_ID } : given;
+  const demo: DemoState = { mediaSongs: [], featuredArtists: [] };
   const server = await startServer(config, {
     onRebuildProgress: reportRebuilds(out),
-    beforeListen: flags.demo ? (storage) => seedDemo(storage, config, out) : undefined,
+    beforeListen: flags.demo ? (storage) => seedDemo(storage, config, out, demo) : undefined,
     demo: flags.demo
       ? {
           dir: DEMO_APP_DIR,
           settings: () => ({
             issuer: config.publicUrl,
             clientId: DEMO_CLIENT_ID,
-            mediaSongs: hasDemoMedia ? DEMO_MEDIA_SONGS : [],
-            featuredArtists,
+            mediaSongs: demo.mediaSongs,
+            featuredArtists: demo.featuredArtists,
           }),
         }
       : undefined,
   });
   closeOnSignals(server);
   if (flags.demo) {
+    const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
+    if (hasFfmpeg) packageMusicInBackground(server, config, out, demo);
     const base = config.publicUrl;
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -159,8 +194,8 @@ export async function serve(given: Config, out: Output, flags: { demo?: boolean 
         `  3. curl -s ${base}/v1/auth/token -H 'content-type: application/json' -d '{"grant_type":"authorization_code",` +
           `"client_id":"${DEMO_CLIENT_ID}","redirect_uri":"${redirect}","code_verifier":"${verifier}","code":"<code>"}'`,
         '',
-        hasDemoMedia
-          ? `Streams: ${DEMO_MEDIA_SONGS.join(', ')} have media. With the access token:\n` +
+        hasFfmpeg
+          ? `Streams: ${DEMO_MEDIA_SONGS.join(', ')} and the known artists' songs have media. With the access token:\n` +
             `  curl -s ${base}/v1/streaming/music -H "authorization: Bearer <access_token>" -H 'content-type: application/json' -d '{"songId":{"value":"song-1"}}'\n` +
             '  and play the manifestUrl it answers (ffplay, VLC, Safari).'
           : 'Streams: no demo media, because ffmpeg is not installed (Debian: apt-get install ffmpeg), then restart.',

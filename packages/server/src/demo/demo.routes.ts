@@ -57,7 +57,6 @@ export async function demoRoutes(app: FastifyInstance, demo: DemoApp): Promise<v
     for (const name of readdirSync(join(demo.dir, 'assets'))) assets.set(name, load(join(demo.dir, 'assets', name)));
   }
   const page = built ? load(join(demo.dir, 'index.html')) : undefined;
-  const settings = JSON.stringify(demo.settings());
 
   const send = (reply: FastifyReply, asset: Asset, cache: string, ifNoneMatch: string | undefined) => {
     reply.header('content-type', asset.type).header('etag', asset.etag).header('cache-control', cache);
@@ -78,7 +77,8 @@ export async function demoRoutes(app: FastifyInstance, demo: DemoApp): Promise<v
   app.get('/demo/', hide, index);
   app.get('/demo/callback', hide, index);
   app.get('/demo/config.json', hide, async (_request, reply) =>
-    reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-cache').send(settings));
+    // Read at each request: what the demo offers to play grows as its music is packaged.
+    reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-cache').send(JSON.stringify(demo.settings())));
   app.get<{ Params: { name: string } }>('/demo/assets/:name', hide, async (request, reply) => {
     const asset = assets.get(request.params.name);
     if (!asset) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send('Not found\n');

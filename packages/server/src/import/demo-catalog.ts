@@ -2,6 +2,7 @@ import type { ImportSummary } from '@maqam/contract';
 import type { Storage } from '../storage/storage.ts';
 import { DEFAULT_BATCH_SIZE, runImport } from './import.ts';
 import { ImportBatch } from './import-batch.ts';
+import { KNOWN_ARTIST_NAMES, knownArtistRecords } from './known-artists.ts';
 import type { AlbumRecord, AlbumType, ArtistRecord, ImportRecord, LyricsRecord, RelatedRecord, SongRecord } from '@maqam/contract';
 
 /**
@@ -81,6 +82,11 @@ export interface DemoCatalogOptions {
    * duration is the clip's, and their lyrics are time-synced to it.
    */
   clips?: Readonly<Record<string, number>>;
+  /**
+   * Also the artists people try first (known-artists.ts), after the
+   * generated catalog; their songs last `clips[id]` ms, else three minutes.
+   */
+  knownArtists?: boolean;
 }
 
 export function demoCatalogSize(songs = 50_000) {
@@ -134,9 +140,9 @@ class TakenNames {
     return this.#names.size;
   }
 
-  /** True, and the name is now taken, when no artist had it. */
+  /** True, and the name is now taken, when no artist had it; the known artists' names are never given (known-artists.ts). */
   claim(name: string): boolean {
-    if (this.#names.has(name)) return false;
+    if (this.#names.has(name) || KNOWN_ARTIST_NAMES.has(name)) return false;
     this.#names.add(name);
     return true;
   }
@@ -336,6 +342,8 @@ export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generato
     }
   }
 
+  if (options.knownArtists) yield* knownArtistRecords((songId) => options.clips?.[songId] ?? 180_000);
+
   // Related edges stay within the artist's musical world (same origin) most of the time.
   const byOrigin: Record<Origin, number[]> = { ar: [], en: [], fr: [] };
   origins.forEach((origin, index) => byOrigin[origin].push(index));
@@ -398,4 +406,14 @@ export async function seedDemoCatalog(
     if (batch.size > 0) await flush();
     return summary;
   });
+}
+
+/**
+ * Adds the known artists (known-artists.ts) to a catalog seeded before they
+ * were part of the demo; `clips` gives their songs' lengths, as for
+ * `generateDemoCatalog`.
+ */
+export async function seedKnownArtists(storage: Storage, clips: Readonly<Record<string, number>> = {}): Promise<ImportSummary> {
+  const records = [...knownArtistRecords((songId) => clips[songId] ?? 180_000)];
+  return runImport(storage, (writeBatch) => writeBatch(records.map((record, i) => ({ line: i + 1, record }))));
 }
