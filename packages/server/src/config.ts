@@ -37,6 +37,7 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** `maqam serve --demo`: the songs seeded into an empty database. */
   demoSongs: number;
+  demoMusicSongs: number;
 }
 
 interface Setting<K extends keyof Config> {
@@ -274,6 +275,13 @@ export const SETTINGS = [
     description: '`maqam serve --demo`: how many songs of the generated demo catalog it seeds into an empty database (artists and albums in proportion).',
     parse: integer('MAQAM_DEMO_SONGS', 50_000, 100, 1_000_000),
   } satisfies Setting<'demoSongs'>,
+  {
+    key: 'demoMusicSongs',
+    env: 'MAQAM_DEMO_MUSIC',
+    shownDefault: '1000',
+    description: "`maqam serve --demo`: how many of the known artists' songs get generated music in the background (all of them by default; each takes a few seconds of CPU; 0 makes none).",
+    parse: integer('MAQAM_DEMO_MUSIC', 1000, 0, 1000),
+  } satisfies Setting<'demoMusicSongs'>,
 ] as const;
 
 /** Reads every setting from `env`; `overrides` (CLI flags) win over the environment. */

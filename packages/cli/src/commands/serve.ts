@@ -116,7 +116,7 @@ function packageMusicInBackground(server: RunningServer, config: Config, out: Ou
     announced = true;
     if (ready === total) out.info(`demo music: all ${total} songs of the known artists are playable`);
     else if (ready % 10 === 0) out.info(`demo music: ${ready} of ${total} songs playable`);
-  }, stopping.signal).catch((error: unknown) => {
+  }, { signal: stopping.signal, limit: config.demoMusicSongs }).catch((error: unknown) => {
     if (!stopping.signal.aborted) out.info(`demo music stopped: ${(error as Error).message}`);
   });
 }
@@ -165,7 +165,7 @@ export async function serve(given: Config, out: Output, flags: { demo?: boolean 
   closeOnSignals(server);
   if (flags.demo) {
     const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
-    if (hasFfmpeg) packageMusicInBackground(server, config, out, demo);
+    if (hasFfmpeg && config.demoMusicSongs > 0) packageMusicInBackground(server, config, out, demo);
     const base = config.publicUrl;
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');

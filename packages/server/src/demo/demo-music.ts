@@ -34,7 +34,8 @@ export function demoMusicDurations(): Record<string, number> {
 
 /**
  * Renders and packages (every tier) the known songs that have no media yet,
- * one at a time: a server's demo does this after it has started listening,
+ * one at a time, those of the albums the demo's home shows first (at most
+ * `limit` songs): a server's demo does this after it has started listening,
  * so it answers meanwhile. `onReady` is told of each song as it becomes
  * playable, with how many are ready of how many.
  */
@@ -42,9 +43,11 @@ export async function packageDemoMusic(
   storage: Storage,
   mediaRoot: string,
   onReady: (songId: string, ready: number, total: number) => void,
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal; limit?: number } = {},
 ): Promise<void> {
-  const songs = knownSongs();
+  const { signal, limit = Infinity } = options;
+  // The albums the home shows first (a stable sort keeps the catalog's order otherwise); `limit` keeps that many.
+  const songs = knownSongs().sort((a, b) => Number(b.newest) - Number(a.newest)).slice(0, limit);
   const media = createStreamingRepo(storage.db);
   const missing: typeof songs = [];
   let ready = 0;
@@ -52,8 +55,6 @@ export async function packageDemoMusic(
     if (await media.hasMedia(song.id)) onReady(song.id, ++ready, songs.length);
     else missing.push(song);
   }
-  // The albums the home shows first (a stable sort keeps the catalog's order otherwise).
-  missing.sort((a, b) => Number(b.newest) - Number(a.newest));
   if (missing.length === 0) return;
   const dir = await mkdtemp(join(tmpdir(), 'maqam-demo-music-'));
   try {
