@@ -1,13 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { demoMusicDurations, knownSongs, packageDemoMusic, seedKnownArtists } from '@maqam/server';
+import { describe, expect, it } from 'vitest';
+import { demoMusicDurations, knownSongs } from '@maqam/server';
 import { MAQAMAT, planPiece, renderPiece, SAMPLE_RATE } from '../../src/demo/maqam-music.ts';
-import { mediaDirectoryOf } from '../../src/streaming/media.ts';
-import { dialects } from '../dialects.ts';
-import { startTestServer, type TestServer } from '../harness.ts';
-import { ffmpegAvailable } from '../system-tools.ts';
 
 /** The strength of `hz` in `samples` (Goertzel): how much of the signal is at that pitch. */
 function strength(samples: Int16Array, hz: number): number {
@@ -22,6 +15,7 @@ function strength(samples: Int16Array, hz: number): number {
   return Math.sqrt(previous * previous + before * before - coefficient * previous * before) / samples.length;
 }
 
+// Its packaging is tested where it runs: the demo app's browser test plays an album once `maqam serve --demo` has packaged it.
 describe('the demo\'s music', () => {
   it('is the same piece for the same number, as long as its plan says, and not silent', () => {
     const wav = renderPiece(1);
@@ -49,34 +43,4 @@ describe('the demo\'s music', () => {
     expect(Object.keys(durations).sort()).toEqual(knownSongs().map((song) => song.id).sort());
     expect(Object.values(durations).every((ms) => ms >= 30_000 && ms <= 120_000)).toBe(true);
   });
-});
-
-describe.skipIf(!ffmpegAvailable('packaging the demo\'s music'))('packaging the demo\'s music', () => {
-  let server: TestServer;
-  const media = mkdtempSync(join(tmpdir(), 'maqam-demo-music-'));
-  beforeAll(async () => {
-    server = await startTestServer(dialects[0]!);
-    await seedKnownArtists(server.storage, demoMusicDurations());
-  });
-  afterAll(async () => {
-    await server?.close();
-    rmSync(media, { recursive: true, force: true });
-  });
-
-  it('packages the songs of the albums the home shows first, at every tier, the length the catalog says', async () => {
-    const ready: [string, number, number][] = [];
-    await packageDemoMusic(server.storage, media, (songId, count, total) => ready.push([songId, count, total]), { limit: 1 });
-    const first = knownSongs().find((song) => song.newest)!;
-    expect(ready).toEqual([[first.id, 1, 1]]);
-    const playlist = readFileSync(join(media, mediaDirectoryOf(first.id), 'AUDIO_QUALITY_LOSSLESS', 'index.m3u8'), 'utf8');
-    const seconds = [...playlist.matchAll(/#EXTINF:([\d.]+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
-    // Within an audio frame or two of it (FLAC frames are about 100 ms).
-    expect(Math.abs(seconds * 1000 - demoMusicDurations()[first.id]!)).toBeLessThan(250);
-    const tiers = await server.storage.db.selectFrom('song_media').select('quality').where('song_id', '=', first.id).execute();
-    expect(tiers.map((tier) => tier.quality).sort()).toEqual(['AUDIO_QUALITY_HIGH', 'AUDIO_QUALITY_LOSSLESS', 'AUDIO_QUALITY_LOW', 'AUDIO_QUALITY_STANDARD']);
-    // Again: nothing is packaged twice; what is there is reported ready at once.
-    const again: string[] = [];
-    await packageDemoMusic(server.storage, media, (songId) => again.push(songId), { limit: 1 });
-    expect(again).toEqual([first.id]);
-  }, 60_000);
 });
