@@ -310,7 +310,7 @@ describe('maqam serve', () => {
 
   it('keeps the demo client signing in on whatever port or public URL the demo is served at', async () => {
     const database = join(dir, 'demo-ports.db');
-    const env = { DATABASE_URL: `sqlite:${database}`, MAQAM_MEDIA_DIR: join(dir, 'demo-media'), LOG_LEVEL: 'silent' };
+    const env = { DATABASE_URL: `sqlite:${database}`, MAQAM_MEDIA_DIR: join(dir, 'demo-media'), LOG_LEVEL: 'silent', MAQAM_DEMO_MUSIC: '0' };
     expect((await maqam(['seed-demo', '--songs', '200', '--json'], env)).code).toBe(0);
     const serveOn = async (port: number) => {
       const child = spawn(process.execPath, [BIN, 'serve', '--demo', '--port', String(port)], { env: { ...process.env, ...env }, stdio: 'ignore' });
