@@ -109,11 +109,9 @@ function packageMusicInBackground(server: RunningServer, config: Config, out: Ou
   const stopping = new AbortController();
   // The HTTP server closes before the database does: a song being packaged then is abandoned, not reported as failed.
   server.app.server.once('close', () => stopping.abort());
-  let announced = false;
+  out.info("demo music: making the known artists' songs playable in the background (music in the maqamat, composed here); each plays once packaged");
   packageDemoMusic(server.storage, config.mediaDirectory, (songId, ready, total) => {
     demo.mediaSongs.push(songId);
-    if (!announced && ready < total) out.info(`demo music: generating the known artists' songs in the maqamat in the background; each plays once packaged`);
-    announced = true;
     if (ready === total) out.info(`demo music: all ${total} songs of the known artists are playable`);
     else if (ready % 10 === 0) out.info(`demo music: ${ready} of ${total} songs playable`);
   }, { signal: stopping.signal, limit: config.demoMusicSongs }).catch((error: unknown) => {
