@@ -100,10 +100,12 @@ scan: the self-hosted music server workflow. Walks DIR for audio files, reads th
 with ffprobe (title, artists, album, album artist, track and disc, date, genre, ISRC,
 embedded cover, lyrics tags and .lrc files beside them), writes the artists, albums, songs
 and lyrics (ids come from the tags, so a rescan updates instead of duplicating), keeps
-album covers (embedded, or cover.jpg/folder.jpg), and packages each file, N at a time
-(default: the cores). Files already packaged from the same bytes are skipped, so an
-interrupted scan resumes. A file that cannot be read is reported and the scan goes on;
-the exit code is 1 if any failed. --json prints the summary with every problem.`,
+album covers (embedded, or cover.jpg/folder.jpg) and shows them on the album's songs, and
+packages each file, N at a time (default: the cores). A credit such as "A feat. B",
+"A ft. B", "A & B" or "A و B" names two artists. Files already packaged from the same
+bytes are skipped, so an interrupted scan resumes. A file that cannot be read is reported
+and the scan goes on; the exit code is 1 if any failed. It prints the ids it wrote (albums,
+artists, songs by file); --json prints the summary with all of them and every problem.`,
 };
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
