@@ -308,96 +308,96 @@ export const ERRORS = {
 
 export type ErrorReason = keyof typeof ERRORS;
 
-/** Descriptions of field violations, by reason. */
+/** Descriptions of field violations, by reason: whole sentences that name the field ({field}), in each language. */
 export const VIOLATIONS = {
-  required: { en: 'is required', ar: 'حقل مطلوب' },
+  required: { en: '{field} is required.', ar: 'لم يُرسَل {field}، وهو مطلوب.' },
   // One reason a JSON type, so that each language names the type in its own words.
-  notInteger: { en: 'must be a whole number', ar: 'يجب أن يكون عددًا صحيحًا' },
-  notNumber: { en: 'must be a number', ar: 'يجب أن يكون عددًا' },
-  notString: { en: 'must be a string', ar: 'يجب أن يكون نصًا' },
-  notBoolean: { en: 'must be true or false', ar: 'يجب أن يكون true أو false' },
-  notArray: { en: 'must be a list', ar: 'يجب أن يكون قائمة' },
-  notObject: { en: 'must be an object', ar: 'يجب أن يكون كائنًا' },
-  notNull: { en: 'must be null', ar: 'يجب أن يكون null' },
-  notOneOf: { en: 'must be one of {allowed}', ar: 'يجب أن يكون إحدى القيم: {allowed}' },
-  minLength: { en: 'must not be shorter than {limit#chars}', ar: 'يجب ألا يقل طوله عن {limit#chars}' },
-  maxLength: { en: 'must not be longer than {limit#chars}', ar: 'يجب ألا يزيد طوله عن {limit#chars}' },
-  minItems: { en: 'must have at least {limit#items}', ar: 'يجب أن يحتوي على {limit#items} على الأقل' },
-  maxItems: { en: 'must have at most {limit#items}', ar: 'يجب ألا يحتوي على أكثر من {limit#items}' },
-  minimum: { en: 'must be at least {limit}', ar: 'يجب ألا تقل القيمة عن {limit}' },
-  maximum: { en: 'must be at most {limit}', ar: 'يجب ألا تزيد القيمة عن {limit}' },
-  pattern: { en: 'has an invalid format', ar: 'صيغته غير صالحة' },
-  invalid: { en: 'is not valid', ar: 'غير صالح' },
-  notHttp: { en: 'is not valid HTTP/1.1', ar: 'ليس HTTP/1.1 صالحًا' },
-  incomplete: { en: 'did not arrive in full in time', ar: 'لم يصل كاملًا في الوقت المحدد' },
-  bodyNotJson: { en: 'is not valid JSON: {detail}', ar: 'ليس JSON صالحًا: {detail}' },
-  bodyEmpty: { en: 'must be a JSON object; the body is empty', ar: 'يجب أن يكون كائن JSON؛ جسم الطلب فارغ' },
-  contentTypeJson: { en: 'must be application/json', ar: 'يجب أن يكون application/json' },
+  notInteger: { en: '{field} must be a whole number.', ar: 'يجب أن يكون {field} عددًا صحيحًا.' },
+  notNumber: { en: '{field} must be a number.', ar: 'يجب أن يكون {field} عددًا.' },
+  notString: { en: '{field} must be a string.', ar: 'يجب أن يكون {field} نصًا.' },
+  notBoolean: { en: '{field} must be true or false.', ar: 'يجب أن يكون {field} إما true وإما false.' },
+  notArray: { en: '{field} must be a list.', ar: 'يجب أن يكون {field} قائمة.' },
+  notObject: { en: '{field} must be an object.', ar: 'يجب أن يكون {field} كائنًا.' },
+  notNull: { en: '{field} must be null.', ar: 'يجب أن تكون قيمة {field} هي null.' },
+  notOneOf: { en: '{field} must be one of {allowed}.', ar: 'يجب أن يكون {field} إحدى القيم: {allowed}.' },
+  minLength: { en: '{field} must not be shorter than {limit#chars}.', ar: 'يجب ألا يقل طول {field} عن {limit#chars}.' },
+  maxLength: { en: '{field} must not be longer than {limit#chars}.', ar: 'يجب ألا يزيد طول {field} عن {limit#chars}.' },
+  minItems: { en: '{field} must have at least {limit#items}.', ar: 'يجب أن يحتوي {field} على {limit#items} على الأقل.' },
+  maxItems: { en: '{field} must have at most {limit#items}.', ar: 'يجب ألا يحتوي {field} على أكثر من {limit#items}.' },
+  minimum: { en: '{field} must be at least {limit}.', ar: 'يجب ألا تقل قيمة {field} عن {limit}.' },
+  maximum: { en: '{field} must be at most {limit}.', ar: 'يجب ألا تزيد قيمة {field} عن {limit}.' },
+  pattern: { en: '{field} has an invalid format.', ar: 'صيغة {field} غير صالحة.' },
+  invalid: { en: '{field} is not valid.', ar: 'قيمة {field} غير صالحة.' },
+  notHttp: { en: 'The {field} is not valid HTTP/1.1.', ar: 'ما أُرسل في {field} ليس HTTP/1.1 صالحًا.' },
+  incomplete: { en: 'The {field} did not arrive in full in time.', ar: 'لم يصل {field} كاملًا في الوقت المحدد.' },
+  bodyNotJson: { en: 'The {field} is not valid JSON: {detail}.', ar: 'ليس {field} بصيغة JSON صالحة: {detail}.' },
+  bodyEmpty: { en: 'The {field} is empty; it must be a JSON object.', ar: '{field} فارغ، ويجب أن يكون كائن JSON.' },
+  contentTypeJson: { en: '{field} must be application/json.', ar: 'يجب أن يكون {field} هو application/json.' },
   bothCredentials: {
-    en: 'send either Authorization or x-api-key, not both',
-    ar: 'أرسل Authorization أو x-api-key وليس كليهما',
+    en: 'Send either Authorization or x-api-key, not both.',
+    ar: 'أرسل Authorization أو x-api-key، لا كليهما.',
   },
-  authorizationScheme: { en: 'must be of the form "Bearer <token>"', ar: 'يجب أن يكون بالصيغة "Bearer <token>"' },
-  acceptLanguage: { en: 'is not a valid Accept-Language value (RFC 9110)', ar: 'ليست قيمة Accept-Language صالحة (RFC 9110)' },
-  aliasConflict: { en: 'conflicts with {other}, given with a different value', ar: 'يتعارض مع {other} الممرَّر بقيمة مختلفة' },
-  duplicateField: { en: 'is given twice, as {other} too', ar: 'مُمرَّر مرتين، وأيضًا باسم {other}' },
-  grantType: { en: 'must be authorization_code or refresh_token', ar: 'يجب أن يكون authorization_code أو refresh_token' },
+  authorizationScheme: { en: '{field} must be of the form "Bearer <token>".', ar: 'يجب أن يكون {field} بالصيغة "Bearer <token>".' },
+  acceptLanguage: { en: '{field} is not a valid Accept-Language value (RFC 9110).', ar: 'قيمة {field} ليست قيمة Accept-Language صالحة (RFC 9110).' },
+  aliasConflict: { en: '{field} conflicts with {other}, given with a different value.', ar: 'يتعارض {field} مع {other} الممرَّر بقيمة مختلفة.' },
+  duplicateField: { en: '{field} is given twice, as {other} too.', ar: 'مُرِّر {field} مرتين، وأيضًا باسم {other}.' },
+  grantType: { en: '{field} must be authorization_code or refresh_token.', ar: 'يجب أن يكون {field} إما authorization_code وإما refresh_token.' },
   codeVerifier: {
-    en: 'must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~"',
-    ar: 'يجب أن يتكون من 43 إلى 128 حرفًا من A-Z وa-z و0-9 و"-" و"." و"_" و"~"',
+    en: '{field} must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~".',
+    ar: 'يجب أن يتكون {field} من 43 إلى 128 حرفًا من A-Z وa-z و0-9 و"-" و"." و"_" و"~".',
   },
-  grant: { en: 'is not valid for this grant', ar: 'غير صالح لهذه المنحة' },
+  grant: { en: '{field} is not valid for this grant.', ar: 'قيمة {field} غير صالحة لهذه المنحة.' },
   pageToken: {
-    en: 'is not a page token this server issued for this list, or it has expired',
-    ar: 'ليس رمز صفحة أصدره هذا الخادم لهذه القائمة، أو انتهت صلاحيته',
+    en: '{field} is not a page token this server issued for this list, or it has expired.',
+    ar: 'ليس {field} رمز صفحة أصدره هذا الخادم لهذه القائمة، أو انتهت صلاحيته.',
   },
   entityTag: {
-    en: 'must be entity-tags such as "7" (in double quotes), or *',
-    ar: 'يجب أن يكون وسوم كيان مثل "7" (بين علامتي اقتباس مزدوجتين)، أو *',
+    en: '{field} must be entity-tags such as "7" (in double quotes), or *.',
+    ar: 'يجب أن يكون {field} وسوم كيان مثل "7" (بين علامتي اقتباس مزدوجتين)، أو *.',
   },
   pageTokenReordered: {
-    en: 'was made before the playlist was renumbered, and the entry it went on from has moved or gone; read the playlist again from the first page',
-    ar: 'صدر قبل إعادة ترقيم قائمة التشغيل، والعنصر الذي يتابع منه نُقل أو حُذف؛ اقرأ القائمة من جديد من الصفحة الأولى',
+    en: '{field} was made before the playlist was renumbered, and the entry it went on from has moved or gone; read the playlist again from the first page.',
+    ar: 'صدر {field} قبل إعادة ترقيم قائمة التشغيل، والعنصر الذي يتابع منه نُقل أو حُذف؛ اقرأ القائمة من جديد من الصفحة الأولى.',
   },
   libraryTypes: {
-    en: 'must be a comma-separated list of song and album',
-    ar: 'يجب أن يكون قائمة مفصولة بفواصل من song وalbum',
+    en: '{field} must be a comma-separated list of song and album.',
+    ar: 'يجب أن يكون {field} قائمة مفصولة بفواصل من song وalbum.',
   },
   idsInAll: {
-    en: 'songIdList and albumIdList must hold {limit#ids} at most in all, and at least one',
-    ar: 'يجب أن تضم songIdList وalbumIdList معًا معرّفًا واحدًا على الأقل و{limit#ids} على الأكثر',
+    en: 'songIdList and albumIdList must hold {limit#ids} at most in all, and at least one.',
+    ar: 'يجب أن تضم songIdList وalbumIdList معًا معرّفًا واحدًا على الأقل و{limit#ids} على الأكثر.',
   },
   idempotencyKey: {
-    en: 'must be 1 to 255 printable ASCII characters',
-    ar: 'يجب أن يتكون من 1 إلى 255 حرفًا من حروف ASCII القابلة للطباعة',
+    en: '{field} must be 1 to 255 printable ASCII characters.',
+    ar: 'يجب أن يتكون {field} من 1 إلى 255 حرفًا من حروف ASCII القابلة للطباعة.',
   },
   changesCursor: {
-    en: 'is not a cursor of your library\'s changes',
-    ar: 'ليس مؤشرًا لتغييرات مكتبتك',
+    en: "{field} is not a cursor of your library's changes.",
+    ar: 'ليس {field} مؤشرًا لتغييرات مكتبتك.',
   },
   changesCursorExpired: {
-    en: 'is older than the {days#days} changes are kept',
-    ar: 'أقدم من {days#days}، وهي مدة حفظ التغييرات',
+    en: '{field} is older than the {days#days} changes are kept.',
+    ar: 'المؤشر {field} أقدم من {days#days}، وهي مدة حفظ التغييرات.',
   },
   songUnknown: {
-    en: 'names no song in the catalog (unknown or withdrawn)',
-    ar: 'لا يدل على أغنية في الكتالوج (غير معروفة أو مسحوبة)',
+    en: '{field} names no song in the catalog (unknown or withdrawn).',
+    ar: 'لا يدل {field} على أغنية في الكتالوج (غير معروفة أو مسحوبة).',
   },
   trimmedLength: {
-    en: 'must be {min} to {max} characters once trimmed',
-    ar: 'يجب أن يكون طوله بين {min} و{max} حرفًا بعد حذف المسافات من طرفيه',
+    en: '{field} must be {min} to {max} characters once trimmed.',
+    ar: 'يجب أن يكون طول {field} بين {min} و{max} حرفًا بعد حذف المسافات من طرفيه.',
   },
   entryTwice: {
-    en: 'names an entry already named in itemIds',
-    ar: 'يكرر عنصرًا ورد من قبل في itemIds',
+    en: '{field} names an entry already named in itemIds.',
+    ar: 'يكرر {field} عنصرًا ورد من قبل في itemIds.',
   },
   entryMovedBeforeItself: {
-    en: 'is one of the entries being moved',
-    ar: 'هو أحد العناصر المنقولة',
+    en: '{field} is one of the entries being moved.',
+    ar: 'العنصر {field} هو أحد العناصر المنقولة.',
   },
   searchTypes: {
-    en: 'must be a comma-separated list of song, artist and album',
-    ar: 'يجب أن يكون قائمة مفصولة بفواصل من song وartist وalbum',
+    en: '{field} must be a comma-separated list of song, artist and album.',
+    ar: 'يجب أن يكون {field} قائمة مفصولة بفواصل من song وartist وalbum.',
   },
 } as const satisfies Record<string, Localized>;
 
@@ -500,8 +500,9 @@ export interface Violation {
   readonly params?: Params;
 }
 
+/** A violation as the answer gives it: its field, and a whole sentence in the answer's language that names the field. */
 export function localizeViolation(v: Violation, locale: MessageLocale): FieldViolation {
-  return { field: v.field, description: formatMessage(VIOLATIONS[v.reason][locale], v.params, locale) };
+  return { field: v.field, description: formatMessage(VIOLATIONS[v.reason][locale], { ...v.params, field: v.field }, locale) };
 }
 
 /** What a DomainError carries beside its reason. */

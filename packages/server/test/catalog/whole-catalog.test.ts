@@ -336,12 +336,12 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the rest of MusicCatal
     it('names the allowed values of an enum, and a wrong type in words of the answer\'s language', async () => {
       const lp = await get('/v1/music/artists/artist-ar/albums?album_type=LP');
       expect(lp.json().violations).toEqual([{
-        field: 'album_type', description: 'must be one of ALBUM_TYPE_ALBUM, ALBUM_TYPE_SINGLE, ALBUM_TYPE_EP, ALBUM_TYPE_COMPILATION',
+        field: 'album_type', description: 'album_type must be one of ALBUM_TYPE_ALBUM, ALBUM_TYPE_SINGLE, ALBUM_TYPE_EP, ALBUM_TYPE_COMPILATION.',
       }]);
       const arabic = await get('/v1/music/artists/artist-ar/albums?page_size=ten', { 'accept-language': 'ar' });
       expect(arabic.headers['content-language']).toBe('ar');
-      expect(arabic.json().violations).toEqual([{ field: 'page_size', description: 'يجب أن يكون عددًا صحيحًا' }]);
-      expect((await get('/v1/music/artists/artist-ar/albums?page_size=ten')).json().violations[0].description).toBe('must be a whole number');
+      expect(arabic.json().violations).toEqual([{ field: 'page_size', description: 'يجب أن يكون page_size عددًا صحيحًا.' }]);
+      expect((await get('/v1/music/artists/artist-ar/albums?page_size=ten')).json().violations[0].description).toBe('page_size must be a whole number.');
     });
   });
 

@@ -19,10 +19,10 @@ describe('operations endpoints and the error model', () => {
       });
       return res.json().violations[0].description as string;
     };
-    expect(await describe(0, 'ar')).toBe('يجب أن يحتوي على عنصر واحد على الأقل');
-    expect(await describe(0, 'en')).toBe('must have at least 1 item');
-    expect(await describe(101, 'ar')).toBe('يجب ألا يحتوي على أكثر من 100 عنصر');
-    expect(await describe(101, 'en')).toBe('must have at most 100 items');
+    expect(await describe(0, 'ar')).toBe('يجب أن يحتوي songIdList على عنصر واحد على الأقل.');
+    expect(await describe(0, 'en')).toBe('songIdList must have at least 1 item.');
+    expect(await describe(101, 'ar')).toBe('يجب ألا يحتوي songIdList على أكثر من 100 عنصر.');
+    expect(await describe(101, 'en')).toBe('songIdList must have at most 100 items.');
   });
 
   it('answers /healthz and /readyz', async () => {
@@ -150,8 +150,16 @@ describe('the error catalog', () => {
     expect(entry.message.ar.match(/\{\w+(#\w+)?\}/g)?.sort()).toEqual(entry.message.en.match(/\{\w+(#\w+)?\}/g)?.sort());
   });
 
-  it.each(Object.entries(VIOLATIONS))('violation %s has texts in Arabic and English', (_reason, texts) => {
-    expect(texts.en).toMatch(/[A-Za-z]/);
+  it.each(Object.entries(VIOLATIONS))('violation %s is a whole sentence in Arabic and in English, with the same values', (reason, texts) => {
+    expect(texts.en).toMatch(/\.$/);
     expect(texts.ar).toMatch(/[\u0600-\u06FF]/);
+    expect(texts.ar).toMatch(/\.$/);
+    // The field is named unless the sentence names what it is about itself.
+    if (!['bothCredentials', 'idsInAll'].includes(reason)) expect(texts.en).toContain('{field}');
+    expect(texts.en).toMatch(/^[A-Za-z{]/);
+    expect(texts.ar.match(/\{\w+(#\w+)?\}/g)?.sort()).toEqual(texts.en.match(/\{\w+(#\w+)?\}/g)?.sort());
+    // No English word inside the Arabic sentence but the names of fields, headers and values, which are not translated.
+    const words = texts.ar.replace(/\{[^}]*\}/g, '').match(/[A-Za-z]+/g) ?? [];
+    expect(words.filter((word) => !/^(?:true|false|null|JSON|HTTP|Authorization|x|api|key|Bearer|token|RFC|Accept|Language|application|json|authorization|refresh|code|A|Z|a|z|ASCII|song|album|artist|songIdList|albumIdList|itemIds)$/.test(word))).toEqual([]);
   });
 });

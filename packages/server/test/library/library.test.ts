@@ -80,7 +80,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('LibraryService on %s',
     const other = await libraryUser(server);
     const stolen = await asUser(server, other.read)('GET', `/v1/library/saved?page_size=2&page_token=${body.nextPageToken}`);
     expect(stolen.statusCode).toBe(400);
-    expect((await call('GET', '/v1/library/saved?types=song,video')).json().violations).toEqual([{ field: 'types', description: 'must be a comma-separated list of song and album' }]);
+    expect((await call('GET', '/v1/library/saved?types=song,video')).json().violations).toEqual([{ field: 'types', description: 'types must be a comma-separated list of song and album.' }]);
   });
 
   it('removes what is saved, succeeds on what is not, and the feed lists every change once, in commit order', async () => {

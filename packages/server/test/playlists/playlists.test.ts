@@ -73,7 +73,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('PlaylistService on %s'
   it('refuses a bad playlist whole: names out of bounds once trimmed, unknown or withdrawn songs named by path, bad visibility', async () => {
     const blank = await call('POST', '/v1/playlists', { name: '   ' });
     expect(blank.statusCode).toBe(400);
-    expect(blank.json().violations).toEqual([{ field: 'name', description: 'must be 1 to 100 characters once trimmed' }]);
+    expect(blank.json().violations).toEqual([{ field: 'name', description: 'name must be 1 to 100 characters once trimmed.' }]);
     const long = await call('POST', '/v1/playlists', { name: 'ن'.repeat(101), description: 'x'.repeat(301) });
     expect(long.json().violations.map((v: { field: string }) => v.field)).toEqual(['name', 'description']);
     const songs = await call('POST', '/v1/playlists', { name: 'x', songIdList: songIds('song-ar', 'nope', 'song-withdrawn') });
@@ -204,10 +204,10 @@ describe.each(dialects.map((d) => [d.name, d] as const))('PlaylistService on %s'
     expect(missingBefore.json().code).toBe('ERROR_CODE_CONFLICT');
     expect((await call('POST', `${url}/items:move`, { itemIds: [fr, secondAr] })).statusCode).toBe(409);
     const twice = await call('POST', `${url}/items:move`, { itemIds: [fr, fr] });
-    expect(twice.json().violations).toEqual([{ field: 'itemIds[1]', description: 'names an entry already named in itemIds' }]);
+    expect(twice.json().violations).toEqual([{ field: 'itemIds[1]', description: 'itemIds[1] names an entry already named in itemIds.' }]);
     expect((await call('POST', `${url}/items:move`, { itemIds: [fr], beforeItemId: fr })).json().violations[0].field).toBe('beforeItemId');
     const unknownSong = await call('POST', `${url}/items:batchAdd`, { songIdList: songIds('song-ar', 'song-withdrawn') });
-    expect(unknownSong.json().violations).toEqual([{ field: 'songIdList[1].value', description: 'names no song in the catalog (unknown or withdrawn)' }]);
+    expect(unknownSong.json().violations).toEqual([{ field: 'songIdList[1].value', description: 'songIdList[1].value names no song in the catalog (unknown or withdrawn).' }]);
     expect((await call('GET', url)).json().playlist).toMatchObject({ itemCount: 3, version: '6' });
     expect((await allEntries(call, playlist.id.value)).map((entry) => entry.itemId)).toEqual([fr, ar, en]);
   });
