@@ -467,7 +467,7 @@ function playFrom(songs: readonly Song[], song?: Song, shuffled = false) {
   void playCurrent();
 }
 
-/** Plays the queue's current song; one without media any more is skipped. */
+/** Plays the queue's current song; one that has lost its media since says so. */
 async function playCurrent() {
   const song = queue.current;
   if (!song) return;
