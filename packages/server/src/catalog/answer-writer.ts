@@ -32,32 +32,35 @@ export function writeBatchAnswer(body: Buffer, count: number, writeItem: (i: num
   return offset + CLOSE_RESULTS.copy(body, offset);
 }
 
-const COMMA_BYTES = Buffer.from(',');
+/** A part of a list's item: rendered bytes, or text written straight into the answer (no Buffer of its own). */
+export type AnswerPart = Buffer | string;
 
 /**
- * A list answer: `{"<member>":[<items>]}`, and `"nextPageToken"` after the
- * list when `nextPageToken` is given ('' on a last page that says so). An
- * item may come in parts (a rendered item and members added after it),
- * copied once, into the answer, whose memory `allocate` gives (a lent
- * block: catalog.service.ts `listAnswer`).
+ * A list answer: `{<leading>"<member>":[<items>]}`, and `"nextPageToken"`
+ * after the list when `nextPageToken` is given ('' on a last page that says
+ * so). `leading` is members written before the list, each followed by a comma
+ * (`"version":"3",`). An item may come in parts (a rendered item and members
+ * around it), copied once, into the answer, whose memory `allocate` gives (a
+ * lent block: catalog.service.ts `listAnswer`).
  */
 export function listAnswer(
   member: string,
-  items: readonly (Buffer | readonly Buffer[])[],
+  items: readonly (AnswerPart | readonly AnswerPart[])[],
   nextPageToken: string | undefined,
   allocate: (size: number) => Buffer = Buffer.allocUnsafe,
+  leading = '',
 ): Buffer {
-  const parts: Buffer[] = [Buffer.from(`{${JSON.stringify(member)}:[`)];
+  const parts: AnswerPart[] = [`{${leading}${JSON.stringify(member)}:[`];
   items.forEach((item, i) => {
-    if (i > 0) parts.push(COMMA_BYTES);
-    if (Buffer.isBuffer(item)) parts.push(item);
+    if (i > 0) parts.push(',');
+    if (typeof item === 'string' || Buffer.isBuffer(item)) parts.push(item);
     else parts.push(...item);
   });
-  parts.push(Buffer.from(nextPageToken === undefined ? ']}' : `],"nextPageToken":${JSON.stringify(nextPageToken)}}`));
+  parts.push(nextPageToken === undefined ? ']}' : `],"nextPageToken":${JSON.stringify(nextPageToken)}}`);
   let size = 0;
-  for (const part of parts) size += part.length;
+  for (const part of parts) size += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
   const answer = allocate(size);
   let at = 0;
-  for (const part of parts) at += part.copy(answer, at);
+  for (const part of parts) at += typeof part === 'string' ? answer.write(part, at) : part.copy(answer, at);
   return answer;
 }

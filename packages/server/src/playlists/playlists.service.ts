@@ -4,11 +4,11 @@ import { DomainError, invalidRequest, localizedError, type Violation } from '../
 import type { Negotiation } from '../locale/negotiation.ts';
 import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
 import type { PageCursorCodec } from '../catalog/page-cursor.ts';
-import { listAnswer } from '../catalog/answer-writer.ts';
+import { listAnswer, type AnswerPart } from '../catalog/answer-writer.ts';
 import { rfc3339 } from '../library/rendered-items.ts';
 import { CHANGES_KEPT_MS } from '../library/library.service.ts';
 import { keysBetween, renumberedKey } from './order-keys.ts';
-import type { EntryRow, NewEntry, PlaylistChanges, PlaylistRead, PlaylistRow, PlaylistWrite, PlaylistsRepo } from './playlists.repo.ts';
+import type { NewEntry, PlaylistChanges, PlaylistRead, PlaylistRow, PlaylistWrite, PlaylistsRepo } from './playlists.repo.ts';
 
 /** Who reads: a user (their token), or an API key (no user). */
 export interface Reader {
@@ -212,25 +212,31 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
     };
   }
 
-  /** Each entry as `{"itemId","position","addedAt","song"}`, or with `error` where its song is withdrawn, in parts for listAnswer. */
-  async function renderedEntries(entries: readonly PlacedEntry[], negotiation: Negotiation): Promise<(readonly Buffer[])[]> {
+
+  /**
+   * Each entry as `{"itemId","position","addedAt","song"}`, or with `error`
+   * where its song is withdrawn, in parts for listAnswer: the entry's own
+   * members as text, then the song's rendered bytes, each copied once, into
+   * the answer.
+   */
+  async function renderedEntries(entries: readonly PlacedEntry[], negotiation: Negotiation): Promise<(readonly AnswerPart[])[]> {
     const fragments = await catalog.fragments('song', entries.map((entry) => entry.songId), negotiation);
     const locale = negotiation.messageLocale;
     return entries.map((entry, i) => {
       const head = `{"itemId":${JSON.stringify(entry.itemId)},"position":${entry.position},"addedAt":"${rfc3339(entry.addedAt)}",`;
       const fragment = fragments[i];
       // The fragment is `{"song":{...}}`: its members follow the entry's.
-      if (fragment !== undefined) return [Buffer.from(head), fragment.subarray(1)];
-      return [Buffer.from(`${head}"error":${JSON.stringify(localizedError('songNotFound', { id: entry.songId }, locale))}}`)];
+      if (fragment !== undefined) return [head, fragment.subarray(1)];
+      return [`${head}"error":${JSON.stringify(localizedError('songNotFound', { id: entry.songId }, locale))}}`];
     });
   }
 
-  /** `{<members>,"items":[...],"nextPageToken"?}`: the entries with members before them. */
+  /** `{<members>,"items":[...],"nextPageToken"?}`: the entries with members before them, written once. */
   async function entriesAnswer(members: Record<string, unknown>, entries: readonly PlacedEntry[], nextPageToken: string | undefined, negotiation: Negotiation): Promise<Buffer> {
-    const list = listAnswer('items', await renderedEntries(entries, negotiation), nextPageToken);
-    const head = JSON.stringify(members);
-    return Buffer.concat([Buffer.from(`${head.slice(0, -1)}${head.length > 2 ? ',' : ''}`), list.subarray(1)]);
+    const json = JSON.stringify(members);
+    return listAnswer('items', await renderedEntries(entries, negotiation), nextPageToken, Buffer.allocUnsafe, json.length > 2 ? `${json.slice(1, -1)},` : '');
   }
+
 
   /**
    * A page of the playlist's entries in order, on one snapshot. A walk that
@@ -264,20 +270,29 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
     }
     // Where the first entry after the last one shown stands: every entry before it counts.
     let position = start ?? (afterKey === null ? 0 : await read.countBefore(playlist.id, afterKey + 1));
-    const kept: (EntryRow & { position: number })[] = [];
-    for (let scanFrom = afterKey; kept.length <= request.size;) {
+    // The page, and whether an entry follows it; the last entry's key, for the token.
+    const page: PlacedEntry[] = [];
+    let more = false;
+    let lastKey = 0;
+    for (let scanFrom = afterKey; !more;) {
       const rows = await read.entriesAfter(playlist.id, scanFrom, request.size + 1);
       for (const row of rows) {
-        if (row.placedVersion <= since && kept.length <= request.size) kept.push({ ...row, position });
+        if (row.placedVersion <= since) {
+          if (page.length === request.size) {
+            more = true;
+            break;
+          }
+          page.push({ itemId: row.itemId, position, addedAt: row.addedAt, songId: row.songId });
+          lastKey = row.orderKey;
+        }
         position++;
       }
       if (rows.length < request.size + 1) break;
       scanFrom = rows[rows.length - 1]!.orderKey;
     }
-    const page = kept.slice(0, request.size);
     const last = page[page.length - 1];
-    const nextPageToken = kept.length > request.size && last !== undefined ? cursors.encode(scope, [since, last.orderKey, last.itemId, last.position]) : '';
-    return { entries: page.map((row) => ({ itemId: row.itemId, position: row.position, addedAt: row.addedAt, songId: row.songId })), nextPageToken };
+    const nextPageToken = more && last !== undefined ? cursors.encode(scope, [since, lastKey, last.itemId, last.position]) : '';
+    return { entries: page, nextPageToken };
   }
 
   async function readablePlaylist(read: PlaylistRead, id: string, reader: Reader): Promise<PlaylistRow> {
