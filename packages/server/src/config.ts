@@ -279,7 +279,7 @@ export const SETTINGS = [
     key: 'demoMusicSongs',
     env: 'MAQAM_DEMO_MUSIC',
     shownDefault: '1000',
-    description: "`maqam serve --demo`: how many of the known artists' songs get generated music in the background (all of them by default; each takes a few seconds of CPU; 0 makes none).",
+    description: "`maqam serve --demo`: how many of the known artists' songs get generated music in the background (all of them by default; each takes a few seconds of CPU); 0 makes no demo audio at all, the three clips with synced lyrics included.",
     parse: integer('MAQAM_DEMO_MUSIC', 1000, 0, 1000),
   } satisfies Setting<'demoMusicSongs'>,
 ] as const;

@@ -93,7 +93,7 @@ async function seedDemo(storage: Storage, config: Config, out: Output, demo: Dem
   }
   demo.featuredArtists = await findFeaturedArtists(storage);
   try {
-    if (await seedDemoMedia(storage, config, out)) demo.mediaSongs.push(...DEMO_MEDIA_SONGS);
+    if (config.demoMusicSongs > 0 && (await seedDemoMedia(storage, config, out))) demo.mediaSongs.push(...DEMO_MEDIA_SONGS);
   } catch (error) {
     // Demo media is a nicety: the server starts without it.
     out.info(`demo media skipped: ${(error as Error).message}`);
@@ -192,11 +192,13 @@ export async function serve(given: Config, out: Output, flags: { demo?: boolean 
         `  3. curl -s ${base}/v1/auth/token -H 'content-type: application/json' -d '{"grant_type":"authorization_code",` +
           `"client_id":"${DEMO_CLIENT_ID}","redirect_uri":"${redirect}","code_verifier":"${verifier}","code":"<code>"}'`,
         '',
-        hasFfmpeg
+        hasFfmpeg && config.demoMusicSongs > 0
           ? `Streams: ${DEMO_MEDIA_SONGS.join(', ')} and the known artists' songs have media. With the access token:\n` +
             `  curl -s ${base}/v1/streaming/music -H "authorization: Bearer <access_token>" -H 'content-type: application/json' -d '{"songId":{"value":"song-1"}}'\n` +
             '  and play the manifestUrl it answers (ffplay, VLC, Safari).'
-          : 'Streams: no demo media, because ffmpeg is not installed (Debian: apt-get install ffmpeg), then restart.',
+          : hasFfmpeg
+            ? 'Streams: no demo media, as MAQAM_DEMO_MUSIC=0 asks.'
+            : 'Streams: no demo media, because ffmpeg is not installed (Debian: apt-get install ffmpeg), then restart.',
         '',
       ].join('\n'),
     );
