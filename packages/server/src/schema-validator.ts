@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
@@ -20,4 +20,14 @@ export function createAjv(coerceTypes = false): Ajv {
   addFormats(ajv);
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   return ajv;
+}
+
+/**
+ * ajv's errors without those of a failed union's branches: a union that
+ * matched no branch reports every branch's errors and then its own `anyOf`
+ * error, which says it once.
+ */
+export function withoutUnionBranches(errors: readonly ErrorObject[]): ErrorObject[] {
+  return errors.filter((error) =>
+    !errors.some((other) => other !== error && other.keyword === 'anyOf' && error.schemaPath.startsWith(other.schemaPath.replace(/\/anyOf$/, '/anyOf/'))));
 }

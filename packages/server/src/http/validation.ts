@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { invalidRequest, type Violation, type ViolationReason } from '../errors.ts';
-import { createAjv } from '../schema-validator.ts';
+import { createAjv, withoutUnionBranches } from '../schema-validator.ts';
 import { BatchIds } from './batch-body.ts';
 
 const bodyAjv = createAjv(false);
@@ -86,9 +86,7 @@ function toViolation(error: ErrorObject, context: string): Violation {
 export function validationErrorToApiError(errors: readonly ErrorObject[], context: string) {
   const violations: Violation[] = [];
   const seen = new Set<string>();
-  for (const error of errors) {
-    // A failed union reports every branch; its own `anyOf` error says it once.
-    if (errors.some((other) => other !== error && other.keyword === 'anyOf' && error.schemaPath.startsWith(other.schemaPath.replace(/\/anyOf$/, '/anyOf/')))) continue;
+  for (const error of withoutUnionBranches(errors)) {
     const violation = toViolation(error, context);
     const key = `${violation.field}\u0000${violation.reason}`;
     if (!seen.has(key)) {

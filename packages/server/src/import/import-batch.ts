@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import { ImportRecord, type LyricsRecord } from '@maqam/contract';
 import type { SongRow } from '../catalog/catalog.repo.ts';
 import { buildSongTemplate } from '../catalog/song-template.ts';
-import { createAjv } from '../schema-validator.ts';
+import { createAjv, withoutUnionBranches } from '../schema-validator.ts';
 import type { Database } from '../storage/database.ts';
 import { forbiddenCharacterIn } from '../text/forbidden-characters.ts';
 import { addReference, lower, type BatchRows, type PrebuiltTemplates } from './batch-rows.ts';
@@ -88,10 +88,8 @@ export function parseImportLine(text: string): ImportRecord {
   const branch = validateByKind[kind as ImportRecord['kind']];
   const problems: string[] = [];
   if (!branch(value)) {
-    // A failed union (a count given as neither number nor digits) reports each branch, then itself: its own error says it once.
-    const errors = (branch.errors ?? []).filter((error, _, all) =>
-      !all.some((other) => other !== error && other.keyword === 'anyOf' && error.schemaPath.startsWith(other.schemaPath.replace(/\/anyOf$/, '/anyOf/'))));
-    problems.push(...new Set(errors.map((error) => describeSchemaError(kind, error))));
+    // A failed union (a count given as neither number nor digits) is said once.
+    problems.push(...new Set(withoutUnionBranches(branch.errors ?? []).map((error) => describeSchemaError(kind, error))));
   }
   for (const forbidden of forbiddenCharactersOf(value, '')) {
     problems.push(`${kind} ${forbidden.path} holds ${forbidden.character}, a character no text may hold (a control character or a lone surrogate)`);
