@@ -25,12 +25,11 @@ export const DEMO_MEDIA_SONGS = ['song-1', 'song-2', 'song-3'];
 /** Length of each demo clip: the catalog gives these songs this duration and lyrics synced to it. */
 const DEMO_CLIP_SECONDS = 24;
 
-/** A few seconds of synthesized audio per demo song (a rising phrase on a different tonic each). */
-async function seedDemoMedia(storage: Storage, config: Config, out: Output): Promise<boolean> {
-  if (spawnSync('ffmpeg', ['-version']).status !== 0) return false;
+/** A few seconds of synthesized audio per demo song (a rising phrase on a different tonic each); needs ffmpeg. */
+async function seedDemoMedia(storage: Storage, config: Config, out: Output): Promise<void> {
   const done = await storage.db.selectFrom('song_media').select('song_id').where('song_id', 'in', DEMO_MEDIA_SONGS).execute();
   const pending = DEMO_MEDIA_SONGS.filter((id) => !done.some((row) => row.song_id === id));
-  if (pending.length === 0) return true;
+  if (pending.length === 0) return;
   out.info(`packaging demo media for ${pending.join(', ')} with ffmpeg...`);
   const dir = mkdtempSync(join(tmpdir(), 'maqam-demo-media-'));
   try {
@@ -46,11 +45,12 @@ async function seedDemoMedia(storage: Storage, config: Config, out: Output): Pro
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return true;
 }
 
 /** What the demo's pages are told (config.json): it changes as the demo's music is packaged in the background. */
 interface DemoState {
+  /** Whether ffmpeg is there to make the demo's audio, asked once at start. */
+  readonly hasFfmpeg: boolean;
   /** Songs with media, the only ones the demo offers to play. */
   readonly mediaSongs: string[];
   /** Artists the home view features: the most listened to, read from the catalog at start. */
@@ -93,7 +93,10 @@ async function seedDemo(storage: Storage, config: Config, out: Output, demo: Dem
   }
   demo.featuredArtists = await findFeaturedArtists(storage);
   try {
-    if (config.demoMusicSongs > 0 && (await seedDemoMedia(storage, config, out))) demo.mediaSongs.push(...DEMO_MEDIA_SONGS);
+    if (demo.hasFfmpeg && config.demoMusicSongs > 0) {
+      await seedDemoMedia(storage, config, out);
+      demo.mediaSongs.push(...DEMO_MEDIA_SONGS);
+    }
   } catch (error) {
     // Demo media is a nicety: the server starts without it.
     out.info(`demo media skipped: ${(error as Error).message}`);
@@ -144,7 +147,7 @@ export async function serve(given: Config, out: Output, flags: { demo?: boolean 
   setFlagsFromString('--heap-growing-percent=20');
   // The demo signs /docs in with the demo client unless another is configured.
   const config = flags.demo && given.docsClientId === '' ? { ...given, docsClientId: DEMO_CLIENT_ID } : given;
-  const demo: DemoState = { mediaSongs: [], featuredArtists: [] };
+  const demo: DemoState = { hasFfmpeg: flags.demo === true && spawnSync('ffmpeg', ['-version']).status === 0, mediaSongs: [], featuredArtists: [] };
   const server = await startServer(config, {
     onRebuildProgress: reportRebuilds(out),
     beforeListen: flags.demo ? (storage) => seedDemo(storage, config, out, demo) : undefined,
@@ -162,7 +165,7 @@ export async function serve(given: Config, out: Output, flags: { demo?: boolean 
   });
   closeOnSignals(server);
   if (flags.demo) {
-    const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
+    const { hasFfmpeg } = demo;
     if (hasFfmpeg && config.demoMusicSongs > 0) packageMusicInBackground(server, config, out, demo);
     const base = config.publicUrl;
     const verifier = randomBytes(32).toString('base64url');
