@@ -14,5 +14,7 @@ function request()
 end
 
 function response(status, headers, body)
-  next_token = string.match(body, '"nextPageToken":"([^"]*)"') or ""
+  -- The token is the answer's last member: looking only at its end keeps wrk's own core from being the limit
+  -- (a match over the whole of a page of 100 songs, about 60 KB, took 82% of wrk's core at 1,900 pages a second).
+  next_token = string.match(string.sub(body, -1024), '"nextPageToken":"([^"]*)"') or ""
 end
