@@ -2,10 +2,14 @@
 // core 0, drive it from core 1, read wrk's figures and the server's CPU and
 // memory from /proc.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface WrkResult {
   requests: number;
+  /** What wrk read, heads and bodies, per request. */
+  bytesPerRequest: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -33,13 +37,51 @@ export function wrk(options: { url: string; script: string; seconds: number; con
   const out = result.stdout;
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const requests = Number(/(\d+) requests in/.exec(out)![1]);
+  const read = /requests in [\d.]+\w+, ([\d.]+)(B|KB|MB|GB) read/.exec(out)!;
   return {
-    requests: Number(/(\d+) requests in/.exec(out)![1]),
+    requests,
+    bytesPerRequest: Math.round((Number(read[1]) * { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[read[2] as 'B']) / Math.max(1, requests)),
     requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]),
     p50Ms: toMs(/\s50%\s+(\S+)/.exec(out)![1]!),
     p99Ms: toMs(/\s99%\s+(\S+)/.exec(out)![1]!),
     errors: non2xx + (socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
   };
+}
+
+/**
+ * The bare `node:http` server (bench/batch-get/ceiling-server.ts) at the pace of a run: pinned like the
+ * server, spinning before each answer for what a request of the run cost beyond the bare server's own
+ * `ceilingUs`, answering as many bytes, to as many connections. Its p99 is the tail of a server that only
+ * costs as much: what a run's latency would be if none of it came from Maqam's code paths but their CPU.
+ */
+export async function bareServerAt(options: { cpuUs: number; ceilingUs: number; bytes: number; connections: number; seconds: number; warmupSeconds: number }): Promise<WrkResult & { cpuUs: number }> {
+  const bodyFile = join(tmpdir(), `maqam-bench-body-${process.pid}.txt`);
+  writeFileSync(bodyFile, 'x'.repeat(Math.max(1, options.bytes - 100)));
+  const port = 20_000 + Math.floor(Math.random() * 1000);
+  const busyUs = Math.max(0, Math.round(options.cpuUs - options.ceilingUs));
+  const server = startPinned([process.execPath, join(import.meta.dirname, '../batch-get/ceiling-server.ts')], { ...process.env, BODY_FILE: bodyFile, PORT: String(port), BUSY_US: String(busyUs) });
+  try {
+    await waitReady(server, () => fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }));
+    const go = (seconds: number) => wrk({ url: `http://127.0.0.1:${port}/`, script: join(import.meta.dirname, 'post.lua'), seconds, connections: options.connections });
+    go(options.warmupSeconds);
+    const before = cpuSeconds(server.pid!);
+    const result = go(options.seconds);
+    return { ...result, cpuUs: ((cpuSeconds(server.pid!) - before) * 1e6) / result.requests };
+  } finally {
+    await stop(server);
+    rmSync(bodyFile, { force: true });
+  }
+}
+
+/**
+ * The bare server at the pace of a run that cost `cpuUs` a request and read `result`: its own cost at full
+ * pace for answers of that size measured first (2 s), then paced by spinning for the rest.
+ */
+export async function bareServerLike(result: WrkResult, cpuUs: number, connections: number, seconds: number): Promise<WrkResult & { cpuUs: number }> {
+  const bytes = result.bytesPerRequest;
+  const ceilingUs = (await bareServerAt({ cpuUs: 0, ceilingUs: 0, bytes, connections, seconds: 2, warmupSeconds: 1 })).cpuUs;
+  return bareServerAt({ cpuUs, ceilingUs, bytes, connections, seconds, warmupSeconds: 1 });
 }
 
 /** A process on core 0. */

@@ -19,6 +19,10 @@
 // the same run: GetArtistTopTracks of 20 songs, the catalog's own list of
 // the same rendered songs, without the library's query or page token.
 //
+// Beside each run, the bare node:http server at its pace (bench/lib/load.ts bareServerLike): spinning for
+// the run's CPU a request, answering as many bytes to as many connections. Its p99 is what the run's would
+// be if nothing but that CPU made the latency: the floor under a latency target at this load.
+//
 //   npm run bench:library            (BENCH_SONGS, BENCH_SECONDS, BENCH_WARMUP, BENCH_DIALECTS=sqlite,postgres)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -26,7 +30,7 @@ import { join, resolve } from 'node:path';
 import { openStorage } from '@maqam/server';
 import { analyzeTables } from '../../packages/server/src/storage/storage.ts';
 import { callerOf, eightAtOnce, seededDatabase, userTokens } from '../lib/fill.ts';
-import { cpuSeconds, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
+import { bareServerLike, cpuSeconds, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -46,7 +50,7 @@ const CHANGES = 100_000;
 mkdirSync(DATA, { recursive: true });
 mkdirSync(RESULTS, { recursive: true });
 
-interface Row { dialect: string; run: string; requestsPerSecond: number; p50Ms: number; p99Ms: number; cpuUs: number; rssMb: number; errors: number; target: string }
+interface Row { dialect: string; run: string; requestsPerSecond: number; p50Ms: number; p99Ms: number; cpuUs: number; rssMb: number; errors: number; target: string; bareP99Ms: number; bareCpuUs: number }
 const rows: Row[] = [];
 
 for (const dialect of DIALECTS) {
@@ -127,16 +131,17 @@ for (const dialect of DIALECTS) {
     const cpuBefore = cpuSeconds(server.pid!);
     const result = go(SECONDS);
     const cpuUs = ((cpuSeconds(server.pid!) - cpuBefore) * 1e6) / result.requests;
-    rows.push({ dialect, run, requestsPerSecond: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, cpuUs, rssMb: memoryOf(server.pid!).rssMb, errors: result.errors, target });
-    console.log(`  ${run}: ${Math.round(result.requestsPerSecond)}/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${Math.round(cpuUs)} us CPU a request, ${result.errors} errors`);
+    const bare = await bareServerLike(result, cpuUs, CONNECTIONS, SECONDS);
+    rows.push({ dialect, run, requestsPerSecond: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, cpuUs, rssMb: memoryOf(server.pid!).rssMb, errors: result.errors, target, bareP99Ms: bare.p99Ms, bareCpuUs: bare.cpuUs });
+    console.log(`  ${run}: ${Math.round(result.requestsPerSecond)}/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${Math.round(cpuUs)} us CPU a request, ${result.errors} errors; the bare server at that cost: p99 ${bare.p99Ms.toFixed(2)} ms (${Math.round(bare.cpuUs)} us)`);
   }
   await stop(server);
 }
 
 console.log(`\n${CONNECTIONS} connections, ${SECONDS} s a run after ${WARMUP_SECONDS} s of warm-up, ${SONGS.toLocaleString('en')}-song catalog\n`);
-console.log('| dialect | run | requests/s | p50 | p99 | target | server CPU us/request | RSS | errors |');
-console.log('|---|---|---:|---:|---:|---|---:|---:|---:|');
+console.log('| dialect | run | requests/s | p50 | p99 | target | server CPU us/request | RSS | errors | bare server at that CPU: p99 |');
+console.log('|---|---|---:|---:|---:|---|---:|---:|---:|---:|');
 for (const row of rows) {
-  console.log(`| ${row.dialect} | ${row.run} | ${Math.round(row.requestsPerSecond).toLocaleString('en')} | ${row.p50Ms.toFixed(2)} ms | ${row.p99Ms.toFixed(2)} ms | ${row.target} | ${Math.round(row.cpuUs)} | ${row.rssMb} MB | ${row.errors} |`);
+  console.log(`| ${row.dialect} | ${row.run} | ${Math.round(row.requestsPerSecond).toLocaleString('en')} | ${row.p50Ms.toFixed(2)} ms | ${row.p99Ms.toFixed(2)} ms | ${row.target} | ${Math.round(row.cpuUs)} | ${row.rssMb} MB | ${row.errors} | ${row.bareP99Ms.toFixed(2)} ms |`);
 }
 writeFileSync(join(RESULTS, `library-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(rows, null, 2));
