@@ -23,7 +23,8 @@
 // the run's CPU a request, answering as many bytes to as many connections. Its p99 is what the run's would
 // be if nothing but that CPU made the latency: the floor under a latency target at this load.
 //
-//   npm run bench:library            (BENCH_SONGS, BENCH_SECONDS, BENCH_WARMUP, BENCH_DIALECTS=sqlite,postgres)
+//   npm run bench:library            (BENCH_SONGS, BENCH_SECONDS, BENCH_WARMUP, BENCH_DIALECTS=sqlite,postgres,
+//                                     BENCH_ONLY=<regular expression>: the runs whose names match, and the peer)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -41,6 +42,7 @@ const SONGS = Number(process.env.BENCH_SONGS ?? 50_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 3);
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',');
+const ONLY = new RegExp(process.env.BENCH_ONLY ?? '', 'i');
 const CONNECTIONS = 32;
 const REPORTERS = 1000;
 const LIKED = 10_000;
@@ -114,7 +116,7 @@ for (const dialect of DIALECTS) {
   writeFileSync(join(files, 'cursors.txt'), cursors.join('\n') + '\n');
   writeFileSync(join(files, 'check.json'), JSON.stringify({ songIdList: ids(LIKED - 49, 100) }));
 
-  const runs: { run: string; script: string; env: Record<string, string>; target: string }[] = [
+  const runs: { run: string; script: string; connections?: number; env: Record<string, string>; target: string }[] = [
     // The peer: 20 songs rendered from the same cache by a catalog list, without a library query or a page token.
     { run: 'peer: GetArtistTopTracks, 20 songs (API key)', script: 'peer.lua', env: { API_KEY: apiKey, COUNT: '200' }, target: '(a peer)' },
     { run: 'GetSavedItems, every page (20, the default, of 10,000 likes)', script: 'pages.lua', env: { PATH_AND_QUERY: '/v1/library/saved?types=song', TOKEN: liker }, target: 'p99 < 10 ms' },
@@ -124,21 +126,26 @@ for (const dialect of DIALECTS) {
     { run: 'GetHistory, every page (20, the default, of 100,000 plays)', script: 'pages.lua', env: { PATH_AND_QUERY: '/v1/library/history', TOKEN: historian }, target: 'p99 < 10 ms' },
     { run: 'GetHistory, every page (50 of 100,000 plays)', script: 'pages.lua', env: { PATH_AND_QUERY: '/v1/library/history?page_size=50', TOKEN: historian }, target: 'p99 < 10 ms' },
     { run: 'GetLibraryChanges, 500 of 100,000 changes', script: 'changes.lua', env: { CURSORS_FILE: join(files, 'cursors.txt'), TOKEN: changer }, target: 'p99 < 20 ms' },
+    // One connection: each operation's own latency, with no queue of other requests before it.
+    { run: 'GetSavedItems, every page (20 of 10,000 likes; one connection)', script: 'pages.lua', connections: 1, env: { PATH_AND_QUERY: '/v1/library/saved?types=song', TOKEN: liker }, target: 'p99 < 10 ms' },
+    { run: 'CheckSavedItems, 100 ids (one connection)', script: 'post.lua', connections: 1, env: { POST_PATH: '/v1/library/saved:check', BODY_FILE: join(files, 'check.json'), TOKEN: liker }, target: 'p99 < 5 ms' },
+    { run: 'GetHistory, every page (20 of 100,000 plays; one connection)', script: 'pages.lua', connections: 1, env: { PATH_AND_QUERY: '/v1/library/history', TOKEN: historian }, target: 'p99 < 10 ms' },
+    { run: 'GetLibraryChanges, 500 of 100,000 changes (one connection)', script: 'changes.lua', connections: 1, env: { CURSORS_FILE: join(files, 'cursors.txt'), TOKEN: changer }, target: 'p99 < 20 ms' },
   ];
-  for (const { run, script, env: scriptEnv, target } of runs) {
-    const go = (seconds: number) => wrk({ url: `${base}/`, script: join(HERE, script), seconds, connections: CONNECTIONS, env: scriptEnv });
+  for (const { run, script, connections = CONNECTIONS, env: scriptEnv, target } of runs.filter(({ run }) => run.startsWith('peer') || ONLY.test(run))) {
+    const go = (seconds: number) => wrk({ url: `${base}/`, script: join(HERE, script), seconds, connections, env: scriptEnv });
     go(WARMUP_SECONDS);
     const cpuBefore = cpuSeconds(server.pid!);
     const result = go(SECONDS);
     const cpuUs = ((cpuSeconds(server.pid!) - cpuBefore) * 1e6) / result.requests;
-    const bare = await bareServerLike(result, cpuUs, CONNECTIONS, SECONDS);
+    const bare = await bareServerLike(result, cpuUs, connections, SECONDS);
     rows.push({ dialect, run, requestsPerSecond: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, cpuUs, rssMb: memoryOf(server.pid!).rssMb, errors: result.errors, target, bareP99Ms: bare.p99Ms, bareCpuUs: bare.cpuUs });
     console.log(`  ${run}: ${Math.round(result.requestsPerSecond)}/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${Math.round(cpuUs)} us CPU a request, ${result.errors} errors; the bare server at that cost: p99 ${bare.p99Ms.toFixed(2)} ms (${Math.round(bare.cpuUs)} us)`);
   }
   await stop(server);
 }
 
-console.log(`\n${CONNECTIONS} connections, ${SECONDS} s a run after ${WARMUP_SECONDS} s of warm-up, ${SONGS.toLocaleString('en')}-song catalog\n`);
+console.log(`\n${CONNECTIONS} connections unless told, ${SECONDS} s a run after ${WARMUP_SECONDS} s of warm-up, ${SONGS.toLocaleString('en')}-song catalog\n`);
 console.log('| dialect | run | requests/s | p50 | p99 | target | server CPU us/request | RSS | errors | bare server at that CPU: p99 |');
 console.log('|---|---|---:|---:|---:|---|---:|---:|---:|---:|');
 for (const row of rows) {
