@@ -143,6 +143,23 @@ describe.each(dialects.map((d) => [d.name, d] as const))('LibraryService on %s',
     expect(history.json().entries[0]).toMatchObject({ playId: 'p-1', playedAt: startedAt, msPlayed: 30_000, context: { albumId: 'album-1' }, song: { id: { value: 'song-ar' } } });
   });
 
+  it('pages plays that share a start time by playId, each once, on into the older ones', async () => {
+    const play = (playId: string, at: number) => ({ playId, songId: 'song-ar', startedAt: new Date(at).toISOString(), msPlayed: 40_000 });
+    const older = Array.from({ length: 25 }, (_, i) => play(`tie-a-${String(i).padStart(2, '0')}`, now - 20_000));
+    const newer = Array.from({ length: 10 }, (_, i) => play(`tie-b-${i}`, now - 10_000));
+    expect((await call('POST', '/v1/library/history:report', { plays: [...older, ...newer].reverse() })).statusCode).toBe(200);
+    const listed: string[] = [];
+    for (let token = '', pages = 0; pages < 20; pages++) {
+      const page = await call('GET', `/v1/library/history?page_size=7${token ? `&page_token=${token}` : ''}`);
+      expect(page.statusCode, page.body).toBe(200);
+      listed.push(...(page.json().entries as { playId: string }[]).map((entry) => entry.playId));
+      token = page.json().nextPageToken;
+      if (!token) break;
+    }
+    // Newest first, then playId; p-1 (reported a minute back by the test before) comes last.
+    expect(listed).toEqual([...newer.map((p) => p.playId), ...older.map((p) => p.playId), 'p-1']);
+  });
+
   it('refuses bad bodies with a 400 naming the field', async () => {
     const none = await call('POST', '/v1/library/saved:batchAdd', {});
     expect(none.statusCode).toBe(400);
