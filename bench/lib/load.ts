@@ -84,6 +84,15 @@ export async function bareServerLike(result: WrkResult, cpuUs: number, connectio
   return bareServerAt({ cpuUs, ceilingUs, bytes, connections, seconds, warmupSeconds: 1 });
 }
 
+/**
+ * PostgreSQL runs as operators run it on many nodes: with Redis (BENCH_REDIS_URL, the local one by default;
+ * `none` runs without), which lets a node check credentials from memory between writes (README, "Scale-out").
+ */
+export function scaleOut(dialect: string): { REDIS_URL?: string } {
+  const url = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  return dialect === 'postgres' && url !== 'none' ? { REDIS_URL: url } : {};
+}
+
 /** A process on core 0. */
 export function startPinned(command: string[], env: Record<string, string | undefined>): ChildProcess {
   return spawn('taskset', ['-c', '0', ...command], { env, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -31,7 +31,7 @@ import { join, resolve } from 'node:path';
 import { openStorage } from '@maqam/server';
 import { analyzeTables } from '../../packages/server/src/storage/storage.ts';
 import { callerOf, eightAtOnce, seededDatabase, userTokens } from '../lib/fill.ts';
-import { bareServerLike, cpuSeconds, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
+import { bareServerLike, cpuSeconds, scaleOut, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -61,7 +61,7 @@ for (const dialect of DIALECTS) {
     console.log('PostgreSQL does not answer: its runs are skipped');
     continue;
   }
-  const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0' };
+  const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0', ...scaleOut(dialect) };
   const users = await userTokens(url);
   const newUser = users.newUser;
   const liker = await newUser('liker');

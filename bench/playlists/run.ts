@@ -38,7 +38,7 @@ import { join, resolve } from 'node:path';
 import { openStorage } from '@maqam/server';
 import { analyzeTables } from '../../packages/server/src/storage/storage.ts';
 import { callerOf, eightAtOnce, seededDatabase, userTokens } from '../lib/fill.ts';
-import { bareServerLike, cpuSeconds, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
+import { bareServerLike, cpuSeconds, scaleOut, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -63,7 +63,7 @@ interface Row { dialect: string; run: string; requestsPerSecond: number; p50Ms: 
 const rows: Row[] = [];
 
 for (const dialect of DIALECTS) {
-  const env = { ...process.env, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0', MAQAM_PLAYLIST_MAX_ITEMS: String(ENTRIES + 1000) };
+  const env = { ...process.env, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0', MAQAM_PLAYLIST_MAX_ITEMS: String(ENTRIES + 1000), ...scaleOut(dialect) };
   const url = await seededDatabase(dialect, 'playlists', SONGS, DATA, BIN, env);
   if (url === undefined) {
     console.log('PostgreSQL does not answer: its runs are skipped');
