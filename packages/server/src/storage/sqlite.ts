@@ -91,8 +91,8 @@ function unavailableOr<T>(run: () => T): T {
  * `noteWrite` is told before every run of a statement that may write: anything but a SELECT (an INSERT ...
  * RETURNING reads rows too).
  *
- * Rows are read as arrays and made objects here. node:sqlite's own row objects are dictionaries that V8 puts
- * straight in the old generation: a page of 101 rows left about 3 KB there, so a server reading pages ran a full
+ * Rows are read as arrays and made objects here. node:sqlite's own row objects (made in C++) end up in V8's
+ * old generation: a page of 101 rows left about 3 KB there, so a server reading pages ran a full
  * collection every second or so, the tail of its latency (bench/README.md, "Rows as arrays"). Objects built in
  * JavaScript from the column names die young, and cost less to make.
  */
