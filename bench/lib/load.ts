@@ -55,7 +55,7 @@ export function wrk(options: { url: string; script: string; seconds: number; con
  * `ceilingUs`, answering as many bytes, to as many connections. Its p99 is the tail of a server that only
  * costs as much: what a run's latency would be if none of it came from Maqam's code paths but their CPU.
  */
-export async function bareServerAt(options: { cpuUs: number; ceilingUs: number; bytes: number; connections: number; seconds: number; warmupSeconds: number }): Promise<WrkResult & { cpuUs: number }> {
+export async function bareServerAt(options: { cpuUs: number; ceilingUs: number; bytes: number; connections: number; seconds: number; warmupSeconds: number; timeoutSeconds?: number }): Promise<WrkResult & { cpuUs: number }> {
   const bodyFile = join(tmpdir(), `maqam-bench-body-${process.pid}.txt`);
   writeFileSync(bodyFile, 'x'.repeat(Math.max(1, options.bytes - 100)));
   const port = 20_000 + Math.floor(Math.random() * 1000);
@@ -63,7 +63,7 @@ export async function bareServerAt(options: { cpuUs: number; ceilingUs: number; 
   const server = startPinned([process.execPath, join(import.meta.dirname, '../batch-get/ceiling-server.ts')], { ...process.env, BODY_FILE: bodyFile, PORT: String(port), BUSY_US: String(busyUs) });
   try {
     await waitReady(server, () => fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }));
-    const go = (seconds: number) => wrk({ url: `http://127.0.0.1:${port}/`, script: join(import.meta.dirname, 'post.lua'), seconds, connections: options.connections });
+    const go = (seconds: number) => wrk({ url: `http://127.0.0.1:${port}/`, script: join(import.meta.dirname, 'post.lua'), seconds, connections: options.connections, ...(options.timeoutSeconds && { timeoutSeconds: options.timeoutSeconds }) });
     go(options.warmupSeconds);
     const before = cpuSeconds(server.pid!);
     const result = go(options.seconds);
@@ -76,12 +76,13 @@ export async function bareServerAt(options: { cpuUs: number; ceilingUs: number; 
 
 /**
  * The bare server at the pace of a run that cost `cpuUs` a request and read `result`: its own cost at full
- * pace for answers of that size measured first (2 s), then paced by spinning for the rest.
+ * pace for answers of that size measured first (2 s), then paced by spinning for the rest. `timeoutSeconds`
+ * is the run's wrk timeout: a request that waits longer is an error, not a latency, in both.
  */
-export async function bareServerLike(result: WrkResult, cpuUs: number, connections: number, seconds: number): Promise<WrkResult & { cpuUs: number }> {
+export async function bareServerLike(result: WrkResult, cpuUs: number, connections: number, seconds: number, timeoutSeconds?: number): Promise<WrkResult & { cpuUs: number }> {
   const bytes = result.bytesPerRequest;
-  const ceilingUs = (await bareServerAt({ cpuUs: 0, ceilingUs: 0, bytes, connections, seconds: 2, warmupSeconds: 1 })).cpuUs;
-  return bareServerAt({ cpuUs, ceilingUs, bytes, connections, seconds, warmupSeconds: 1 });
+  const ceilingUs = (await bareServerAt({ cpuUs: 0, ceilingUs: 0, bytes, connections, seconds: 2, warmupSeconds: 1, timeoutSeconds })).cpuUs;
+  return bareServerAt({ cpuUs, ceilingUs, bytes, connections, seconds, warmupSeconds: 1, timeoutSeconds });
 }
 
 /**
