@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=8 --initial-old-space-size=64
+#!/usr/bin/env -S node --max-semi-space-size=8 --initial-old-space-size=64 --no-allocation-site-pretenuring --no-maglev
 // --max-semi-space-size=8 caps V8's young generation (the server's RSS under load). Measured with
 // bench/batch-get/memory.ts on 1M songs, fresh Zipf stream, 30 s runs alternating (2026-11-25):
 //   8 MB: 425 to 460 us a request, p99 28.7 to 31.1 ms, RSS 370 to 373 MB;
@@ -9,6 +9,12 @@
 // limit, a search server of about 31 MB live ran a full collection every second (3 to 14 ms pauses, and
 // marking threads taking the pinned core): bench/search's p99 was 19.7 to 21.5 ms, and 8.9 to 10.1 ms
 // with this flag; BatchGetSongs' RSS under fresh Zipf went from 251 to 265 MB (2026-11-26, bench/README.md).
+// --no-allocation-site-pretenuring --no-maglev: V8 learned from pg's rows that what some sites allocate survives,
+// allocated them straight into the old generation, and the young rows those point to were promoted with them
+// (a bare pg loop of 101-row queries promoted a third of what it allocated: 33 full collections in 5 s, 5 with
+// both flags). The server's PostgreSQL reads on one connection ran a full collection a second; p99 before/after
+// (bench/playlists, bench/library, 2026-11-27): a page of a playlist 21.4 to 3.9 ms, GetHistory 9.4 to 3.0,
+// the change feed 21.0 to 2.6 (bench/README.md, "A V8 feedback loop on pg's rows").
 // `import` and `seed-demo` run again without the cap (src/young-generation.ts): it made the 1M import 20% slower.
 // The CLI is TypeScript run by Node's built-in type stripping, which needs Node 24.
 // `npx maqam` and npm scripts put the repository's pinned Node 24 first on PATH.
