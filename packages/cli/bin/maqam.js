@@ -14,7 +14,8 @@
 // (a bare pg loop of 101-row queries promoted a third of what it allocated: 33 full collections in 5 s, 5 with
 // both flags). The server's PostgreSQL reads on one connection ran a full collection a second; p99 before/after
 // (bench/playlists, bench/library, 2026-11-27): a page of a playlist 21.4 to 3.9 ms, GetHistory 9.4 to 3.0,
-// the change feed 21.0 to 2.6 (bench/README.md, "A V8 feedback loop on pg's rows").
+// the change feed 21.0 to 2.6 (bench/README.md, "A V8 feedback loop on pg's rows"). The cost: a slower warm-up
+// (a SQLite page walk's p99 in its first 10 s under load 83 against 44 ms, then 31 against 41).
 // `import` and `seed-demo` run again without the cap (src/young-generation.ts): it made the 1M import 20% slower.
 // The CLI is TypeScript run by Node's built-in type stripping, which needs Node 24.
 // `npx maqam` and npm scripts put the repository's pinned Node 24 first on PATH.
