@@ -42,6 +42,15 @@ export function isPostgresUnavailable(error: unknown): boolean {
 }
 
 /**
+ * Whether PostgreSQL refused a prepared statement because a table it reads
+ * changed the shape of its rows ("cached plan must not change result type"):
+ * the statement fails on that connection until it is prepared again.
+ */
+export function isPostgresStalePlan(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '0A000' && error instanceof Error && /cached plan must not change result type/.test(error.message);
+}
+
+/**
  * SQLite result codes (primary, the low byte) that mean busy, locked, an I/O
  * failure, a full disk or a file that cannot be written, not a bad statement.
  */

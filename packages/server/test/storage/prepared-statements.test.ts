@@ -1,0 +1,45 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects } from '../dialects.ts';
+import { startTestServer, type TestServer } from '../harness.ts';
+
+/**
+ * On PostgreSQL a node prepares its statements once on each connection
+ * (storage/postgres.ts). A migration that changes the rows a prepared
+ * statement reads makes PostgreSQL refuse that statement on that connection
+ * for good ("cached plan must not change result type"): the node answers
+ * 503 (try again) and drops the connection, never a 500, and the next
+ * requests are answered as before.
+ */
+describe.runIf(dialects.some((d) => d.name === 'postgres'))('prepared statements on postgres', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialects.find((d) => d.name === 'postgres')!);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  // An unknown key is looked up in api_keys on every request, by a statement that reads every column.
+  const unknownKey = `mk_zzzzzzzzzzzz_${'A'.repeat(43)}`;
+  const refusal = async () => (await server.call({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { 'x-api-key': unknownKey } })).statusCode;
+
+  it('answers 503 once a table changed under a prepared statement, drops that connection, and answers as before after it', async () => {
+    expect(await refusal()).toBe(401);
+    expect(await refusal()).toBe(401);
+    const admin = new pg.Client({ connectionString: server.databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query('alter table api_keys add column added_by_a_later_release integer');
+    } finally {
+      await admin.end();
+    }
+    const statuses: number[] = [];
+    // Each pooled connection that prepared the statement fails it once, at most the pool's ten.
+    for (let i = 0; i < 12; i++) statuses.push(await refusal());
+    expect(statuses.every((status) => status === 401 || status === 503)).toBe(true);
+    expect(statuses[0]).toBe(503);
+    expect(statuses.at(-1)).toBe(401);
+    expect((await server.call({ method: 'GET', url: '/v1/music/songs/song-ar' })).statusCode).toBe(200);
+  });
+});
