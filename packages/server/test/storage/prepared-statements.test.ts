@@ -34,12 +34,13 @@ describe.runIf(dialects.some((d) => d.name === 'postgres'))('prepared statements
     } finally {
       await admin.end();
     }
-    const statuses: number[] = [];
-    // Each pooled connection that prepared the statement fails it once, at most the pool's ten.
+    // More requests at once than the pool has connections: every pooled connection answers one of them, and
+    // each that prepared the statement fails it once and is dropped. Then the node answers as before.
+    const statuses = await Promise.all(Array.from({ length: 12 }, refusal));
     for (let i = 0; i < 12; i++) statuses.push(await refusal());
     expect(statuses.every((status) => status === 401 || status === 503)).toBe(true);
-    expect(statuses[0]).toBe(503);
-    expect(statuses.at(-1)).toBe(401);
+    expect(statuses).toContain(503);
+    expect(statuses.slice(-3)).toEqual([401, 401, 401]);
     expect((await server.call({ method: 'GET', url: '/v1/music/songs/song-ar' })).statusCode).toBe(200);
   });
 });
