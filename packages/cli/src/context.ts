@@ -33,6 +33,7 @@ export function describeDatabase(databaseUrl: string): string {
 export function openConfiguredStorage(config: Config, out: Output): Storage {
   return openStorage(config.databaseUrl, {
     redisUrl: config.redisUrl,
+    preparedMaxParameters: config.postgresPreparedParameters,
     onWriteVersionError: (error) => out.info(`warning: ${error.message}; servers see this change within ${VERSION_MAX_AGE_MS / 1000} s`),
   });
 }

@@ -29,6 +29,8 @@ export interface Config {
   /** How many entries one playlist may hold. */
   playlistMaxItems: number;
   databaseTimeoutMs: number;
+  /** PostgreSQL: statements of one to this many parameters are prepared once per connection; 0, none. */
+  postgresPreparedParameters: number;
   /** HTTP: how long a client has to send a whole request, headers and body. */
   requestTimeoutMs: number;
   /** HTTP: how long a client has to send a request's headers (at most requestTimeoutMs). */
@@ -241,6 +243,14 @@ export const SETTINGS = [
       'How long the server waits to connect to the database, for a pooled connection, or for one statement (SQLite: for a write lock) before the request answers 503.',
     parse: integer('MAQAM_DB_TIMEOUT_MS', 2000, 100, 600_000),
   } satisfies Setting<'databaseTimeoutMs'>,
+  {
+    key: 'postgresPreparedParameters',
+    env: 'MAQAM_PG_PREPARED_PARAMETERS',
+    shownDefault: '64',
+    description:
+      'PostgreSQL: statements of one to this many parameters are prepared once on each connection, so they are parsed and planned once. 0 prepares none: for a connection pooler in transaction mode that keeps no prepared statements (PgBouncer before 1.21, or without max_prepared_statements).',
+    parse: integer('MAQAM_PG_PREPARED_PARAMETERS', 64, 0, 10_000),
+  } satisfies Setting<'postgresPreparedParameters'>,
   {
     key: 'requestTimeoutMs',
     env: 'MAQAM_REQUEST_TIMEOUT_MS',

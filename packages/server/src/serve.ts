@@ -26,7 +26,11 @@ export async function startServer(
 ): Promise<RunningServer> {
   // Migrations and seeding may run long statements: they get a connection without deadlines.
   let reportWriteVersionError: (error: Error) => void = (error) => process.emitWarning(error.message);
-  const shared = { redisUrl: config.redisUrl, onWriteVersionError: (error: Error) => reportWriteVersionError(error) };
+  const shared = {
+    redisUrl: config.redisUrl,
+    onWriteVersionError: (error: Error) => reportWriteVersionError(error),
+    preparedMaxParameters: config.postgresPreparedParameters,
+  };
   const maintenance = openStorage(config.databaseUrl, shared);
   try {
     await prepareDatabase(maintenance, options.onRebuildProgress);

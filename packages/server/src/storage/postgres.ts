@@ -10,11 +10,12 @@ const CLIENT_DEADLINE_GRACE_MS = 200;
 /**
  * Statements with one to this many parameters are prepared once on each connection, under a name made
  * from their text, so PostgreSQL parses and plans them once instead of at every run: a playlist add and
- * its removal on one connection, p50 7.7 to 5.2 ms (bench/README.md, "Prepared statements on PostgreSQL"). Their texts
- * are few (a list of ids is one array parameter, Storage.idList). Longer ones, inserts of many rows, differ
- * with their row count, and each name a connection prepares stays in the server's memory while it lives.
+ * its removal on one connection, p50 7.7 to 5.2 ms (bench/README.md, "Prepared statements on PostgreSQL").
+ * Their texts are few (a list of ids is one array parameter, Storage.idList). Longer ones, inserts of many
+ * rows, differ with their row count, and each name a connection prepares stays in the server's memory
+ * while it lives. MAQAM_PG_PREPARED_PARAMETERS sets it; 0 prepares nothing.
  */
-const PREPARED_MAX_PARAMETERS = 64;
+export const PREPARED_MAX_PARAMETERS = 64;
 
 // int8 (bigint) columns hold Unix-millisecond times, well inside 2^53: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
@@ -33,6 +34,8 @@ export interface PostgresOptions {
   sharedWriteVersion?: SharedWriteVersion;
   /** Told when changing it failed. */
   onWriteVersionError?: (error: Error) => void;
+  /** Statements of one to this many parameters are prepared once per connection (PREPARED_MAX_PARAMETERS unless given; 0: none). */
+  preparedMaxParameters?: number;
 }
 
 /**
@@ -47,11 +50,13 @@ export interface PostgresOptions {
 class ResilientPool implements PostgresPool {
   readonly #pool: pg.Pool;
   readonly #timeoutMs: number;
+  readonly #preparedMaxParameters: number;
   /** Each prepared statement's name, by its text. */
   readonly #statementNames = new Map<string, string>();
 
   constructor(connectionString: string, options: PostgresOptions) {
     this.#timeoutMs = options.timeoutMs ?? 0;
+    this.#preparedMaxParameters = options.preparedMaxParameters ?? PREPARED_MAX_PARAMETERS;
     const report = options.onConnectionError ?? (() => {});
     this.#pool = new pg.Pool({
       connectionString,
@@ -73,12 +78,13 @@ class ResilientPool implements PostgresPool {
     }
     let broken = false;
     const timeoutMs = this.#timeoutMs;
+    const preparedMaxParameters = this.#preparedMaxParameters;
     const query = async <R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> => {
       let timer: NodeJS.Timeout | undefined;
       try {
         const values = parameters as unknown[];
         // A statement without parameters goes by the simple protocol, as before: it may be several statements.
-        const running = (values.length > 0 && values.length <= PREPARED_MAX_PARAMETERS
+        const running = (values.length > 0 && values.length <= preparedMaxParameters
           ? client.query({ name: this.#statementName(sql), text: sql, values })
           : client.query(sql, values)) as unknown as Promise<PostgresQueryResult<R>>;
         if (timeoutMs === 0) return await running;

@@ -97,6 +97,8 @@ export interface StorageOptions {
   clock?: () => number;
   /** SQLite: the page cache of the connection, in MB (16 unless given). */
   sqliteCacheMb?: number;
+  /** PostgreSQL: statements of one to this many parameters are prepared once per connection (64 unless given; 0: none). */
+  preparedMaxParameters?: number;
 }
 
 /**

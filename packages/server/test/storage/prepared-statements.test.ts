@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, loadConfig, openStorage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 
@@ -24,16 +25,20 @@ describe.runIf(dialects.some((d) => d.name === 'postgres'))('prepared statements
   const unknownKey = `mk_zzzzzzzzzzzz_${'A'.repeat(43)}`;
   const refusal = async () => (await server.call({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { 'x-api-key': unknownKey } })).statusCode;
 
-  it('answers 503 once a table changed under a prepared statement, drops that connection, and answers as before after it', async () => {
-    expect(await refusal()).toBe(401);
-    expect(await refusal()).toBe(401);
+  const alterApiKeys = async (column: string) => {
     const admin = new pg.Client({ connectionString: server.databaseUrl });
     await admin.connect();
     try {
-      await admin.query('alter table api_keys add column added_by_a_later_release integer');
+      await admin.query(`alter table api_keys add column ${column} integer`);
     } finally {
       await admin.end();
     }
+  };
+
+  it('answers 503 once a table changed under a prepared statement, drops that connection, and answers as before after it', async () => {
+    expect(await refusal()).toBe(401);
+    expect(await refusal()).toBe(401);
+    await alterApiKeys('added_by_a_later_release');
     // More requests at once than the pool has connections: every pooled connection answers one of them, and
     // each that prepared the statement fails it once and is dropped. Then the node answers as before.
     const statuses = await Promise.all(Array.from({ length: 12 }, refusal));
@@ -42,5 +47,23 @@ describe.runIf(dialects.some((d) => d.name === 'postgres'))('prepared statements
     expect(statuses).toContain(503);
     expect(statuses.slice(-3)).toEqual([401, 401, 401]);
     expect((await server.call({ method: 'GET', url: '/v1/music/songs/song-ar' })).statusCode).toBe(200);
+  });
+
+  it('prepares nothing with MAQAM_PG_PREPARED_PARAMETERS=0, so the same change meets no refused statement', async () => {
+    const config = loadConfig({ DATABASE_URL: server.databaseUrl, MAQAM_SECRET: 'x'.repeat(40), MAQAM_PG_PREPARED_PARAMETERS: '0' });
+    const storage = openStorage(server.databaseUrl, { preparedMaxParameters: config.postgresPreparedParameters });
+    const app = await buildApp({ config, storage, logger: false });
+    try {
+      const refusalOnIt = async () => (await app.inject({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { 'x-api-key': unknownKey } })).statusCode;
+      expect(await refusalOnIt()).toBe(401);
+      expect(await refusalOnIt()).toBe(401);
+      await alterApiKeys('added_by_another_release');
+      const statuses = await Promise.all(Array.from({ length: 12 }, refusalOnIt));
+      for (let i = 0; i < 3; i++) statuses.push(await refusalOnIt());
+      expect(statuses).toEqual(Array.from({ length: 15 }, () => 401));
+    } finally {
+      await app.close();
+      await storage.close();
+    }
   });
 });
