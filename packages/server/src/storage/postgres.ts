@@ -15,7 +15,7 @@ const CLIENT_DEADLINE_GRACE_MS = 200;
  * rows, differ with their row count, and each name a connection prepares stays in the server's memory
  * while it lives. MAQAM_PG_PREPARED_PARAMETERS sets it; 0 prepares nothing.
  */
-export const PREPARED_MAX_PARAMETERS = 64;
+const PREPARED_MAX_PARAMETERS = 64;
 
 // int8 (bigint) columns hold Unix-millisecond times, well inside 2^53: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
