@@ -33,7 +33,9 @@ export function describeDatabase(databaseUrl: string): string {
 export function openConfiguredStorage(config: Config, out: Output): Storage {
   return openStorage(config.databaseUrl, {
     redisUrl: config.redisUrl,
-    preparedMaxParameters: config.postgresPreparedParameters,
+    // Every command migrates first, and a migration may change a table under a statement it ran before
+    // (storage/postgres.ts): the CLI prepares nothing, and saves little by preparing.
+    preparedMaxParameters: 0,
     onWriteVersionError: (error) => out.info(`warning: ${error.message}; servers see this change within ${VERSION_MAX_AGE_MS / 1000} s`),
   });
 }

@@ -248,7 +248,7 @@ export const SETTINGS = [
     env: 'MAQAM_PG_PREPARED_PARAMETERS',
     shownDefault: '64',
     description:
-      'PostgreSQL: statements of one to this many parameters are prepared once on each connection, so they are parsed and planned once. 0 prepares none: for a connection pooler in transaction mode that keeps no prepared statements (PgBouncer before 1.21, or without max_prepared_statements).',
+      'PostgreSQL: statements of one to this many parameters are prepared once on each of the server\'s connections, so they are parsed and planned once. 0 prepares none: for a connection pooler in transaction mode that keeps no prepared statements (PgBouncer before 1.21, or without max_prepared_statements).',
     parse: integer('MAQAM_PG_PREPARED_PARAMETERS', 64, 0, 10_000),
   } satisfies Setting<'postgresPreparedParameters'>,
   {

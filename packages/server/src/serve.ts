@@ -26,12 +26,9 @@ export async function startServer(
 ): Promise<RunningServer> {
   // Migrations and seeding may run long statements: they get a connection without deadlines.
   let reportWriteVersionError: (error: Error) => void = (error) => process.emitWarning(error.message);
-  const shared = {
-    redisUrl: config.redisUrl,
-    onWriteVersionError: (error: Error) => reportWriteVersionError(error),
-    preparedMaxParameters: config.postgresPreparedParameters,
-  };
-  const maintenance = openStorage(config.databaseUrl, shared);
+  const shared = { redisUrl: config.redisUrl, onWriteVersionError: (error: Error) => reportWriteVersionError(error) };
+  // Nothing here is prepared: a migration may change a table under a statement it ran before (storage/postgres.ts).
+  const maintenance = openStorage(config.databaseUrl, { ...shared, preparedMaxParameters: 0 });
   try {
     await prepareDatabase(maintenance, options.onRebuildProgress);
     await options.beforeListen?.(maintenance);
@@ -42,6 +39,7 @@ export async function startServer(
   const storage = openStorage(config.databaseUrl, {
     ...shared,
     timeoutMs: config.databaseTimeoutMs,
+    preparedMaxParameters: config.postgresPreparedParameters,
     onConnectionError: (error) => reportConnectionError(error),
     // Requests read few pages of each table, most from outside any cache that fits a server's memory (the
     // fragment cache spares them most reads). 8 MB instead of 16, alternating 30 s runs of

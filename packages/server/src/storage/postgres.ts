@@ -13,7 +13,9 @@ const CLIENT_DEADLINE_GRACE_MS = 200;
  * its removal on one connection, p50 7.7 to 5.2 ms (bench/README.md, "Prepared statements on PostgreSQL").
  * Their texts are few (a list of ids is one array parameter, Storage.idList). Longer ones, inserts of many
  * rows, differ with their row count, and each name a connection prepares stays in the server's memory
- * while it lives. MAQAM_PG_PREPARED_PARAMETERS sets it; 0 prepares nothing.
+ * while it lives. MAQAM_PG_PREPARED_PARAMETERS sets it; 0 prepares nothing. A migration that changes a
+ * table under a prepared statement makes PostgreSQL refuse it on that connection (the 503 below), so the
+ * processes that migrate prepare nothing (serve.ts's maintenance storage, the CLI).
  */
 const PREPARED_MAX_PARAMETERS = 64;
 
