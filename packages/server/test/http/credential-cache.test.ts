@@ -49,6 +49,9 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
   });
 
   const songOnA = (headers: Record<string, string>) => nodeA.app.inject({ method: 'GET', url: '/v1/music/songs/song-ar', headers });
+  /** When the key's last use was recorded: a use is written without holding up its request. */
+  const lastUsedAt = async (id: string) =>
+    (await server.storage.db.selectFrom('api_keys').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow()).last_used_at;
 
   it('refuses an API key on the very next request after another node revokes it', async () => {
     const { key, id } = await createApiKeysService(createApiKeysRepo(server.storage.db)).create({ name: 'cross-node' });
@@ -56,8 +59,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
     expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(200);
     // The first use is recorded without holding up its request: the next requests come once it is written, as
     // they would a moment later in life (a request that overtook the write would find the key unchanged: one read fewer).
-    const usedAt = () => server.storage.db.selectFrom('api_keys').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow();
-    await expect.poll(async () => (await usedAt()).last_used_at).not.toBeNull();
+    await expect.poll(() => lastUsedAt(id)).not.toBeNull();
     for (let i = 1; i < 10; i++) expect((await songOnA({ 'x-api-key': key })).statusCode).toBe(200);
     // A read for the first request, one more after it records the key's use (a write); none for the other eight.
     expect(nodeA.keyReads() - readsBefore).toBe(cachesCredentials ? 2 : 10);
@@ -126,8 +128,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
         return statements.filter((s) => s.includes('"api_keys"'));
       };
       await statementsOfAUse();
-      const usedAt = () => server.storage.db.selectFrom('api_keys').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow();
-      await expect.poll(async () => (await usedAt()).last_used_at).not.toBeNull();
+      await expect.poll(() => lastUsedAt(id)).not.toBeNull();
       if (cachesCredentials) await expect.poll(statementsOfAUse).toEqual([]);
       else expect(await statementsOfAUse()).not.toEqual([]);
       expect(await refusal(wrongSecret)).toEqual(unknownBefore);
