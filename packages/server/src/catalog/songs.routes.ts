@@ -20,10 +20,11 @@ export const CATALOG_SECURITY: Record<string, string[]>[] = [{ oauth2: ['read'] 
 export const ERROR_RESPONSES = { 400: ValidationErrorBody, '4xx': ErrorBody, '5xx': ErrorBody } as const;
 
 /**
- * Sends JSON the catalog service already serialized, in the route's response
- * schema (rendered fragments, see render.ts): Fastify sends a Buffer as is.
+ * Sends JSON already serialized in the route's response schema (rendered
+ * fragments, see render.ts): Fastify sends a Buffer, or a string with its
+ * type set, as is.
  */
-export function sendJson(reply: FastifyReply, body: Buffer): FastifyReply {
+export function sendJson(reply: FastifyReply, body: Buffer | string): FastifyReply {
   return reply.type(JSON_TYPE).send(body);
 }
 

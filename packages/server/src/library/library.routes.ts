@@ -13,7 +13,7 @@ import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import { pageRequest, typesParameter } from '../catalog/paging.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
-import { ERROR_RESPONSES, sendLentAnswer } from '../catalog/songs.routes.ts';
+import { ERROR_RESPONSES, sendJson, sendLentAnswer } from '../catalog/songs.routes.ts';
 import type { HistoryService } from './history.service.ts';
 import type { LibraryKind } from './library.repo.ts';
 import type { LibraryService, SaveOutcome } from './library.service.ts';
@@ -40,6 +40,30 @@ const distinct = (list: readonly { value: string }[] | undefined): string[] => [
 /** A per-item error, in the request's language. */
 function itemError(reason: ErrorReason, id: string, locale: MessageLocale) {
   return { error: localizedError(reason, { id }, locale) };
+}
+
+/** How a check names an item's state: `{"saved":true,"savedAt":"..."}` or `{"saved":false}`. */
+interface StateMembers {
+  readonly yes: string;
+  readonly no: string;
+}
+const stateMembers = (flag: string, time: string): StateMembers => ({ yes: `{"${flag}":true,"${time}":"`, no: `{"${flag}":false}` });
+const SAVED = stateMembers('saved', 'savedAt');
+const FOLLOWING = stateMembers('following', 'followedAt');
+
+/**
+ * A check's map of states, keyed by id in the order asked, as the JSON text
+ * the response schema's serializer would write (SavedState, FollowingState):
+ * a map of a hundred states built as an object and walked by the serializer
+ * cost about twice as much (bench/README.md, "The user's library").
+ */
+function statesJson(states: ReadonlyMap<string, number | undefined>, members: StateMembers): string {
+  let json = '{';
+  for (const [id, at] of states) {
+    if (json.length > 1) json += ',';
+    json += `${JSON.stringify(id)}:${at === undefined ? members.no : `${members.yes}${rfc3339(at)}"}`}`;
+  }
+  return `${json}}`;
 }
 
 /** SaveItems' and its siblings' body: 1 to 100 ids, songs and albums together. */
@@ -120,11 +144,6 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
     return {};
   });
 
-  const savedStates = (states: ReadonlyMap<string, number | undefined>) =>
-    Object.fromEntries([...states].map(([id, at]) => [id, at === undefined ? { saved: false } : { saved: true, savedAt: rfc3339(at) }]));
-  const followingStates = (states: ReadonlyMap<string, number | undefined>) =>
-    Object.fromEntries([...states].map(([id, at]) => [id, at === undefined ? { following: false } : { following: true, followedAt: rfc3339(at) }]));
-
   routes.post('/v1/library/saved::check', {
     schema: {
       operationId: 'CheckSavedItems', tags: TAGS, security: READ_SECURITY,
@@ -134,13 +153,12 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
       response: { 200: CheckSavedItemsResponse, ...ERROR_RESPONSES },
     },
     ...check,
-  }, async (request) => {
+  }, async (request, reply) => {
     const userId = userOf(request);
     const byKind = savedItemsOf(request.body);
-    return {
-      songs: savedStates(await library.check(userId, 'song', byKind.get('song')!)),
-      albums: savedStates(await library.check(userId, 'album', byKind.get('album')!)),
-    };
+    const songs = await library.check(userId, 'song', byKind.get('song')!);
+    const albums = await library.check(userId, 'album', byKind.get('album')!);
+    return sendJson(reply, `{"songs":${statesJson(songs, SAVED)},"albums":${statesJson(albums, SAVED)}}`);
   });
 
   routes.get('/v1/library/saved', {
@@ -196,9 +214,8 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
       response: { 200: CheckFollowedArtistsResponse, ...ERROR_RESPONSES },
     },
     ...check,
-  }, async (request) => ({
-    artists: followingStates(await library.check(userOf(request), 'artist', distinct(request.body.artistIdList))),
-  }));
+  }, async (request, reply) =>
+    sendJson(reply, `{"artists":${statesJson(await library.check(userOf(request), 'artist', distinct(request.body.artistIdList)), FOLLOWING)}}`));
 
   routes.get('/v1/library/following/artists', {
     schema: {

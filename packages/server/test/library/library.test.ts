@@ -100,6 +100,14 @@ describe.each(dialects.map((d) => [d.name, d] as const))('LibraryService on %s',
     expect(after.json().changes).toEqual([]);
     const following = await call('GET', '/v1/library/following/artists');
     expect(following.json().items.map((item: { artist: { id: { value: string } }; followedAt: string }) => [item.artist.id.value, item.followedAt])).toEqual([['artist-ar', at]]);
+    // The checks' answers are written as text: exactly the schema's JSON, ids escaped, each once in the order asked.
+    const followCheck = await call('POST', '/v1/library/following/artists:check', { artistIdList: songIds('say "hi"', 'artist-ar', 'say "hi"') });
+    expect(followCheck.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(followCheck.body).toBe(`{"artists":{"say \\"hi\\"":{"following":false},"artist-ar":{"following":true,"followedAt":"${at}"}}}`);
+    const savedCheck = await call('POST', '/v1/library/saved:check', { songIdList: songIds('song-ar', 'song-en') });
+    const savedAt = savedCheck.json().songs['song-ar'].savedAt;
+    expect(savedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(savedCheck.body).toBe(`{"songs":{"song-ar":{"saved":true,"savedAt":"${savedAt}"},"song-en":{"saved":false}},"albums":{}}`);
     const other = await libraryUser(server);
     const foreign = await asUser(server, other.read)('GET', `/v1/library/changes?cursor=${start}`);
     expect(foreign.statusCode).toBe(400);
