@@ -1,6 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, LibraryChangesTable, LibraryItemsTable } from '../storage/database.ts';
-import type { Storage } from '../storage/storage.ts';
+import { marker, precompiledQuery, type Storage } from '../storage/storage.ts';
 
 export type LibraryKind = LibraryItemsTable['kind'];
 export type ChangeKind = LibraryChangesTable['kind'];
@@ -101,8 +101,44 @@ export async function writeAsUser<T>(db: Kysely<Database>, userId: string, work:
  * A user's library: the items they saved or follow, and the numbered feed of
  * its changes. Every write goes through writeAsUser.
  */
-export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRows'>) {
+export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRows' | 'idListParameter'>) {
   const { db } = storage;
+
+  /** Which of these items the user has: each id by the primary key (Storage.idRows says why not IN). */
+  const savedBuilder = (executor: Kysely<Database>) => (ids: readonly string[], userId: string, kind: LibraryKind) =>
+    executor.selectFrom(storage.idRows(ids)).crossJoin('library_items as li').select(['li.item_id', 'li.saved_at'])
+      .where('li.user_id', '=', userId).where('li.kind', '=', kind).whereRef('li.item_id', '=', 'wanted.value');
+  const savedQuery = precompiledQuery(db, savedBuilder(db), [[marker.text(0)], marker.text(1), marker.text(2) as LibraryKind],
+    ([ids, userId, kind]) => [storage.idListParameter(ids), userId, kind]);
+
+  type PageRow = Pick<Selectable<LibraryItemsTable>, 'kind' | 'item_id' | 'saved_at'>;
+  type PageQuery = (userId: string, after: SavedPosition | null, limit: number) => Promise<PageRow[]>;
+  /** page()'s query for one set of kinds, compiled once a shape (storage.ts, precompiledQuery): from the top, and after a position. */
+  const pageQueries = new Map<string, PageQuery>();
+  function pageQuery(asked: readonly LibraryKind[]): PageQuery {
+    const kinds = [...asked].sort();
+    const known = pageQueries.get(kinds.join(','));
+    if (known !== undefined) return known;
+    const theirs = (userId: string) => {
+      const query = db.selectFrom('library_items as li').select(['li.kind', 'li.item_id', 'li.saved_at']).where('li.user_id', '=', userId);
+      // One kind walks the (user, kind, time, id) index; several walk the (user, time, id, kind) one.
+      return kinds.length === 1 ? query.where('li.kind', '=', kinds[0]!) : query.where('li.kind', 'in', [...kinds]);
+    };
+    type Query = ReturnType<typeof theirs>;
+    const newestFirst = (query: Query, limit: number) => query.orderBy('li.saved_at', 'desc').orderBy('li.item_id', 'asc').orderBy('li.kind', 'asc').limit(limit);
+    const top = precompiledQuery(db, (userId: string, limit: number) => newestFirst(theirs(userId), limit), [marker.text(0), marker.number(1)]);
+    const after = precompiledQuery(db, (userId: string, savedAt: number, id: string, kind: string, limit: number) =>
+      // The bound on the time alone lets the index walk start at the page (an OR alone scans from the top:
+      // 1.2 ms a page at the end of 10,000 likes, bench/README.md).
+      newestFirst(theirs(userId).where('li.saved_at', '<=', savedAt).where((eb) => eb.or([
+        eb('li.saved_at', '<', savedAt),
+        eb.and([eb('li.saved_at', '=', savedAt), eb('li.item_id', '>', id)]),
+        eb.and([eb('li.saved_at', '=', savedAt), eb('li.item_id', '=', id), eb('li.kind', '>', kind as LibraryKind)]),
+      ])), limit), [marker.text(0), marker.number(1), marker.text(2), marker.text(3), marker.number(4)]);
+    const query: PageQuery = (userId, position, limit) => (position === null ? top(userId, limit) : after(userId, ...position, limit));
+    pageQueries.set(kinds.join(','), query);
+    return query;
+  }
 
   return {
     /** Runs `work` as one of the user's library writes; undefined when the user is gone. */
@@ -137,22 +173,7 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
      * middle of 10,000 likes (bench/README.md, "The user's library").
      */
     async page(userId: string, kinds: readonly LibraryKind[], after: SavedPosition | null, limit: number): Promise<SavedRow[]> {
-      let query = db.selectFrom('library_items as li')
-        .select(['li.kind', 'li.item_id', 'li.saved_at'])
-        .where('li.user_id', '=', userId);
-      // One kind walks the (user, kind, time, id) index; several walk the (user, time, id, kind) one.
-      query = kinds.length === 1 ? query.where('li.kind', '=', kinds[0]!) : query.where('li.kind', 'in', [...kinds]);
-      if (after !== null) {
-        const [savedAt, id, kind] = after;
-        // The bound on the time alone lets the index walk start at the page (an OR alone scans from the top:
-        // 1.2 ms a page at the end of 10,000 likes, bench/README.md).
-        query = query.where('li.saved_at', '<=', savedAt).where((eb) => eb.or([
-          eb('li.saved_at', '<', savedAt),
-          eb.and([eb('li.saved_at', '=', savedAt), eb('li.item_id', '>', id)]),
-          eb.and([eb('li.saved_at', '=', savedAt), eb('li.item_id', '=', id), eb('li.kind', '>', kind as LibraryKind)]),
-        ]));
-      }
-      const rows = await query.orderBy('li.saved_at', 'desc').orderBy('li.item_id', 'asc').orderBy('li.kind', 'asc').limit(limit).execute();
+      const rows = await pageQuery(kinds)(userId, after, limit);
       return rows.map((row) => ({ kind: row.kind, id: row.item_id, savedAt: Number(row.saved_at) }));
     },
 
@@ -179,9 +200,8 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
 
   async function savedIn(executor: Kysely<Database>, userId: string, kind: LibraryKind, ids: readonly string[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    // Each id by the primary key (Storage.idRows says why not IN).
-    const rows = await executor.selectFrom(storage.idRows(ids)).crossJoin('library_items as li').select(['li.item_id', 'li.saved_at'])
-      .where('li.user_id', '=', userId).where('li.kind', '=', kind).whereRef('li.item_id', '=', 'wanted.value').execute();
+    // Outside a write, the query compiled once; inside one, built on the transaction.
+    const rows = executor === db ? await savedQuery(ids, userId, kind) : await savedBuilder(executor)(ids, userId, kind).execute();
     return new Map(rows.map((row) => [row.item_id, Number(row.saved_at)]));
   }
 
