@@ -1,4 +1,4 @@
-import type { Storage } from '../storage/storage.ts';
+import { marker, precompiledQuery, type Storage } from '../storage/storage.ts';
 
 /** A play as stored. */
 export interface PlayRow {
@@ -17,6 +17,20 @@ export type HistoryPosition = readonly [startedAt: number, playId: string];
 /** A user's plays, keyed by the playId their client chose. */
 export function createHistoryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRows'>) {
   const { db } = storage;
+
+  // page()'s two queries, compiled once (storage.ts, precompiledQuery).
+  const countedSince = (userId: string, since: number) => db.selectFrom('play_history').select(['play_id', 'song_id', 'started_at', 'ms_played', 'counted', 'context'])
+    .where('user_id', '=', userId).where('counted', '=', 1).where('started_at', '>=', since);
+  const newestFirst = (query: ReturnType<typeof countedSince>, limit: number) => query.orderBy('started_at', 'desc').orderBy('play_id', 'asc').limit(limit);
+  const firstPage = precompiledQuery(db, (userId: string, since: number, limit: number) => newestFirst(countedSince(userId, since), limit),
+    [marker.text(0), marker.number(1), marker.number(2)]);
+  const pageAfter = precompiledQuery(db, (userId: string, since: number, startedAt: number, playId: string, limit: number) => {
+    const counted = countedSince(userId, since);
+    const sameTime = db.selectFrom(counted.where('started_at', '=', startedAt).where('play_id', '>', playId).orderBy('play_id').limit(limit).as('same_time')).selectAll();
+    const older = db.selectFrom(newestFirst(counted.where('started_at', '<', startedAt), limit).as('older')).selectAll();
+    return sameTime.unionAll(older).orderBy('started_at', 'desc').orderBy('play_id', 'asc').limit(limit);
+  }, [marker.text(0), marker.number(1), marker.number(2), marker.text(3), marker.number(4)]);
+
   return {
     /**
      * Records the plays whose playId the user has not reported before, and
@@ -49,17 +63,7 @@ export function createHistoryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
      * server's CPU, and 454 us as two ranges (bench/README.md, "bench/library").
      */
     async page(userId: string, since: number, after: HistoryPosition | null, limit: number): Promise<PlayRow[]> {
-      const counted = db.selectFrom('play_history').select(['play_id', 'song_id', 'started_at', 'ms_played', 'counted', 'context'])
-        .where('user_id', '=', userId).where('counted', '=', 1).where('started_at', '>=', since);
-      const newestFirst = <Q extends typeof counted>(query: Q) => query.orderBy('started_at', 'desc').orderBy('play_id', 'asc').limit(limit);
-      let rows;
-      if (after === null) rows = await newestFirst(counted).execute();
-      else {
-        const [startedAt, playId] = after;
-        const sameTime = db.selectFrom(counted.where('started_at', '=', startedAt).where('play_id', '>', playId).orderBy('play_id').limit(limit).as('same_time')).selectAll();
-        const older = db.selectFrom(newestFirst(counted.where('started_at', '<', startedAt)).as('older')).selectAll();
-        rows = await sameTime.unionAll(older).orderBy('started_at', 'desc').orderBy('play_id', 'asc').limit(limit).execute();
-      }
+      const rows = after === null ? await firstPage(userId, since, limit) : await pageAfter(userId, since, after[0], after[1], limit);
       return rows.map((row) => ({
         playId: row.play_id, songId: row.song_id, startedAt: Number(row.started_at), msPlayed: row.ms_played, counted: row.counted === 1, context: row.context,
       }));

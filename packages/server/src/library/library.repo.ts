@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, LibraryChangesTable, LibraryItemsTable } from '../storage/database.ts';
-import { marker, precompiledQuery, type Storage } from '../storage/storage.ts';
+import { marker, precompiledLookup, precompiledQuery, type Storage } from '../storage/storage.ts';
 
 export type LibraryKind = LibraryItemsTable['kind'];
 export type ChangeKind = LibraryChangesTable['kind'];
@@ -111,6 +111,13 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
   const savedQuery = precompiledQuery(db, savedBuilder(db), [[marker.text(0)], marker.text(1), marker.text(2) as LibraryKind],
     ([ids, userId, kind]) => [storage.idListParameter(ids), userId, kind]);
 
+  // The change feed's queries, compiled once (storage.ts, precompiledQuery).
+  const changeCountQuery = precompiledLookup(db, (userId) => db.selectFrom('users').leftJoin('library_counters', 'library_counters.user_id', 'users.id')
+    .select('library_counters.changes').where('users.id', '=', userId));
+  const changesAfterQuery = precompiledQuery(db, (userId: string, after: number, limit: number) => db.selectFrom('library_changes')
+    .select(['number', 'kind', 'item_id', 'change', 'changed_at']).where('user_id', '=', userId).where('number', '>', after).orderBy('number').limit(limit),
+  [marker.text(0), marker.number(1), marker.number(2)]);
+
   type PageRow = Pick<Selectable<LibraryItemsTable>, 'kind' | 'item_id' | 'saved_at'>;
   type PageQuery = (userId: string, after: SavedPosition | null, limit: number) => Promise<PageRow[]>;
   /** page()'s query for one set of kinds, compiled once a shape (storage.ts, precompiledQuery): from the top, and after a position. */
@@ -179,15 +186,13 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
 
     /** How many changes the user's library has had (undefined: no such user). */
     async changeCount(userId: string): Promise<number | undefined> {
-      const row = await db.selectFrom('users').leftJoin('library_counters', 'library_counters.user_id', 'users.id')
-        .select('library_counters.changes').where('users.id', '=', userId).executeTakeFirst();
+      const [row] = await changeCountQuery(userId);
       return row === undefined ? undefined : Number(row.changes ?? 0);
     },
 
     /** The user's changes after the `after`-th, in order, `limit` at most. */
     async changesAfter(userId: string, after: number, limit: number): Promise<ChangeRow[]> {
-      const rows = await db.selectFrom('library_changes').select(['number', 'kind', 'item_id', 'change', 'changed_at'])
-        .where('user_id', '=', userId).where('number', '>', after).orderBy('number').limit(limit).execute();
+      const rows = await changesAfterQuery(userId, after, limit);
       return rows.map((row) => ({ number: Number(row.number), kind: row.kind, id: row.item_id, change: row.change, at: Number(row.changed_at) }));
     },
 
