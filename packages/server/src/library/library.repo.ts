@@ -105,11 +105,10 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
   const { db } = storage;
 
   /** Which of these items the user has: each id by the primary key (Storage.idRows says why not IN). */
-  const savedBuilder = (executor: Kysely<Database>) => (ids: readonly string[], userId: string, kind: LibraryKind) =>
-    executor.selectFrom(storage.idRows(ids)).crossJoin('library_items as li').select(['li.item_id', 'li.saved_at'])
-      .where('li.user_id', '=', userId).where('li.kind', '=', kind).whereRef('li.item_id', '=', 'wanted.value');
-  const savedQuery = precompiledQuery(db, savedBuilder(db), [[marker.text(0)], marker.text(1), marker.text(2) as LibraryKind],
-    ([ids, userId, kind]) => [storage.idListParameter(ids), userId, kind]);
+  const savedQuery = precompiledQuery(db, (ids: readonly string[], userId: string, kind: LibraryKind) =>
+    db.selectFrom(storage.idRows(ids)).crossJoin('library_items as li').select(['li.item_id', 'li.saved_at'])
+      .where('li.user_id', '=', userId).where('li.kind', '=', kind).whereRef('li.item_id', '=', 'wanted.value'),
+  [[marker.text(0)], marker.text(1), marker.text(2) as LibraryKind], ([ids, userId, kind]) => [storage.idListParameter(ids), userId, kind]);
 
   // The change feed's queries, compiled once (storage.ts, precompiledQuery).
   const changeCountQuery = precompiledLookup(db, (userId) => db.selectFrom('users').leftJoin('library_counters', 'library_counters.user_id', 'users.id')
@@ -205,8 +204,7 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
 
   async function savedIn(executor: Kysely<Database>, userId: string, kind: LibraryKind, ids: readonly string[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    // Outside a write, the query compiled once; inside one, built on the transaction.
-    const rows = executor === db ? await savedQuery(ids, userId, kind) : await savedBuilder(executor)(ids, userId, kind).execute();
+    const rows = await savedQuery.on(executor)(ids, userId, kind);
     return new Map(rows.map((row) => [row.item_id, Number(row.saved_at)]));
   }
 

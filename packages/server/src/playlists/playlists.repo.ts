@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, PlaylistsTable } from '../storage/database.ts';
-import type { Storage } from '../storage/storage.ts';
+import { marker, precompiledLookup, precompiledQuery, type Storage } from '../storage/storage.ts';
 import { writeAsUser, type UserWriteSession } from '../library/library.repo.ts';
 import { ORDER_KEY_GAP } from './order-keys.ts';
 
@@ -85,44 +85,59 @@ const entryOf = (row: { item_id: string; order_key: number | string; song_id: st
   itemId: row.item_id, orderKey: Number(row.order_key), songId: row.song_id, addedAt: Number(row.added_at), placedVersion: Number(row.placed_version),
 });
 
-type RepoStorage = Pick<Storage, 'db' | 'idList' | 'idRows'>;
+type RepoStorage = Pick<Storage, 'db' | 'idList' | 'idRows' | 'idListParameter'>;
 
-async function find(executor: Executor, id: string): Promise<PlaylistRow | undefined> {
-  const row = await executor.selectFrom('playlists as p').innerJoin('users as u', 'u.id', 'p.owner_id').select(playlistColumns).where('p.id', '=', id).executeTakeFirst();
-  return row && playlistOf(row);
-}
+const entryColumns = ['item_id', 'order_key', 'song_id', 'added_at', 'placed_version'] as const;
 
-/** `limit` entries after the one at `afterKey` (from the start when null), in order. */
-async function entriesAfter(executor: Executor, playlistId: string, afterKey: number | null, limit: number): Promise<EntryRow[]> {
-  let query = executor.selectFrom('playlist_items').select(['item_id', 'order_key', 'song_id', 'added_at', 'placed_version']).where('playlist_id', '=', playlistId);
-  if (afterKey !== null) query = query.where('order_key', '>', afterKey);
-  const rows = await query.orderBy('order_key').orderBy('item_id').limit(limit).execute();
-  return rows.map(entryOf);
-}
-
-/** How many entries stand before the key: the position of the entry at it. */
-async function countBefore(executor: Executor, playlistId: string, key: number): Promise<number> {
-  const row = await executor.selectFrom('playlist_items').select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('playlist_id', '=', playlistId).where('order_key', '<', key).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** These entries of the playlist, by id (each by its key). */
-async function entriesById(storage: RepoStorage, executor: Executor, playlistId: string, itemIds: readonly string[]): Promise<EntryRow[]> {
-  if (itemIds.length === 0) return [];
-  const rows = await executor.selectFrom(storage.idRows(itemIds)).crossJoin('playlist_items as pi')
+/**
+ * The reads a playlist's pages and its writes share, compiled once
+ * (storage.ts, precompiledQuery), each run in the caller's transaction: a
+ * page is two or three of them, and building and compiling each with Kysely
+ * cost as much as running it.
+ */
+function playlistReads(storage: RepoStorage): (executor: Executor) => PlaylistRead {
+  const { db } = storage;
+  const findQuery = precompiledLookup(db, (id) => db.selectFrom('playlists as p').innerJoin('users as u', 'u.id', 'p.owner_id').select(playlistColumns).where('p.id', '=', id));
+  const inOrder = (playlistId: string) => db.selectFrom('playlist_items').select(entryColumns).where('playlist_id', '=', playlistId);
+  const firstEntries = precompiledQuery(db, (playlistId: string, limit: number) => inOrder(playlistId).orderBy('order_key').orderBy('item_id').limit(limit),
+    [marker.text(0), marker.number(1)]);
+  const entriesAfterKey = precompiledQuery(db, (playlistId: string, afterKey: number, limit: number) =>
+    inOrder(playlistId).where('order_key', '>', afterKey).orderBy('order_key').orderBy('item_id').limit(limit), [marker.text(0), marker.number(1), marker.number(2)]);
+  const countBeforeQuery = precompiledQuery(db, (playlistId: string, key: number) => db.selectFrom('playlist_items')
+    .select((eb) => eb.fn.countAll<number | string>().as('n')).where('playlist_id', '=', playlistId).where('order_key', '<', key), [marker.text(0), marker.number(1)]);
+  // Each entry by its key (Storage.idRows says why not IN).
+  const byIdQuery = precompiledQuery(db, (playlistId: string, itemIds: readonly string[]) => db.selectFrom(storage.idRows(itemIds)).crossJoin('playlist_items as pi')
     .select(['pi.item_id', 'pi.order_key', 'pi.song_id', 'pi.added_at', 'pi.placed_version'])
-    .where('pi.playlist_id', '=', playlistId).whereRef('pi.item_id', '=', 'wanted.value').execute();
-  return rows.map(entryOf);
+    .where('pi.playlist_id', '=', playlistId).whereRef('pi.item_id', '=', 'wanted.value'),
+  [marker.text(0), [marker.text(1)]], ([playlistId, itemIds]) => [playlistId, storage.idListParameter(itemIds)]);
+
+  return (executor) => ({
+    async find(id) {
+      const [row] = await findQuery.on(executor)(id);
+      return row && playlistOf(row);
+    },
+    async entriesAfter(playlistId, afterKey, limit) {
+      const rows = afterKey === null ? await firstEntries.on(executor)(playlistId, limit) : await entriesAfterKey.on(executor)(playlistId, afterKey, limit);
+      return rows.map(entryOf);
+    },
+    async countBefore(playlistId, key) {
+      const [row] = await countBeforeQuery.on(executor)(playlistId, key);
+      return Number(row!.n);
+    },
+    async entriesById(playlistId, itemIds) {
+      if (itemIds.length === 0) return [];
+      return (await byIdQuery.on(executor)(playlistId, itemIds)).map(entryOf);
+    },
+  });
 }
 
-function writeSession(storage: RepoStorage, trx: Transaction<Database>, user: UserWriteSession) {
+function writeSession(storage: RepoStorage, reads: PlaylistRead, trx: Transaction<Database>, user: UserWriteSession) {
   return {
     record: user.record,
     forgetChangesBefore: user.forgetChangesBefore,
-    find: (id: string) => find(trx, id),
-    countBefore: (playlistId: string, key: number) => countBefore(trx, playlistId, key),
-    entriesById: (playlistId: string, itemIds: readonly string[]) => entriesById(storage, trx, playlistId, itemIds),
+    find: reads.find,
+    countBefore: reads.countBefore,
+    entriesById: reads.entriesById,
 
     async countOwned(userId: string): Promise<number> {
       const row = await trx.selectFrom('playlists').select((eb) => eb.fn.countAll<number | string>().as('n')).where('owner_id', '=', userId).executeTakeFirstOrThrow();
@@ -250,11 +265,20 @@ function writeSession(storage: RepoStorage, trx: Transaction<Database>, user: Us
  */
 export function createPlaylistsRepo(storage: RepoStorage) {
   const { db } = storage;
+  const reads = playlistReads(storage);
+  // owned()'s queries, compiled once.
+  const owner = (userId: string) => db.selectFrom('playlists as p').innerJoin('users as u', 'u.id', 'p.owner_id').select(playlistColumns).where('p.owner_id', '=', userId);
+  const newestFirst = (query: ReturnType<typeof owner>, limit: number) => query.orderBy('p.created_at', 'desc').orderBy('p.id').limit(limit);
+  const ownedFirst = precompiledQuery(db, (userId: string, limit: number) => newestFirst(owner(userId), limit), [marker.text(0), marker.number(1)]);
+  const ownedAfter = precompiledQuery(db, (userId: string, createdAt: number, id: string, limit: number) => newestFirst(owner(userId)
+    .where('p.created_at', '<=', createdAt)
+    .where((eb) => eb.or([eb('p.created_at', '<', createdAt), eb.and([eb('p.created_at', '=', createdAt), eb('p.id', '>', id)])])), limit),
+  [marker.text(0), marker.number(1), marker.text(2), marker.number(3)]);
 
   return {
     /** Runs `work` as one of the user's writes (writeAsUser); undefined when the user is gone. */
     write<T>(userId: string, work: (write: PlaylistWrite) => Promise<T>): Promise<T | undefined> {
-      return writeAsUser(db, userId, (user) => work(writeSession(storage, user.trx, user)));
+      return writeAsUser(db, userId, (user) => work(writeSession(storage, reads(user.trx), user.trx, user)));
     },
 
     /**
@@ -262,23 +286,12 @@ export function createPlaylistsRepo(storage: RepoStorage) {
      * one commit (SQLite's read transaction; PostgreSQL's repeatable read).
      */
     read<T>(work: (read: PlaylistRead) => Promise<T>): Promise<T> {
-      return db.transaction().setIsolationLevel('repeatable read').execute((trx) => work({
-        find: (id) => find(trx, id),
-        entriesAfter: (playlistId, afterKey, limit) => entriesAfter(trx, playlistId, afterKey, limit),
-        countBefore: (playlistId, key) => countBefore(trx, playlistId, key),
-        entriesById: (playlistId, itemIds) => entriesById(storage, trx, playlistId, itemIds),
-      }));
+      return db.transaction().setIsolationLevel('repeatable read').execute((trx) => work(reads(trx)));
     },
 
     /** A page of the user's playlists, newest first, then id; `limit` at most. */
     async owned(userId: string, after: readonly [createdAt: number, id: string] | null, limit: number): Promise<PlaylistRow[]> {
-      let query = db.selectFrom('playlists as p').innerJoin('users as u', 'u.id', 'p.owner_id').select(playlistColumns).where('p.owner_id', '=', userId);
-      if (after !== null) {
-        const [createdAt, id] = after;
-        query = query.where('p.created_at', '<=', createdAt)
-          .where((eb) => eb.or([eb('p.created_at', '<', createdAt), eb.and([eb('p.created_at', '=', createdAt), eb('p.id', '>', id)])]));
-      }
-      const rows = await query.orderBy('p.created_at', 'desc').orderBy('p.id').limit(limit).execute();
+      const rows = after === null ? await ownedFirst(userId, limit) : await ownedAfter(userId, after[0], after[1], limit);
       return rows.map(playlistOf);
     },
   };

@@ -220,26 +220,33 @@ export async function migrateToLatest(storage: Storage): Promise<string[]> {
  * 73, bench/README.md). `build` is called once, with `markers`; each call
  * binds `parametersOf(args)[i]` wherever the query bound
  * `parametersOf(markers)[i]`, so every marker must be bound at least once and
- * be a value bound nowhere else (`marker` makes such values).
+ * be a value bound nowhere else (`marker` makes such values). It runs on
+ * `db`, or, through `on`, in a transaction of it.
  */
 export function precompiledQuery<Row, Args extends readonly unknown[]>(
   db: Kysely<Database>,
   build: (...args: Args) => Compilable<Row>,
   markers: Args,
   parametersOf: (args: Args) => readonly unknown[] = (args) => args,
-): (...args: Args) => Promise<Row[]> {
+): PrecompiledQuery<Row, Args> {
   const compiled = build(...markers).compile();
   const markerTexts = parametersOf(markers).map((parameter) => JSON.stringify(parameter));
   if (new Set(markerTexts).size !== markerTexts.length) throw new Error('precompiledQuery: two markers bind the same value');
   // Per bound parameter: the argument it takes, or -1 where the query's own value stays.
   const argumentAt = compiled.parameters.map((parameter) => markerTexts.indexOf(JSON.stringify(parameter)));
   if (markerTexts.some((_, i) => !argumentAt.includes(i))) throw new Error('precompiledQuery: the query must bind every argument');
-  return async (...args) => {
+  const on = (executor: Kysely<Database>) => async (...args: Args): Promise<Row[]> => {
     const values = parametersOf(args);
     const parameters = compiled.parameters.map((parameter, index) => (argumentAt[index] === -1 ? parameter : values[argumentAt[index]!]));
-    return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
+    return (await executor.executeQuery<Row>({ ...compiled, parameters })).rows;
   };
+  return Object.assign(on(db), { on });
 }
+
+/** A query compiled once (precompiledQuery): run on the database, or `on` a transaction of it. */
+export type PrecompiledQuery<Row, Args extends readonly unknown[]> = ((...args: Args) => Promise<Row[]>) & {
+  on(executor: Kysely<Database>): (...args: Args) => Promise<Row[]>;
+};
 
 /**
  * A precompiled query's markers: the n-th text or number argument's value
@@ -253,12 +260,12 @@ export const marker = {
 };
 
 /** A precompiled query of one string value (a key id, a token hash). */
-export function precompiledLookup<Row>(db: Kysely<Database>, build: (value: string) => Compilable<Row>): (value: string) => Promise<Row[]> {
+export function precompiledLookup<Row>(db: Kysely<Database>, build: (value: string) => Compilable<Row>): PrecompiledQuery<Row, [string]> {
   return precompiledQuery<Row, [string]>(db, build, [marker.text(0)]);
 }
 
 /** A precompiled query of an id list, bound as one value (Storage.idList): one statement serves any number of ids. */
-export function precompiledIdListQuery<Row>(storage: Storage, build: (ids: RawBuilder<string>) => Compilable<Row>): (ids: readonly string[]) => Promise<Row[]> {
+export function precompiledIdListQuery<Row>(storage: Storage, build: (ids: RawBuilder<string>) => Compilable<Row>): PrecompiledQuery<Row, [readonly string[]]> {
   return precompiledQuery<Row, [readonly string[]]>(storage.db, (ids) => build(storage.idList(ids)), [[marker.text(0)]], ([ids]) => [storage.idListParameter(ids)]);
 }
 
