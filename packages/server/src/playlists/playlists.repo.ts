@@ -90,10 +90,8 @@ type RepoStorage = Pick<Storage, 'db' | 'idList' | 'idRows' | 'idListParameter'>
 const entryColumns = ['item_id', 'order_key', 'song_id', 'added_at', 'placed_version'] as const;
 
 /**
- * The reads a playlist's pages and its writes share, compiled once
- * (storage.ts, precompiledQuery), each run in the caller's transaction: a
- * page is two or three of them, and building and compiling each with Kysely
- * cost as much as running it.
+ * The reads a playlist's pages and its writes share, each compiled once
+ * (storage.ts, precompiledQuery) and run in the caller's transaction.
  */
 function playlistReads(storage: RepoStorage): (executor: Executor) => PlaylistRead {
   const { db } = storage;
@@ -300,8 +298,11 @@ export function createPlaylistsRepo(storage: RepoStorage) {
 /** What a read of playlists may do, on one snapshot (PlaylistsRepo.read). */
 export interface PlaylistRead {
   find(id: string): Promise<PlaylistRow | undefined>;
+  /** `limit` entries after the one at `afterKey` (from the start when null), in order. */
   entriesAfter(playlistId: string, afterKey: number | null, limit: number): Promise<EntryRow[]>;
+  /** How many entries stand before the key: the position of the entry at it. */
   countBefore(playlistId: string, key: number): Promise<number>;
+  /** These entries of the playlist, by id. */
   entriesById(playlistId: string, itemIds: readonly string[]): Promise<EntryRow[]>;
 }
 
