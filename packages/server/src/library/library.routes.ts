@@ -15,7 +15,7 @@ import { pageRequest, typesParameter } from '../catalog/paging.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
 import { ERROR_RESPONSES, sendJson, sendLentAnswer } from '../catalog/songs.routes.ts';
 import type { HistoryService } from './history.service.ts';
-import type { LibraryKind } from './library.repo.ts';
+import type { ChangeRow, LibraryKind } from './library.repo.ts';
 import type { LibraryService, SaveOutcome } from './library.service.ts';
 import { rfc3339 } from './rendered-items.ts';
 
@@ -64,6 +64,31 @@ function statesJson(states: ReadonlyMap<string, number | undefined>, members: St
     json += `${JSON.stringify(id)}:${at === undefined ? members.no : `${members.yes}${rfc3339(at)}"}`}`;
   }
   return `${json}}`;
+}
+
+/**
+ * A page of the change feed as the JSON text the response schema's
+ * serializer would write (GetLibraryChangesResponse). A kind and a change
+ * are names of the server's own (ChangeKind, ChangeType), written as they
+ * are; the changes of one write share their time, written once. For 500
+ * changes and their byte length, 105 to 136 us against 265 to 351 with
+ * JSON.stringify for each member and a time for each change, and 359 to 434
+ * with an object for each change walked by the serializer (bench/README.md,
+ * "The change feed written as text").
+ */
+function changesJson(changes: readonly ChangeRow[], nextCursor: string): string {
+  let json = '{"changes":[';
+  let lastAt = Number.NaN;
+  let lastTime = '';
+  for (let i = 0; i < changes.length; i++) {
+    const { kind, id, change, at } = changes[i]!;
+    if (at !== lastAt) {
+      lastAt = at;
+      lastTime = rfc3339(at);
+    }
+    json += `${i === 0 ? '' : ','}{"kind":"${kind}","id":${JSON.stringify(id)},"change":"${change}","at":"${lastTime}"}`;
+  }
+  return `${json}],"nextCursor":${JSON.stringify(nextCursor)}}`;
 }
 
 /** SaveItems' and its siblings' body: 1 to 100 ids, songs and albums together. */
@@ -266,8 +291,8 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
       response: { 200: GetLibraryChangesResponse, ...ERROR_RESPONSES },
     },
     ...read,
-  }, async (request) => {
+  }, async (request, reply) => {
     const { changes, nextCursor } = await library.changes(userOf(request), (request.query as { cursor?: string }).cursor);
-    return { changes: changes.map((change) => ({ kind: change.kind, id: change.id, change: change.change, at: rfc3339(change.at) })), nextCursor };
+    return sendJson(reply, changesJson(changes, nextCursor));
   });
 }

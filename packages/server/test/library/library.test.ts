@@ -96,8 +96,13 @@ describe.each(dialects.map((d) => [d.name, d] as const))('LibraryService on %s',
       { kind: 'song', id: 'song-en', change: 'CHANGE_REMOVED', at },
       { kind: 'artist', id: 'artist-ar', change: 'CHANGE_SAVED', at },
     ]);
+    // Written as text: exactly the schema's JSON, members in its order.
+    expect(feed.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(feed.body).toBe(`{"changes":[{"kind":"song","id":"song-en","change":"CHANGE_REMOVED","at":"${at}"},` +
+      `{"kind":"artist","id":"artist-ar","change":"CHANGE_SAVED","at":"${at}"}],"nextCursor":${JSON.stringify(feed.json().nextCursor)}}`);
     const after = await call('GET', `/v1/library/changes?cursor=${feed.json().nextCursor}`);
     expect(after.json().changes).toEqual([]);
+    expect(after.body).toBe(`{"changes":[],"nextCursor":${JSON.stringify(after.json().nextCursor)}}`);
     const following = await call('GET', '/v1/library/following/artists');
     expect(following.json().items.map((item: { artist: { id: { value: string } }; followedAt: string }) => [item.artist.id.value, item.followedAt])).toEqual([['artist-ar', at]]);
     // The checks' answers are written as text: exactly the schema's JSON, ids escaped, each once in the order asked.
