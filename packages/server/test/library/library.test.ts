@@ -176,7 +176,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('LibraryService on %s',
   it('answers every page size alike: walks that change the size from page to page list the plays of one page of 100', async () => {
     const all = (await call('GET', '/v1/library/history?page_size=100')).json().entries.map((entry: { playId: string }) => entry.playId);
     expect(all.length).toBeGreaterThan(30);
-    // More sizes than SQLite keeps prepared for one query (storage/sqlite.ts, withLimitWritten), each used again.
+    // More sizes than SQLite keeps prepared for one query (storage/sqlite.ts, withLimitsWritten), each used again.
     for (let first = 1; first <= 40; first += 3) {
       const listed: string[] = [];
       for (let token = '', size = first; ; size = (size % 40) + 1) {
