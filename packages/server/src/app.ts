@@ -276,7 +276,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   opsRoutes(app, storage, metrics);
   const signer = createStreamUrlSigner(createTokenSealer(subkey(secret, 'stream-url')), clock);
   streamingRoutes(app, {
-    streaming: createStreamingService(createStreamingRepo(storage.db), { publicUrl: config.publicUrl, urlTtlSeconds: config.streamUrlTtlSeconds, signer, clock }),
+    streaming: createStreamingService(createStreamingRepo(storage.db), { publicUrl: config.publicUrl, urlTtlSeconds: config.streamUrlTtlSeconds, graceSeconds: config.streamGraceSeconds, signer, clock }),
     signer,
     guard,
     mediaRoot: config.mediaDirectory,

@@ -23,7 +23,10 @@ export interface Config {
   songCacheMegabytes: number;
   pageTokenTtlSeconds: number;
   mediaDirectory: string;
+  /** How long the manifest URL AcquireMusicStream answers may first be fetched (expiresInSeconds), and how long one acquisition is billed for. */
   streamUrlTtlSeconds: number;
+  /** Added to acquisition + the song's duration: until then every URL the manifest leads to stays valid (pauses). */
+  streamGraceSeconds: number;
   /** How long a user's plays are kept (GetHistory), in days. */
   historyDays: number;
   /** How many entries one playlist may hold. */
@@ -218,9 +221,18 @@ export const SETTINGS = [
     key: 'streamUrlTtlSeconds',
     env: 'MAQAM_STREAM_URL_TTL',
     shownDefault: '300',
-    description: 'How long a signed stream URL (playlist and segments) stays valid, in seconds.',
+    description:
+      'How long the signed manifest URL AcquireMusicStream answers may first be fetched, in seconds (its `expiresInSeconds`); acquiring the same song and quality again within it is not billed again. What the manifest leads to lasts longer: see MAQAM_STREAM_GRACE.',
     parse: integer('MAQAM_STREAM_URL_TTL', 300, 1, 86400),
   } satisfies Setting<'streamUrlTtlSeconds'>,
+  {
+    key: 'streamGraceSeconds',
+    env: 'MAQAM_STREAM_GRACE',
+    shownDefault: '14400',
+    description:
+      "Seconds of pause a stream allows: every URL a manifest leads to (segments) is signed until acquisition + the song's duration + this, so a long song or a film plays to its end and seeks anywhere without acquiring again.",
+    parse: integer('MAQAM_STREAM_GRACE', 14_400, 0, 604_800),
+  } satisfies Setting<'streamGraceSeconds'>,
   {
     key: 'historyDays',
     env: 'MAQAM_HISTORY_DAYS',

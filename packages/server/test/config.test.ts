@@ -20,6 +20,8 @@ describe('configuration', () => {
       accessTokenTtlSeconds: 3600,
       codeTtlSeconds: 60,
       rateLimitPerMinute: 600,
+      streamUrlTtlSeconds: 300,
+      streamGraceSeconds: 14_400,
     });
     expect(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).publicUrl).toBe('http://0.0.0.0:9000');
     expect(loadConfig({ MAQAM_PUBLIC_URL: 'https://api.maqam.example/' }).publicUrl).toBe('https://api.maqam.example');
@@ -33,6 +35,7 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud'],
     ['MAQAM_RATE_LIMIT', '-1'],
     ['MAQAM_DEFAULT_LOCALE', 'not a tag'],
+    ['MAQAM_STREAM_GRACE', '-1'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

@@ -18,8 +18,10 @@ export interface BilledStream {
 /** What streaming reads and writes: songs' packaged media, and the billing windows and ledger of streams. */
 export function createStreamingRepo(db: Db) {
   return {
-    async songPlayable(songId: string): Promise<boolean> {
-      return (await db.selectFrom('songs').select('id').where('id', '=', songId).where('withdrawn', '=', 0).executeTakeFirst()) !== undefined;
+    /** A playable (not withdrawn) song's duration in milliseconds, as the catalog says; undefined when there is no such song. */
+    async playableDurationMs(songId: string): Promise<number | undefined> {
+      const song = await db.selectFrom('songs').select('duration_ms').where('id', '=', songId).where('withdrawn', '=', 0).executeTakeFirst();
+      return song === undefined ? undefined : Number(song.duration_ms);
     },
 
     /** Whether a song of this id is in the catalog, withdrawn or not (media may be added to any). */

@@ -8,7 +8,7 @@ import { ApiError } from '../errors.ts';
 import type { Guard } from '../http/credentials.ts';
 import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import { MEDIA_FILE } from './qualities.ts';
-import type { StreamUrlSigner } from './stream-urls.ts';
+import type { StreamClaims, StreamUrlKind, StreamUrlSigner } from './stream-urls.ts';
 import type { StreamingService } from './streaming.service.ts';
 
 export interface StreamingRouteDeps {
@@ -49,7 +49,7 @@ export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps):
         operationId: 'AcquireMusicStream',
         tags: ['StreamingService'],
         summary: 'Acquires a signed HLS stream of a song for the signed-in user (OAuth scope `stream`; API keys are refused).',
-        description: 'Answers a short-lived signed `manifestUrl` (HLS) at the best quality the song has up to `maxQuality`, and the qualities that exist. A stream is billed once per user, song and quality per billing window; asking again inside the window is not billed again.',
+        description: 'Answers a signed `manifestUrl` (HLS) at the best quality the song has up to `maxQuality`, and the qualities that exist. The manifest must be first fetched within `expiresInSeconds`; the segments it leads to stay valid for the whole listening window (acquisition + the song\'s duration + `MAQAM_STREAM_GRACE`). A stream is billed once per user, song and quality per `expiresInSeconds`; asking again inside it is not billed again.',
         security: [{ oauth2: ['stream'] }],
         body: AcquireMusicStreamRequest,
         response: { 200: AcquireMusicStreamResponse, 400: ValidationErrorBody, '4xx': ErrorBody, '5xx': ErrorBody },
@@ -66,39 +66,42 @@ export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps):
     },
   );
 
-  /** The media directory a valid token opens, or a 403. */
-  async function directoryOf(token: string): Promise<{ directory: string; expiresAt: number }> {
-    const claims = signer.verify(token);
+  /** The claims of a valid token that opens `kind`, and the media directory of its song and quality; or a 403. */
+  async function directoryOf(token: string, kind: StreamUrlKind): Promise<{ directory: string; claims: StreamClaims }> {
+    const claims = signer.verify(token, kind);
     if (!claims) throw new ApiError('streamUrlInvalid');
     const directory = await streaming.mediaDirectory(claims.songId, claims.quality);
     if (directory === undefined) throw new ApiError('streamUrlInvalid');
-    return { directory: join(mediaRoot, directory), expiresAt: claims.expiresAt };
+    return { directory: join(mediaRoot, directory), claims };
   }
 
   const privateUntil = (reply: FastifyReply, expiresAt: number) =>
     reply.header('cache-control', `private, max-age=${Math.max(0, Math.floor((expiresAt - deps.clock()) / 1000))}`);
 
   app.get<{ Params: { token: string } }>('/v1/streaming/hls/:token/index.m3u8', { schema: { hide: true } }, async (request, reply) => {
-    const { directory, expiresAt } = await directoryOf(request.params.token);
+    const { directory, claims } = await directoryOf(request.params.token, 'manifest');
     const playlist = await readFile(join(directory, 'index.m3u8'), 'utf8');
-    const base = `${publicUrl}/v1/streaming/hls/${request.params.token}/`;
-    // Segment lines, and the fMP4 initialization segment of #EXT-X-MAP, become absolute URLs carrying the same signed token.
+    // What the playlist leads to is signed until the listening window the manifest token carries, fixed at
+    // acquisition: fetching the playlist again, however late in its TTL, never lengthens it.
+    const media = signer.sign({ ...claims, kind: 'media', expiresAt: claims.listenUntil });
+    const base = `${publicUrl}/v1/streaming/hls/${media}/`;
+    // Segment lines, and the fMP4 initialization segment of #EXT-X-MAP, become absolute URLs carrying the media token.
     const signed = playlist
       .split('\n')
       .map((line) => (MEDIA_FILE.test(line.trim()) ? base + line.trim() : line.replace(/^(#EXT-X-MAP:URI=")([^"]+)"/, (map, prefix: string, name: string) => (MEDIA_FILE.test(name) ? `${prefix}${base}${name}"` : map))))
       .join('\n');
-    privateUntil(reply, expiresAt);
+    privateUntil(reply, claims.expiresAt);
     return reply.type('application/vnd.apple.mpegurl').send(signed);
   });
 
   app.get<{ Params: { token: string; segment: string } }>('/v1/streaming/hls/:token/:segment', { schema: { hide: true } }, async (request, reply) => {
-    const { directory, expiresAt } = await directoryOf(request.params.token);
+    const { directory, claims } = await directoryOf(request.params.token, 'media');
     if (!MEDIA_FILE.test(request.params.segment)) throw new ApiError('streamUrlInvalid');
     const path = join(directory, request.params.segment);
     const info = await stat(path).catch(() => null);
     if (!info) throw new ApiError('streamUrlInvalid');
     const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-    privateUntil(reply, expiresAt);
+    privateUntil(reply, claims.expiresAt);
     reply.header('accept-ranges', 'bytes').header('etag', etag).type(CONTENT_TYPES[request.params.segment.split('.').pop()!]!);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     const range = parseRange(request.headers.range, info.size);

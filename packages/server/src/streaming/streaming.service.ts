@@ -19,18 +19,35 @@ export interface AcquiredStream {
   billed: boolean;
 }
 
-export function createStreamingService(repo: StreamingRepo, options: { publicUrl: string; urlTtlSeconds: number; signer: StreamUrlSigner; clock?: () => number }) {
+export interface StreamingOptions {
+  publicUrl: string;
+  /** MAQAM_STREAM_URL_TTL: how long the manifest URL may first be fetched, and the billing window. */
+  urlTtlSeconds: number;
+  /** MAQAM_STREAM_GRACE: the pauses a listening window allows beyond the song's duration. */
+  graceSeconds: number;
+  signer: StreamUrlSigner;
+  clock?: () => number;
+}
+
+export function createStreamingService(repo: StreamingRepo, options: StreamingOptions) {
   const clock = options.clock ?? Date.now;
   return {
     /**
      * AcquireMusicStream: picks the best packaged quality at or below
      * maxQuality, bills it unless the same (user, song, quality) was billed
-     * within the URL lifetime, and answers a fresh signed playlist URL. The
-     * ledger row is written, in one transaction with the entitlement, before
-     * the answer exists.
+     * within the manifest URL's lifetime, and answers a fresh signed manifest
+     * URL. The ledger row is written, in one transaction with the
+     * entitlement, before the answer exists.
+     *
+     * The manifest URL expires after the TTL; the listening window (what its
+     * playlist leads to) is fixed here, at acquisition, and sealed into it.
+     * "While an earlier URL is still valid" (contract section 7) is read as
+     * the manifest URL's TTL: the window keeps a stream already started
+     * playing, it does not make a later acquisition free.
      */
     async acquire(principal: TokenPrincipal, songId: string, maxQuality: string | undefined): Promise<AcquiredStream> {
-      if (!(await repo.songPlayable(songId))) throw new DomainError('songNotFound', { params: { id: songId } });
+      const durationMs = await repo.playableDurationMs(songId);
+      if (durationMs === undefined) throw new DomainError('songNotFound', { params: { id: songId } });
       const media = (await repo.mediaOf(songId)).sort((a, b) => rank(a.quality) - rank(b.quality));
       if (media.length === 0) throw new DomainError('mediaNotFound', { params: { id: songId } });
       const allowed = maxQuality === undefined ? media : media.filter((m) => rank(m.quality) <= rank(maxQuality));
@@ -39,11 +56,13 @@ export function createStreamingService(repo: StreamingRepo, options: { publicUrl
 
       const now = clock();
       const expiresAt = now + options.urlTtlSeconds * 1000;
+      // Never before the manifest itself expires: a playlist fetched late in its TTL leads to URLs that still work.
+      const listenUntil = Math.max(expiresAt, now + durationMs + options.graceSeconds * 1000);
       const billed = await repo.billUnlessWindowOpen({
         ledgerId: randomUUID(), userId: principal.userId, clientId: principal.clientId, songId, quality: chosen.quality, acquiredAt: now, windowEndsAt: expiresAt,
       });
 
-      const token = options.signer.sign({ userId: principal.userId, songId, quality: chosen.quality, expiresAt });
+      const token = options.signer.sign({ kind: 'manifest', userId: principal.userId, songId, quality: chosen.quality, expiresAt, listenUntil });
       return {
         billed,
         stream: {

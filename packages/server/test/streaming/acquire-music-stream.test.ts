@@ -122,7 +122,10 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('Ac
     expect(playlist.body).toMatch(/^#EXTM3U/);
     const segments = playlist.body.split('\n').filter((line) => line.startsWith('http'));
     expect(segments.length).toBeGreaterThanOrEqual(3);
-    expect(segments[0]).toBe(manifest.replace('index.m3u8', 'seg000.ts'));
+    // Signed with a token of their own, which outlives the manifest's (one-hour-song.test.ts).
+    expect(segments[0]).toMatch(/^http:\/\/127\.0\.0\.1:8080\/v1\/streaming\/hls\/[A-Za-z0-9_-]+\/seg000\.ts$/);
+    expect(segments[0]).not.toBe(manifest.replace('index.m3u8', 'seg000.ts'));
+    expect(segments.every((segment) => segment.split('/')[6] === segments[0]!.split('/')[6])).toBe(true);
 
     const whole = await server.app.inject(pathOf(segments[0]!));
     expect(whole.statusCode).toBe(200);
@@ -147,9 +150,9 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('Ac
     const manifest = answer.stream.manifestUrl as string;
     const playlist = (await server.app.inject(pathOf(manifest))).body;
     const map = /^#EXT-X-MAP:URI="([^"]+)"$/m.exec(playlist);
-    expect(map?.[1]).toBe(manifest.replace('index.m3u8', 'init.mp4'));
     const segments = playlist.split('\n').filter((line) => line.startsWith('http'));
-    expect(segments[0]).toBe(manifest.replace('index.m3u8', 'seg000.m4s'));
+    expect(segments[0]).toMatch(/\/v1\/streaming\/hls\/[A-Za-z0-9_-]+\/seg000\.m4s$/);
+    expect(map?.[1]).toBe(segments[0]!.replace('seg000.m4s', 'init.mp4'));
 
     const init = await server.app.inject(pathOf(map![1]!));
     expect(init.statusCode).toBe(200);
@@ -188,10 +191,16 @@ describe.skipIf(!haveFfmpeg).each(dialects.map((d) => [d.name, d] as const))('Ac
     for (const variant of tokenVariants(token!)) expect((await server.app.inject(manifest.replace(token!, variant))).statusCode, variant).toBe(403);
     expect(Buffer.from(token!, 'base64url').includes(Buffer.from(accounts.user.id))).toBe(false);
     expect((await server.app.inject(manifest.replace('index.m3u8', '..%2Findex.m3u8'))).statusCode).toBe(403);
-    expect((await server.app.inject(manifest.replace('index.m3u8', 'seg999.ts'))).statusCode).toBe(403);
+    // The manifest's token opens the playlist only, and a segment's token segments only.
+    expect((await server.app.inject(manifest.replace('index.m3u8', 'seg000.ts'))).statusCode).toBe(403);
+    const segment = pathOf((await server.app.inject(manifest)).body.split('\n').find((line) => line.startsWith('http'))!);
+    expect((await server.app.inject(segment)).statusCode).toBe(200);
+    expect((await server.app.inject(segment.replace('seg000.ts', 'index.m3u8'))).statusCode).toBe(403);
+    expect((await server.app.inject(segment.replace('seg000.ts', '..%2Findex.m3u8'))).statusCode).toBe(403);
+    expect((await server.app.inject(segment.replace('seg000.ts', 'seg999.ts'))).statusCode).toBe(403);
     // A name of the other container is no way in: this stream (HIGH) has no init.mp4 or .m4s.
-    expect((await server.app.inject(manifest.replace('index.m3u8', 'init.mp4'))).statusCode).toBe(403);
-    expect((await server.app.inject(manifest.replace('index.m3u8', 'seg000.m4s'))).statusCode).toBe(403);
+    expect((await server.app.inject(segment.replace('seg000.ts', 'init.mp4'))).statusCode).toBe(403);
+    expect((await server.app.inject(segment.replace('seg000.ts', 'seg000.m4s'))).statusCode).toBe(403);
   });
 });
 
