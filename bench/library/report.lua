@@ -12,7 +12,7 @@ function request()
   sent = sent + 1
   local plays = {}
   for i = 1, 50 do
-    plays[i] = string.format('{"playId":"b%s-%d-%d","songId":"song-%d","startedAt":"%s","msPlayed":%d}',
+    plays[i] = string.format('{"playId":"b%s-%d-%d","songId":{"value":"song-%d"},"startedAt":"%s","msPlayed":%d}',
       thread_id, sent, i, math.random(1, songs), started, (i % 3 == 0) and 10000 or 45000)
   end
   local token = tokens[(sent % #tokens) + 1]

@@ -85,7 +85,7 @@ for (const dialect of DIALECTS) {
   const likeSeconds = await eightAtOnce(LIKED / 100, (i) => call(liker, 'POST', '/v1/library/saved:batchAdd', { songIdList: ids(1 + i * 100, 100) }));
   const playsStartedAt = new Date(Date.now() - 3_600_000).toISOString();
   const historySeconds = await eightAtOnce(PLAYS / 50, (i) => call(historian, 'POST', '/v1/library/history:report', {
-    plays: Array.from({ length: 50 }, (_, n) => ({ playId: `h-${i}-${n}`, songId: `song-${1 + ((i * 50 + n) % SONGS)}`, startedAt: playsStartedAt, msPlayed: 45_000 })),
+    plays: Array.from({ length: 50 }, (_, n) => ({ playId: `h-${i}-${n}`, songId: { value: `song-${1 + ((i * 50 + n) % SONGS)}` }, startedAt: playsStartedAt, msPlayed: 45_000 })),
   }));
   const start = (await call(changer, 'GET', '/v1/library/changes')).nextCursor as string;
   // One writer: a user's changes take turns anyway.

@@ -94,7 +94,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %
     const call = asUser(server, library.write);
     expect((await call('POST', '/v1/library/saved:batchAdd', { songIdList: songIds('song-ar') })).statusCode).toBe(200);
     expect((await call('POST', '/v1/library/following/artists:batchAdd', { artistIdList: songIds('artist-ar') }, { 'idempotency-key': 'k-1' })).statusCode).toBe(200);
-    const played = await call('POST', '/v1/library/history:report', { plays: [{ playId: 'p-1', songId: 'song-ar', startedAt: new Date(Date.now() - 60_000).toISOString(), msPlayed: 40_000 }] });
+    const played = await call('POST', '/v1/library/history:report', { plays: [{ playId: 'p-1', songId: { value: 'song-ar' }, startedAt: new Date(Date.now() - 60_000).toISOString(), msPlayed: 40_000 }] });
     expect(played.statusCode).toBe(200);
     const made = await call('POST', '/v1/playlists', { name: 'public', visibility: 'PLAYLIST_VISIBILITY_PUBLIC', songIdList: songIds('song-ar', 'song-en') });
     expect(made.statusCode).toBe(201);

@@ -19,6 +19,7 @@ const idValue = (what: string) =>
 export const SongID = Type.Object({ value: idValue('song') }, { title: 'SongID' });
 export const AlbumID = Type.Object({ value: idValue('album') }, { title: 'AlbumID' });
 export const ArtistID = Type.Object({ value: idValue('artist') }, { title: 'ArtistID' });
+export const PlaylistID = Type.Object({ value: idValue('playlist') }, { title: 'PlaylistID' });
 export type SongID = Static<typeof SongID>;
 
 export const LocalizedString = Type.Object(

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Album, AlbumID, Artist, ArtistID, BatchItemError, GetRelatedArtistsQuery, MAX_BATCH_SIZE, MAX_ID_LENGTH, Song, SongID, WITHOUT_NUL } from './catalog.ts';
+import { Album, AlbumID, Artist, ArtistID, BatchItemError, GetRelatedArtistsQuery, MAX_BATCH_SIZE, PlaylistID, Song, SongID, WITHOUT_NUL } from './catalog.ts';
 
 /** Contract section 13: the user's library (LibraryService) and listening history. */
 
@@ -119,13 +119,11 @@ export const MAX_PLAY_AGE_MS = 30 * 24 * 3600 * 1000;
 export const MAX_PLAY_CLOCK_SKEW_MS = 5 * 60 * 1000;
 export const PLAY_ID_PATTERN = '^[A-Za-z0-9._-]{1,64}$';
 
-const id = (what: string) => Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH, pattern: WITHOUT_NUL, description: `The ${what} id.` });
-
 export const PlayContext = Type.Object(
   {
-    albumId: Type.Optional(id('album')),
-    artistId: Type.Optional(id('artist')),
-    playlistId: Type.Optional(id('playlist')),
+    albumId: Type.Optional(AlbumID),
+    artistId: Type.Optional(ArtistID),
+    playlistId: Type.Optional(PlaylistID),
     searchQuery: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: WITHOUT_NUL, description: 'What was searched for.' })),
   },
   {
@@ -141,7 +139,7 @@ export type PlayContext = Static<typeof PlayContext>;
 export const Play = Type.Object(
   {
     playId: Type.String({ pattern: PLAY_ID_PATTERN, description: "1 to 64 of A-Z a-z 0-9 . _ -, chosen by the client: reporting the same playId again changes nothing." }),
-    songId: id('song'),
+    songId: SongID,
     startedAt: Type.String({ format: 'date-time', description: 'RFC 3339. At most 30 days in the past and 5 minutes in the future.' }),
     msPlayed: Type.Integer({ minimum: 0, maximum: MAX_MS_PLAYED, description: 'How long it played, in milliseconds (0 to 86,400,000).' }),
     context: Type.Optional(PlayContext),

@@ -660,10 +660,10 @@ addEventListener('pagehide', () => void reporter.end());
 /** Where a song is started from, as a play reports it. */
 function contextOf(route: Route): PlayContext | undefined {
   switch (route.view) {
-    case 'album': return { albumId: route.id };
-    case 'artist': return { artistId: route.id };
+    case 'album': return { albumId: { value: route.id } };
+    case 'artist': return { artistId: { value: route.id } };
     case 'search': return { searchQuery: route.q.slice(0, 200) };
-    case 'playlist': return { playlistId: route.id };
+    case 'playlist': return { playlistId: { value: route.id } };
     default: return undefined;
   }
 }

@@ -235,7 +235,7 @@ export function createHistory(transport: LibraryTransport) {
      * queues and retries for them.
      *
      * @example
-     * const results = await maqam.history.report([{ playId, songId: 'song-1', startedAt: new Date().toISOString(), msPlayed: 45_000 }]);
+     * const results = await maqam.history.report([{ playId, songId: { value: 'song-1' }, startedAt: new Date().toISOString(), msPlayed: 45_000 }]);
      */
     report: async (plays: readonly Play[], context: CallContext = {}): Promise<Map<string, PlayResult>> => {
       assert(Array.isArray(plays) && plays.length >= 1 && plays.length <= 50, 'give 1 to 50 plays');

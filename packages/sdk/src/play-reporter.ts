@@ -124,14 +124,14 @@ export class PlayReporter {
     const msPlayed = Math.min(Math.round(playing.playedMs), 86_400_000);
     const play: Play = {
       playId: playing.playId,
-      songId: playing.songId,
+      songId: { value: playing.songId },
       startedAt: new Date(playing.startedAt).toISOString(),
       msPlayed,
       ...(playing.context ? { context: playing.context } : {}),
     };
     void this.#enqueue(play).then(() => this.flush()).catch(() => {});
     const counted = msPlayed >= COUNTED_MS || (playing.durationMs < 2 * COUNTED_MS && msPlayed * 2 >= playing.durationMs);
-    return { playId: play.playId, songId: play.songId, msPlayed, counted };
+    return { playId: play.playId, songId: playing.songId, msPlayed, counted };
   }
 
   /**
@@ -156,7 +156,7 @@ export class PlayReporter {
     const stored = await this.#storage.get(QUEUE_KEY);
     try {
       const plays = stored ? (JSON.parse(stored) as unknown) : [];
-      return Array.isArray(plays) ? (plays as Play[]) : [];
+      return Array.isArray(plays) ? plays.map(typedIds) : [];
     } catch {
       return []; // not ours, or damaged: nothing to report from it
     }
@@ -199,4 +199,15 @@ export class PlayReporter {
       this.#onReported?.(results);
     }
   }
+}
+
+/**
+ * A queued play with its ids typed (`{ value }`), as the API takes them: a
+ * play queued by an earlier version of this SDK kept bare strings.
+ */
+function typedIds(stored: Play): Play {
+  const play = stored as unknown as { songId: unknown; context?: Record<string, unknown> };
+  const typed = (id: unknown) => (typeof id === 'string' ? { value: id } : id);
+  const context = play.context && Object.fromEntries(Object.entries(play.context).map(([name, value]) => [name, name === 'searchQuery' ? value : typed(value)]));
+  return { ...stored, songId: typed(play.songId), ...(context && { context }) } as Play;
 }

@@ -93,7 +93,7 @@ describe('the SDK\'s library, history and PlayReporter', () => {
     });
     const storage = memoryTokens();
     const reporter = maqam.playReporter({ storage, now: () => now });
-    reporter.start('song-ar', { durationMs: 215_000, context: { albumId: 'album-1' } });
+    reporter.start('song-ar', { durationMs: 215_000, context: { albumId: { value: 'album-1' } } });
     now += 20_000;
     reporter.pause();
     now += 60_000; // paused: does not count
@@ -120,7 +120,7 @@ describe('the SDK\'s library, history and PlayReporter', () => {
     expect(await maqam.history.report([sent[0]!])).toEqual(new Map([[first!.playId, { counted: true }]]));
     const history = [];
     for await (const entry of maqam.history.list()) history.push([entry.song.id?.value, entry.msPlayed, entry.context]);
-    expect(history).toEqual([['song-fr', 31_000, undefined], ['song-ar', 35_000, { albumId: 'album-1' }]]);
+    expect(history).toEqual([['song-fr', 31_000, undefined], ['song-ar', 35_000, { albumId: { value: 'album-1' } }]]);
   });
 
   it('PlayReporter counts half of a song shorter than a minute, and drops a report the API refuses as malformed', async () => {

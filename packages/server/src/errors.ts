@@ -118,6 +118,13 @@ export const ERRORS = {
     code: 'ERROR_CODE_INVALID_REQUEST',
     message: { en: 'The play "{id}" starts more than 5 minutes from now.', ar: 'يبدأ التشغيل "{id}" بعد أكثر من 5 دقائق من الآن.' },
   },
+  playStartedAtInvalid: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    message: {
+      en: 'The play "{id}" has a startedAt that names no instant; send an RFC 3339 time such as 2026-01-31T20:15:00.000Z.',
+      ar: 'قيمة startedAt في التشغيل "{id}" لا تدل على لحظة حقيقية؛ أرسل وقتًا بصيغة RFC 3339 مثل 2026-01-31T20:15:00.000Z.',
+    },
+  },
   playlistNotFound: {
     code: 'ERROR_CODE_NOT_FOUND',
     message: { en: 'No playlist with id "{id}".', ar: 'لا توجد قائمة تشغيل بالمعرّف "{id}".' },

@@ -1,4 +1,7 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../storage/database.ts';
 import { marker, precompiledQuery, type Storage } from '../storage/storage.ts';
+import { writeAsUser, type BeforeCommit } from './library.repo.ts';
 
 /** A play as stored. */
 export interface PlayRow {
@@ -15,7 +18,7 @@ export interface PlayRow {
 export type HistoryPosition = readonly [startedAt: number, playId: string];
 
 /** A user's plays, keyed by the playId their client chose. */
-export function createHistoryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRows'>) {
+export function createHistoryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idList' | 'idRows'>) {
   const { db } = storage;
 
   // page()'s two queries, compiled once (storage.ts, precompiledQuery).
@@ -34,24 +37,22 @@ export function createHistoryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
   return {
     /**
      * Records the plays whose playId the user has not reported before, and
-     * answers whether each reported playId counted as first recorded. One
-     * statement decides between two reports of a playId (from two nodes at
-     * once, say): the second inserts nothing and reads the first.
+     * answers whether each reported playId counted as first recorded, and
+     * forgets the user's plays that started before `forgetBefore` (the
+     * history's retention); one of the user's writes (writeAsUser), so
+     * `beforeCommit` keeps its answer with it, and a user deleted meanwhile
+     * is undefined. One statement decides
+     * between two reports of a playId (from two nodes at once, say): the
+     * second inserts nothing and reads the first.
      */
-    async record(userId: string, plays: readonly PlayRow[]): Promise<Map<string, boolean>> {
-      if (plays.length === 0) return new Map();
-      return db.transaction().execute(async (trx) => {
-        await trx.insertInto('play_history')
-          .values(plays.map((play) => ({
-            user_id: userId, play_id: play.playId, song_id: play.songId, started_at: play.startedAt, ms_played: play.msPlayed, counted: play.counted ? 1 : 0, context: play.context,
-          })))
-          .onConflict((oc) => oc.columns(['user_id', 'play_id']).doNothing())
-          .execute();
-        // Each playId by the primary key (Storage.idRows says why not IN: here it walked all of a user's plays).
-        const rows = await trx.selectFrom(storage.idRows(plays.map((play) => play.playId))).crossJoin('play_history as p').select(['p.play_id', 'p.counted'])
-          .where('p.user_id', '=', userId).whereRef('p.play_id', '=', 'wanted.value').execute();
-        return new Map(rows.map((row) => [row.play_id, row.counted === 1]));
-      });
+    async record<T>(
+      userId: string, plays: readonly PlayRow[], forgetBefore: number, answer: (counted: Map<string, boolean>) => T, beforeCommit?: BeforeCommit<T>,
+    ): Promise<T | undefined> {
+      return writeAsUser(storage, userId, async ({ trx }) => {
+        const counted = await recordIn(trx, userId, plays);
+        await trx.deleteFrom('play_history').where('user_id', '=', userId).where('started_at', '<', forgetBefore).execute();
+        return answer(counted);
+      }, beforeCommit);
     },
 
     /**
@@ -69,11 +70,6 @@ export function createHistoryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
       }));
     },
 
-    /** Forgets the user's plays that started before `before` (the history's retention). */
-    async forgetBefore(userId: string, before: number): Promise<void> {
-      await db.deleteFrom('play_history').where('user_id', '=', userId).where('started_at', '<', before).execute();
-    },
-
     /** The length of each of these songs the catalog shows (not withdrawn). */
     async songDurations(songIds: readonly string[]): Promise<Map<string, number>> {
       if (songIds.length === 0) return new Map();
@@ -81,6 +77,20 @@ export function createHistoryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
       return new Map(rows.map((row) => [row.id, Number(row.duration_ms)]));
     },
   };
+
+  async function recordIn(trx: Transaction<Database>, userId: string, plays: readonly PlayRow[]): Promise<Map<string, boolean>> {
+    if (plays.length === 0) return new Map();
+    await trx.insertInto('play_history')
+      .values(plays.map((play) => ({
+        user_id: userId, play_id: play.playId, song_id: play.songId, started_at: play.startedAt, ms_played: play.msPlayed, counted: play.counted ? 1 : 0, context: play.context,
+      })))
+      .onConflict((oc) => oc.columns(['user_id', 'play_id']).doNothing())
+      .execute();
+    // Each playId by the primary key (Storage.idRows says why not IN: here it walked all of a user's plays).
+    const rows = await trx.selectFrom(storage.idRows(plays.map((play) => play.playId))).crossJoin('play_history as p').select(['p.play_id', 'p.counted'])
+      .where('p.user_id', '=', userId).whereRef('p.play_id', '=', 'wanted.value').execute();
+    return new Map(rows.map((row) => [row.play_id, row.counted === 1]));
+  }
 }
 
 export type HistoryRepo = ReturnType<typeof createHistoryRepo>;

@@ -1,15 +1,37 @@
-import { COUNTED_PLAY_MS, MAX_PLAY_AGE_MS, MAX_PLAY_CLOCK_SKEW_MS, type Play } from '@maqam/contract';
-import { invalidRequest, type ErrorReason } from '../errors.ts';
+import { COUNTED_PLAY_MS, MAX_PLAY_AGE_MS, MAX_PLAY_CLOCK_SKEW_MS, type Play, type PlayContext } from '@maqam/contract';
+import { DomainError, invalidRequest, type ErrorReason } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
 import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
 import type { PageCursorCodec } from '../catalog/page-cursor.ts';
 import type { HistoryPosition, HistoryRepo, PlayRow } from './history.repo.ts';
+import type { BeforeCommit } from './library.repo.ts';
 import { itemFragments, rfc3339, withMembers } from './rendered-items.ts';
 
 /** What ReportPlays answers for one playId: whether it counts, or why it was refused. */
 export type PlayOutcome = { readonly counted: boolean } | { readonly error: ErrorReason; readonly id: string };
 
 const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The instant an RFC 3339 time names, or NaN. The schema's `date-time`
+ * takes second 60 (a leap second), which Date.parse refuses, and Date.parse
+ * takes February 30 as March 2: neither names an instant we can keep.
+ */
+function instantOf(time: string): number {
+  const instant = Date.parse(time);
+  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(time);
+  if (date === null || Number.isNaN(instant)) return Number.NaN;
+  const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
+  return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day ? instant : Number.NaN;
+}
+
+/** A play's context as kept and listed: exactly the one member it has, ids typed (contract section 13). */
+function contextJson(context: PlayContext): string {
+  if (context.albumId !== undefined) return JSON.stringify({ albumId: { value: context.albumId.value } });
+  if (context.artistId !== undefined) return JSON.stringify({ artistId: { value: context.artistId.value } });
+  if (context.playlistId !== undefined) return JSON.stringify({ playlistId: { value: context.playlistId.value } });
+  return JSON.stringify({ searchQuery: context.searchQuery });
+}
 
 /**
  * Contract section 13's rule: a play counts when it lasted at least 30 s, or
@@ -38,33 +60,39 @@ export function createHistoryService({ repo, catalog, cursors, historyDays, cloc
      * its first result) and answers each playId's outcome. A bad play is
      * refused on its own; the others are recorded.
      */
-    async report(userId: string, plays: readonly Play[]): Promise<Map<string, PlayOutcome>> {
+    async report(userId: string, plays: readonly Play[], beforeCommit?: BeforeCommit<Map<string, PlayOutcome>>): Promise<Map<string, PlayOutcome>> {
       const now = clock();
       const outcomes = new Map<string, PlayOutcome>();
       // A playId repeated in one request is the same play: its first report is the one.
       const seen = new Set<string>();
       const distinct = plays.filter((play) => !seen.has(play.playId) && seen.add(play.playId));
-      const durations = await repo.songDurations([...new Set(distinct.map((play) => play.songId))]);
+      const durations = await repo.songDurations([...new Set(distinct.map((play) => play.songId.value))]);
       const rows: PlayRow[] = [];
       for (const play of distinct) {
-        const startedAt = Date.parse(play.startedAt);
-        const duration = durations.get(play.songId);
-        if (startedAt < now - MAX_PLAY_AGE_MS) outcomes.set(play.playId, { error: 'playTooOld', id: play.playId });
+        const startedAt = instantOf(play.startedAt);
+        const songId = play.songId.value;
+        const duration = durations.get(songId);
+        if (Number.isNaN(startedAt)) outcomes.set(play.playId, { error: 'playStartedAtInvalid', id: play.playId });
+        else if (startedAt < now - MAX_PLAY_AGE_MS) outcomes.set(play.playId, { error: 'playTooOld', id: play.playId });
         else if (startedAt > now + MAX_PLAY_CLOCK_SKEW_MS) outcomes.set(play.playId, { error: 'playInFuture', id: play.playId });
-        else if (duration === undefined) outcomes.set(play.playId, { error: 'songNotFound', id: play.songId });
+        else if (duration === undefined) outcomes.set(play.playId, { error: 'songNotFound', id: songId });
         else {
           rows.push({
-            playId: play.playId, songId: play.songId, startedAt, msPlayed: play.msPlayed, counted: playCounts(play.msPlayed, duration),
-            context: play.context === undefined ? null : JSON.stringify(play.context),
+            playId: play.playId, songId, startedAt, msPlayed: play.msPlayed, counted: playCounts(play.msPlayed, duration),
+            context: play.context === undefined ? null : contextJson(play.context),
           });
         }
       }
-      const recorded = await repo.record(userId, rows);
-      for (const row of rows) outcomes.set(row.playId, { counted: recorded.get(row.playId) ?? row.counted });
-      // Forgotten as the user reports more: what is older than the retention is never listed anyway.
-      await repo.forgetBefore(userId, now - retentionMs);
-      // In the order the request named them.
-      return new Map(distinct.map((play) => [play.playId, outcomes.get(play.playId)!]));
+      // The answer is made inside the write, from what it recorded: a retry of a committed report replays it.
+      // Plays older than the retention are forgotten in the same write: what is older is never listed anyway.
+      const answered = await repo.record(userId, rows, now - retentionMs, (recorded) => {
+        for (const row of rows) outcomes.set(row.playId, { counted: recorded.get(row.playId) ?? row.counted });
+        // In the order the request named them.
+        return new Map(distinct.map((play) => [play.playId, outcomes.get(play.playId)!]));
+      }, beforeCommit);
+      // A user whose token is live but whose account is gone is answered as the token: 401.
+      if (answered === undefined) throw new DomainError('accessTokenInvalid');
+      return answered;
     },
 
     /** A page of the user's counted plays, newest first: `{"entries":[...],"nextPageToken":"..."}`. */

@@ -52,28 +52,50 @@ export interface UserWriteSession {
  * the first write; a write, so on SQLite the transaction holds the write
  * lock from here) and answers how many changes the library has had;
  * undefined when there is no such user.
+ *
+ * On PostgreSQL it also holds the user's row (KEY SHARE) until the write
+ * ends: deleting the user waits for the write, and the write's rows that
+ * name the user never meet a user deleted under them (a foreign-key error,
+ * or a deadlock between the delete's cascade and the write's key check).
+ * SQLite's single writer keeps the delete out already.
  */
-async function lockUser(trx: Transaction<Database>, userId: string): Promise<number | undefined> {
+async function lockUser(storage: WriteStorage, trx: Transaction<Database>, userId: string): Promise<number | undefined> {
   const row = await trx.insertInto('library_counters')
     .columns(['user_id', 'changes'])
-    .expression((eb) => eb.selectFrom('users').select((inner) => ['id', inner.lit(0).as('changes')]).where('id', '=', userId))
+    .expression((eb) => {
+      const user = eb.selectFrom('users').select((inner) => ['id', inner.lit(0).as('changes')]).where('id', '=', userId);
+      return storage.dialect === 'postgres' ? user.forKeyShare() : user;
+    })
     .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ changes: eb.ref('library_counters.changes') })))
     .returning('changes')
     .executeTakeFirst();
   return row === undefined ? undefined : Number(row.changes);
 }
 
+/** What a user's write needs of the storage. */
+export type WriteStorage = Pick<Storage, 'db' | 'dialect'>;
+
+/**
+ * What a write does last inside its transaction with what it made: keep the
+ * answer that reports it (http/idempotency.ts), so the two commit together.
+ * Throwing rolls the write back.
+ */
+export type BeforeCommit<T> = (trx: Transaction<Database>, result: T) => Promise<void>;
+
 /**
  * Runs `work` as one of the user's writes: one transaction that first takes
  * the user's counter row (`lockUser`), so writes for one user take turns on
  * any node, and what a write reads of the user's rows is what it changes; its
- * changes are numbered in commit order when it ends. Undefined when the user
- * is gone. Every feature that writes a user's library (this one, playlists)
+ * changes are numbered in commit order when it ends, and `beforeCommit` runs
+ * with its result just before it commits. Undefined when the user is gone.
+ * Every feature that writes a user's library (this one, history, playlists)
  * writes through it.
  */
-export async function writeAsUser<T>(db: Kysely<Database>, userId: string, work: (session: UserWriteSession) => Promise<T>): Promise<T | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const count = await lockUser(trx, userId);
+export async function writeAsUser<T>(
+  storage: WriteStorage, userId: string, work: (session: UserWriteSession) => Promise<T>, beforeCommit?: BeforeCommit<T>,
+): Promise<T | undefined> {
+  return storage.db.transaction().execute(async (trx) => {
+    const count = await lockUser(storage, trx, userId);
     if (count === undefined) return undefined;
     const changes: NewChange[] = [];
     let at = 0;
@@ -93,6 +115,7 @@ export async function writeAsUser<T>(db: Kysely<Database>, userId: string, work:
         .execute();
       await trx.updateTable('library_counters').set({ changes: count + changes.length }).where('user_id', '=', userId).execute();
     }
+    await beforeCommit?.(trx, result);
     return result;
   });
 }
@@ -101,7 +124,7 @@ export async function writeAsUser<T>(db: Kysely<Database>, userId: string, work:
  * A user's library: the items they saved or follow, and the numbered feed of
  * its changes. Every write goes through writeAsUser.
  */
-export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRows' | 'idListParameter'>) {
+export function createLibraryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idList' | 'idRows' | 'idListParameter'>) {
   const { db } = storage;
 
   /** Which of these items the user has: each id by the primary key (Storage.idRows says why not IN). */
@@ -148,8 +171,8 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
 
   return {
     /** Runs `work` as one of the user's library writes; undefined when the user is gone. */
-    write<T>(userId: string, work: (session: LibraryWrite) => Promise<T>): Promise<T | undefined> {
-      return writeAsUser(db, userId, ({ trx, record, forgetChangesBefore }) => work({
+    write<T>(userId: string, work: (session: LibraryWrite) => Promise<T>, beforeCommit?: BeforeCommit<T>): Promise<T | undefined> {
+      return writeAsUser(storage, userId, ({ trx, record, forgetChangesBefore }) => work({
         record,
         forgetChangesBefore,
         saved: (kind, ids) => savedIn(trx, userId, kind, ids),
@@ -165,7 +188,7 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'idList' | 'idRo
             .returning('item_id').execute();
           return removed.map((row) => row.item_id);
         },
-      }));
+      }), beforeCommit);
     },
 
     /** Which of these items the user has, with when they were first saved. */

@@ -14,9 +14,9 @@ import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import { pageRequest, typesParameter } from '../catalog/paging.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
 import { ERROR_RESPONSES, sendJson, sendLentAnswer } from '../catalog/songs.routes.ts';
-import type { HistoryService } from './history.service.ts';
+import type { HistoryService, PlayOutcome } from './history.service.ts';
 import type { ChangeRow, LibraryKind } from './library.repo.ts';
-import type { LibraryService, SaveOutcome } from './library.service.ts';
+import type { LibraryService, SaveOutcome, SaveOutcomes } from './library.service.ts';
 import { rfc3339 } from './rendered-items.ts';
 
 export interface LibraryRouteDeps {
@@ -149,10 +149,11 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
       response: { 200: SaveItemsResponse, ...ERROR_RESPONSES },
     },
     ...write,
-  }, async (request) => {
-    const outcomes = await library.save(userOf(request), savedItemsOf(request.body));
+  }, async (request, reply) => {
     const locale = request.negotiation.messageLocale;
-    return { songs: saveResults(outcomes.get('song'), 'savedAt', locale), albums: saveResults(outcomes.get('album'), 'savedAt', locale) };
+    const answer = idempotency.answer(request, reply, (outcomes: SaveOutcomes) =>
+      ({ songs: saveResults(outcomes.get('song'), 'savedAt', locale), albums: saveResults(outcomes.get('album'), 'savedAt', locale) }));
+    return answer.send(await library.save(userOf(request), savedItemsOf(request.body), answer.keep));
   });
 
   routes.post('/v1/library/saved::batchRemove', {
@@ -164,9 +165,9 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
       response: { 200: EmptyResponse, ...ERROR_RESPONSES },
     },
     ...write,
-  }, async (request) => {
-    await library.remove(userOf(request), savedItemsOf(request.body));
-    return {};
+  }, async (request, reply) => {
+    const answer = idempotency.answer(request, reply, () => ({}));
+    return answer.send(await library.remove(userOf(request), savedItemsOf(request.body), answer.keep));
   });
 
   routes.post('/v1/library/saved::check', {
@@ -211,9 +212,10 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
       response: { 200: FollowArtistsResponse, ...ERROR_RESPONSES },
     },
     ...write,
-  }, async (request) => {
-    const outcomes = await library.save(userOf(request), artistsOf(request.body));
-    return { artists: saveResults(outcomes.get('artist'), 'followedAt', request.negotiation.messageLocale) };
+  }, async (request, reply) => {
+    const answer = idempotency.answer(request, reply, (outcomes: SaveOutcomes) =>
+      ({ artists: saveResults(outcomes.get('artist'), 'followedAt', request.negotiation.messageLocale) }));
+    return answer.send(await library.save(userOf(request), artistsOf(request.body), answer.keep));
   });
 
   routes.post('/v1/library/following/artists::batchRemove', {
@@ -225,9 +227,9 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
       response: { 200: EmptyResponse, ...ERROR_RESPONSES },
     },
     ...write,
-  }, async (request) => {
-    await library.remove(userOf(request), artistsOf(request.body));
-    return {};
+  }, async (request, reply) => {
+    const answer = idempotency.answer(request, reply, () => ({}));
+    return answer.send(await library.remove(userOf(request), artistsOf(request.body), answer.keep));
   });
 
   routes.post('/v1/library/following/artists::check', {
@@ -265,10 +267,12 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
       response: { 200: ReportPlaysResponse, ...ERROR_RESPONSES },
     },
     ...write,
-  }, async (request) => {
-    const outcomes = await history.report(userOf(request), request.body.plays);
+  }, async (request, reply) => {
     const locale = request.negotiation.messageLocale;
-    return { results: Object.fromEntries([...outcomes].map(([playId, outcome]) => [playId, 'counted' in outcome ? { counted: outcome.counted } : itemError(outcome.error, outcome.id, locale)])) };
+    const answer = idempotency.answer(request, reply, (outcomes: ReadonlyMap<string, PlayOutcome>) => ({
+      results: Object.fromEntries([...outcomes].map(([playId, outcome]) => [playId, 'counted' in outcome ? { counted: outcome.counted } : itemError(outcome.error, outcome.id, locale)])),
+    }));
+    return answer.send(await history.report(userOf(request), request.body.plays, answer.keep));
   });
 
   routes.get('/v1/library/history', {

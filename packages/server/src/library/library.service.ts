@@ -4,7 +4,7 @@ import { DomainError, invalidRequest, type ErrorReason } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
 import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
 import type { PageCursorCodec } from '../catalog/page-cursor.ts';
-import type { ChangeRow, LibraryKind, LibraryRepo, SavedPosition, SavedRow } from './library.repo.ts';
+import type { BeforeCommit, ChangeRow, LibraryKind, LibraryRepo, SavedPosition, SavedRow } from './library.repo.ts';
 import { itemFragments, rfc3339, withMembers } from './rendered-items.ts';
 
 /** How long the change feed keeps a change, and a cursor stays good. */
@@ -13,6 +13,9 @@ export const CHANGES_KEPT_MS = CHANGES_KEPT_DAYS * 24 * 3600 * 1000;
 
 /** What a save or follow answers for one id: when it was first saved, or why it was not. */
 export type SaveOutcome = { readonly savedAt: number } | { readonly error: ErrorReason; readonly id: string };
+
+/** What a save answers: each kind's outcomes by id. */
+export type SaveOutcomes = Map<LibraryKind, Map<string, SaveOutcome>>;
 
 const NOT_FOUND: Record<LibraryKind, ErrorReason> = { song: 'songNotFound', album: 'albumNotFound', artist: 'artistNotFound' };
 
@@ -35,7 +38,7 @@ export function createLibraryService({ repo, catalog, cursors, changeCursors, cl
   /** A write for a user whose token is live but whose account is gone answers as the token does: 401. */
   const userGone = () => new DomainError('accessTokenInvalid');
 
-  async function add(userId: string, byKind: ReadonlyMap<LibraryKind, readonly string[]>): Promise<Map<LibraryKind, Map<string, SaveOutcome>>> {
+  async function add(userId: string, byKind: ReadonlyMap<LibraryKind, readonly string[]>, beforeCommit?: BeforeCommit<SaveOutcomes>): Promise<SaveOutcomes> {
     const outcome = await repo.write(userId, async (write) => {
       const now = clock();
       await write.forgetChangesBefore(now - CHANGES_KEPT_MS);
@@ -49,12 +52,12 @@ export function createLibraryService({ repo, catalog, cursors, changeCursors, cl
         results.set(kind, new Map(ids.map((id): [string, SaveOutcome] => [id, visible.has(id) ? { savedAt: had.get(id) ?? now } : { error: NOT_FOUND[kind], id }])));
       }
       return results;
-    });
+    }, beforeCommit);
     if (outcome === undefined) throw userGone();
     return outcome;
   }
 
-  async function remove(userId: string, byKind: ReadonlyMap<LibraryKind, readonly string[]>): Promise<void> {
+  async function remove(userId: string, byKind: ReadonlyMap<LibraryKind, readonly string[]>, beforeCommit?: BeforeCommit<true>): Promise<void> {
     const done = await repo.write(userId, async (write) => {
       const now = clock();
       await write.forgetChangesBefore(now - CHANGES_KEPT_MS);
@@ -63,8 +66,8 @@ export function createLibraryService({ repo, catalog, cursors, changeCursors, cl
         // Recorded in the order the request named them.
         for (const id of ids) if (removed.has(id)) write.record({ kind, id, change: 'CHANGE_REMOVED' }, now);
       }
-      return true;
-    });
+      return true as const;
+    }, beforeCommit);
     if (done === undefined) throw userGone();
   }
 
@@ -106,7 +109,7 @@ export function createLibraryService({ repo, catalog, cursors, changeCursors, cl
   });
 
   return {
-    save: (userId: string, byKind: ReadonlyMap<LibraryKind, readonly string[]>) => add(userId, byKind),
+    save: add,
     remove,
     check,
     list,

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, PlaylistsTable } from '../storage/database.ts';
 import { marker, precompiledLookup, precompiledQuery, type Storage } from '../storage/storage.ts';
-import { writeAsUser, type UserWriteSession } from '../library/library.repo.ts';
+import { writeAsUser, type BeforeCommit, type UserWriteSession } from '../library/library.repo.ts';
 import { ORDER_KEY_GAP } from './order-keys.ts';
 
 export type Visibility = PlaylistsTable['visibility'];
@@ -85,7 +85,7 @@ const entryOf = (row: { item_id: string; order_key: number | string; song_id: st
   itemId: row.item_id, orderKey: Number(row.order_key), songId: row.song_id, addedAt: Number(row.added_at), placedVersion: Number(row.placed_version),
 });
 
-type RepoStorage = Pick<Storage, 'db' | 'idList' | 'idRows' | 'idListParameter'>;
+type RepoStorage = Pick<Storage, 'db' | 'dialect' | 'idList' | 'idRows' | 'idListParameter'>;
 
 const entryColumns = ['item_id', 'order_key', 'song_id', 'added_at', 'placed_version'] as const;
 
@@ -275,8 +275,8 @@ export function createPlaylistsRepo(storage: RepoStorage) {
 
   return {
     /** Runs `work` as one of the user's writes (writeAsUser); undefined when the user is gone. */
-    write<T>(userId: string, work: (write: PlaylistWrite) => Promise<T>): Promise<T | undefined> {
-      return writeAsUser(db, userId, (user) => work(writeSession(storage, reads(user.trx), user.trx, user)));
+    write<T>(userId: string, work: (write: PlaylistWrite) => Promise<T>, beforeCommit?: BeforeCommit<T>): Promise<T | undefined> {
+      return writeAsUser(storage, userId, (user) => work(writeSession(storage, reads(user.trx), user.trx, user)), beforeCommit);
     },
 
     /**

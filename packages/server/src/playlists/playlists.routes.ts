@@ -5,7 +5,7 @@ import {
   MovePlaylistItemsRequest, PageQuery, PlaylistItemsWriteResponse, PlaylistParams, PlaylistResponse, RemovePlaylistItemsRequest,
   RemovePlaylistItemsResponse, ReplacePlaylistItemsRequest, UpdatePlaylistRequest, VersionResponse,
 } from '@maqam/contract';
-import { ApiError } from '../errors.ts';
+import { ApiError, type MessageLocale } from '../errors.ts';
 import { userOf, type Guard } from '../http/credentials.ts';
 import { ifMatchVersions, noneMatchHolds, versionEtag } from '../http/etag.ts';
 import { IDEMPOTENCY_NOTE, type Idempotency } from '../http/idempotency.ts';
@@ -14,7 +14,7 @@ import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import { pageRequest } from '../catalog/paging.ts';
 import { CATALOG_SECURITY, ERROR_RESPONSES, sendJson } from '../catalog/songs.routes.ts';
-import type { PlaylistService, VersionedAnswer } from './playlists.service.ts';
+import type { EntriesWritten, PlaylistService, SongFragments, VersionedAnswer } from './playlists.service.ts';
 import type { PlaylistRow } from './playlists.repo.ts';
 
 export interface PlaylistRouteDeps {
@@ -69,6 +69,10 @@ export async function playlistRoutes(scope: FastifyInstance, deps: PlaylistRoute
   const write = { onRequest: guard('user-write'), preValidation: [negotiateLocale(negotiator), renameBody] };
   const post = { ...write, preHandler: idempotency.claim, onSend: idempotency.record };
 
+  /** A write of entries' answer, `{"version","items"}` with the version as ETag, made from songs rendered before the write began. */
+  const entriesJson = (reply: FastifyReply, { playlist, entries }: EntriesWritten, fragments: SongFragments, locale: MessageLocale) =>
+    withVersion(reply, playlist, playlists.entriesBody({ version: String(playlist.version) }, entries, undefined, fragments, locale));
+
   routes.post('/v1/playlists', {
     schema: {
       operationId: 'CreatePlaylist', tags: TAGS, security: WRITE_SECURITY,
@@ -80,9 +84,11 @@ export async function playlistRoutes(scope: FastifyInstance, deps: PlaylistRoute
     ...post,
   }, async (request, reply) => {
     const { name, description, visibility, songIdList } = request.body;
-    const playlist = await playlists.create(userOf(request), { name, description, visibility, songIds: (songIdList ?? []).map((id) => id.value) });
-    reply.code(201).header('location', `/v1/playlists/${encodeURIComponent(playlist.id)}`);
-    return withVersion(reply, playlist, { playlist: playlists.playlistJson(playlist) });
+    const answer = idempotency.answer(request, reply, (playlist: PlaylistRow) => {
+      reply.code(201).header('location', `/v1/playlists/${encodeURIComponent(playlist.id)}`);
+      return withVersion(reply, playlist, { playlist: playlists.playlistJson(playlist) });
+    });
+    return answer.send(await playlists.create(userOf(request), { name, description, visibility, songIds: (songIdList ?? []).map((id) => id.value) }, answer.keep));
   });
 
   routes.get('/v1/playlists', {
@@ -166,10 +172,11 @@ export async function playlistRoutes(scope: FastifyInstance, deps: PlaylistRoute
     },
     ...post,
   }, async (request, reply) => {
-    const { songIdList, beforeItemId } = request.body;
-    const { playlist, entries } = await playlists.add(userOf(request), request.params.playlist_id, songIdList.map((id) => id.value), beforeItemId, ifMatchOf(request));
-    withVersion(reply, playlist, undefined);
-    return sendJson(reply, await playlists.entriesAnswer({ version: String(playlist.version) }, entries, undefined, request.negotiation));
+    const songIds = request.body.songIdList.map((id) => id.value);
+    // Read before the write: its answer is then made inside it, and can neither fail nor wait once it has committed.
+    const fragments = await playlists.songFragments(songIds, request.negotiation);
+    const answer = idempotency.answer(request, reply, (written: EntriesWritten) => entriesJson(reply, written, fragments, request.negotiation.messageLocale));
+    return answer.send(await playlists.add(userOf(request), request.params.playlist_id, songIds, request.body.beforeItemId, ifMatchOf(request), answer.keep));
   });
 
   routes.post('/v1/playlists/:playlist_id/items::batchRemove', {
@@ -183,8 +190,9 @@ export async function playlistRoutes(scope: FastifyInstance, deps: PlaylistRoute
     },
     ...post,
   }, async (request, reply) => {
-    const { playlist, removed } = await playlists.remove(userOf(request), request.params.playlist_id, request.body.itemIds, ifMatchOf(request));
-    return withVersion(reply, playlist, { removed, version: String(playlist.version) });
+    const answer = idempotency.answer(request, reply, ({ playlist, removed }: { playlist: PlaylistRow; removed: number }) =>
+      withVersion(reply, playlist, { removed, version: String(playlist.version) }));
+    return answer.send(await playlists.remove(userOf(request), request.params.playlist_id, request.body.itemIds, ifMatchOf(request), answer.keep));
   });
 
   routes.post('/v1/playlists/:playlist_id/items::move', {
@@ -199,8 +207,8 @@ export async function playlistRoutes(scope: FastifyInstance, deps: PlaylistRoute
     ...post,
   }, async (request, reply) => {
     const { itemIds, beforeItemId } = request.body;
-    const playlist = await playlists.move(userOf(request), request.params.playlist_id, itemIds, beforeItemId, ifMatchOf(request));
-    return withVersion(reply, playlist, { version: String(playlist.version) });
+    const answer = idempotency.answer(request, reply, (playlist: PlaylistRow) => withVersion(reply, playlist, { version: String(playlist.version) }));
+    return answer.send(await playlists.move(userOf(request), request.params.playlist_id, itemIds, beforeItemId, ifMatchOf(request), answer.keep));
   });
 
   routes.put('/v1/playlists/:playlist_id/items', {
@@ -217,9 +225,9 @@ export async function playlistRoutes(scope: FastifyInstance, deps: PlaylistRoute
     const ifMatch = ifMatchOf(request);
     if (request.headers['if-match'] === undefined) throw new ApiError('playlistVersionRequired', { violations: [{ field: 'If-Match', reason: 'required' }] });
     const songIds = request.body.songIdList.map((id) => id.value);
+    // Read before the write: once it has committed, its answer can neither fail nor wait.
+    const fragments = await playlists.songFragments(songIds, request.negotiation);
     // `If-Match: *` asks only that the playlist exist: every version of it matches.
-    const { playlist, entries } = await playlists.replace(userOf(request), request.params.playlist_id, songIds, ifMatch);
-    withVersion(reply, playlist, undefined);
-    return sendJson(reply, await playlists.entriesAnswer({ version: String(playlist.version) }, entries, undefined, request.negotiation));
+    return sendJson(reply, entriesJson(reply, await playlists.replace(userOf(request), request.params.playlist_id, songIds, ifMatch), fragments, request.negotiation.messageLocale));
   });
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MAX_PLAYLIST_DESCRIPTION, MAX_PLAYLIST_NAME, MAX_PLAYLISTS_PER_USER, type PlaylistVisibility } from '@maqam/contract';
-import { DomainError, invalidRequest, localizedError, type Violation } from '../errors.ts';
+import { DomainError, invalidRequest, localizedError, type MessageLocale, type Violation } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
 import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
 import type { PageCursorCodec } from '../catalog/page-cursor.ts';
@@ -9,6 +9,7 @@ import { rfc3339 } from '../library/rendered-items.ts';
 import { CHANGES_KEPT_MS } from '../library/library.service.ts';
 import { keysBetween, renumberedKey } from './order-keys.ts';
 import type { NewEntry, PlaylistChanges, PlaylistRead, PlaylistRow, PlaylistWrite, PlaylistsRepo } from './playlists.repo.ts';
+import type { BeforeCommit } from '../library/library.repo.ts';
 
 /** Who reads: a user (their token), or an API key (no user). */
 export interface Reader {
@@ -27,6 +28,15 @@ export interface PlacedEntry {
 export interface VersionedAnswer {
   readonly version: number;
   body(): Promise<Buffer>;
+}
+
+/** Songs' rendered fragments by id, read before a write that answers them (undefined: withdrawn). */
+export type SongFragments = ReadonlyMap<string, Buffer | undefined>;
+
+/** What a write of entries did: the playlist as it now is, and the entries it placed. */
+export interface EntriesWritten {
+  readonly playlist: PlaylistRow;
+  readonly entries: PlacedEntry[];
 }
 
 /** If-Match's versions (strong comparison, RFC 9110 §13.1.1); undefined: no precondition (also `*`, as the playlist must exist). */
@@ -85,12 +95,12 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
    * One of the user's writes; a user whose token is live but whose account is gone is answered as the token: 401.
    * The work answers something (not undefined), which is how a gone user is told apart.
    */
-  async function write<T extends object | boolean>(userId: string, work: (write: PlaylistWrite, now: number) => Promise<T>): Promise<T> {
+  async function write<T extends object | boolean>(userId: string, work: (write: PlaylistWrite, now: number) => Promise<T>, beforeCommit?: BeforeCommit<T>): Promise<T> {
     const result = await repo.write(userId, async (session) => {
       const now = clock();
       await session.forgetChangesBefore(now - CHANGES_KEPT_MS);
       return work(session, now);
-    });
+    }, beforeCommit);
     if (result === undefined) throw userGone();
     return result;
   }
@@ -214,29 +224,40 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
 
 
   /**
-   * Each entry as `{"itemId","position","addedAt","song"}`, or with `error`
-   * where its song is withdrawn, in parts for listAnswer: the entry's own
-   * members as text, then the song's rendered bytes, each copied once, into
-   * the answer.
+   * The rendered `{"song":{...}}` fragments of these songs, by id (undefined
+   * where withdrawn). A write that answers entries reads them before it
+   * begins: its answer is then made inside its transaction from what was
+   * read, and can neither fail nor wait once the write has committed.
    */
-  async function renderedEntries(entries: readonly PlacedEntry[], negotiation: Negotiation): Promise<(readonly AnswerPart[])[]> {
-    const fragments = await catalog.fragments('song', entries.map((entry) => entry.songId), negotiation);
-    const locale = negotiation.messageLocale;
-    return entries.map((entry, i) => {
+  async function songFragments(songIds: readonly string[], negotiation: Negotiation): Promise<SongFragments> {
+    const ids = distinct(songIds);
+    const fragments = await catalog.fragments('song', ids, negotiation);
+    return new Map(ids.map((id, i) => [id, fragments[i]]));
+  }
+
+  /**
+   * `{<members>,"items":[...],"nextPageToken"?}`: each entry as
+   * `{"itemId","position","addedAt","song"}`, or with `error` where its song
+   * is withdrawn, written once; the entry's own members as text, then the
+   * song's rendered bytes, each copied once, into the answer.
+   */
+  function entriesBody(
+    members: Record<string, unknown>, entries: readonly PlacedEntry[], nextPageToken: string | undefined, fragments: SongFragments, locale: MessageLocale,
+  ): Buffer {
+    const items = entries.map((entry): readonly AnswerPart[] => {
       const head = `{"itemId":${JSON.stringify(entry.itemId)},"position":${entry.position},"addedAt":"${rfc3339(entry.addedAt)}",`;
-      const fragment = fragments[i];
+      const fragment = fragments.get(entry.songId);
       // The fragment is `{"song":{...}}`: its members follow the entry's.
       if (fragment !== undefined) return [head, fragment.subarray(1)];
       return [`${head}"error":${JSON.stringify(localizedError('songNotFound', { id: entry.songId }, locale))}}`];
     });
-  }
-
-  /** `{<members>,"items":[...],"nextPageToken"?}`: the entries with members before them, written once. */
-  async function entriesAnswer(members: Record<string, unknown>, entries: readonly PlacedEntry[], nextPageToken: string | undefined, negotiation: Negotiation): Promise<Buffer> {
     const json = JSON.stringify(members);
-    return listAnswer('items', await renderedEntries(entries, negotiation), nextPageToken, Buffer.allocUnsafe, json.length > 2 ? `${json.slice(1, -1)},` : '');
+    return listAnswer('items', items, nextPageToken, Buffer.allocUnsafe, json.length > 2 ? `${json.slice(1, -1)},` : '');
   }
 
+  async function entriesAnswer(members: Record<string, unknown>, entries: readonly PlacedEntry[], nextPageToken: string | undefined, negotiation: Negotiation): Promise<Buffer> {
+    return entriesBody(members, entries, nextPageToken, await songFragments(entries.map((entry) => entry.songId), negotiation), negotiation.messageLocale);
+  }
 
   /**
    * A page of the playlist's entries in order, on one snapshot. A walk that
@@ -303,9 +324,13 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
 
   return {
     playlistJson,
-    entriesAnswer,
+    songFragments,
+    entriesBody,
 
-    async create(userId: string, details: { name: string; description?: string | undefined; visibility?: PlaylistVisibility | undefined; songIds: readonly string[] }): Promise<PlaylistRow> {
+    async create(
+      userId: string, details: { name: string; description?: string | undefined; visibility?: PlaylistVisibility | undefined; songIds: readonly string[] },
+      beforeCommit?: BeforeCommit<PlaylistRow>,
+    ): Promise<PlaylistRow> {
       const texts = checkedTexts({ name: details.name, description: details.description ?? '' });
       return write(userId, async (session, now) => {
         if ((await session.countOwned(userId)) >= MAX_PLAYLISTS_PER_USER) {
@@ -324,7 +349,7 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
         }
         session.record({ kind: 'playlist', id, change: 'CHANGE_SAVED' }, now);
         return (await session.find(id))!;
-      });
+      }, beforeCommit);
     },
 
     /** The user's playlists, newest first, then id: `{"playlists":[...],"nextPageToken"}`. */
@@ -360,7 +385,9 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
       return { version: playlist.version, body: () => entriesAnswer({ version: String(playlist.version) }, page.entries, page.nextPageToken, negotiation) };
     },
 
-    async update(userId: string, id: string, changes: { name?: string | undefined; description?: string | undefined; visibility?: PlaylistVisibility | undefined }, ifMatch: IfMatch): Promise<PlaylistRow> {
+    async update(
+      userId: string, id: string, changes: { name?: string | undefined; description?: string | undefined; visibility?: PlaylistVisibility | undefined }, ifMatch: IfMatch,
+    ): Promise<PlaylistRow> {
       const texts = checkedTexts(changes);
       return write(userId, async (session, now) => {
         const playlist = await ownedForWrite(session, userId, id, ifMatch);
@@ -381,7 +408,9 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
       });
     },
 
-    async add(userId: string, id: string, songIds: readonly string[], beforeItemId: string | undefined, ifMatch: IfMatch): Promise<{ playlist: PlaylistRow; entries: PlacedEntry[] }> {
+    async add(
+      userId: string, id: string, songIds: readonly string[], beforeItemId: string | undefined, ifMatch: IfMatch, beforeCommit?: BeforeCommit<EntriesWritten>,
+    ): Promise<EntriesWritten> {
       return write(userId, async (session, now) => {
         const playlist = await ownedForWrite(session, userId, id, ifMatch);
         checkRoom(playlist.itemCount, songIds.length);
@@ -392,21 +421,25 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
         const added = await placed(session, id, entries);
         const totalDurationMs = durations.reduce((a, b) => a + b, playlist.totalDurationMs);
         return { playlist: await finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount + entries.length, totalDurationMs, renumbered }), entries: added };
-      });
+      }, beforeCommit);
     },
 
     /** Removes these entries (those already gone are skipped); answers how many it removed. */
-    async remove(userId: string, id: string, itemIds: readonly string[], ifMatch: IfMatch): Promise<{ playlist: PlaylistRow; removed: number }> {
+    async remove(
+      userId: string, id: string, itemIds: readonly string[], ifMatch: IfMatch, beforeCommit?: BeforeCommit<{ playlist: PlaylistRow; removed: number }>,
+    ): Promise<{ playlist: PlaylistRow; removed: number }> {
       return write(userId, async (session, now) => {
         const playlist = await ownedForWrite(session, userId, id, ifMatch);
         const removed = await session.deleteEntries(id, distinct(itemIds));
         const totalDurationMs = playlist.totalDurationMs - removed.reduce((sum, entry) => sum + entry.durationMs, 0);
         return { playlist: await finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount - removed.length, totalDurationMs, renumbered: false }), removed: removed.length };
-      });
+      }, beforeCommit);
     },
 
     /** Puts these entries, in the order given, just before `beforeItemId` (at the end without it). */
-    async move(userId: string, id: string, itemIds: readonly string[], beforeItemId: string | undefined, ifMatch: IfMatch): Promise<PlaylistRow> {
+    async move(
+      userId: string, id: string, itemIds: readonly string[], beforeItemId: string | undefined, ifMatch: IfMatch, beforeCommit?: BeforeCommit<PlaylistRow>,
+    ): Promise<PlaylistRow> {
       const violations = itemIds.flatMap((itemId, i): Violation[] => (itemIds.indexOf(itemId) < i ? [{ field: `itemIds[${i}]`, reason: 'entryTwice' }] : []));
       if (beforeItemId !== undefined && itemIds.includes(beforeItemId)) violations.push({ field: 'beforeItemId', reason: 'entryMovedBeforeItself' });
       if (violations.length > 0) throw invalidRequest(...violations);
@@ -418,11 +451,11 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
         const { keys, renumbered } = await keysFor(session, id, itemIds, beforeItemId);
         await session.place(id, new Map(itemIds.map((itemId, i) => [itemId, keys[i]!])), playlist.version + 1);
         return finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount, totalDurationMs: playlist.totalDurationMs, renumbered });
-      });
+      }, beforeCommit);
     },
 
     /** Replaces every entry with these songs' (If-Match is required: the route asks for it). */
-    async replace(userId: string, id: string, songIds: readonly string[], ifMatch: IfMatch): Promise<{ playlist: PlaylistRow; entries: PlacedEntry[] }> {
+    async replace(userId: string, id: string, songIds: readonly string[], ifMatch: IfMatch): Promise<EntriesWritten> {
       return write(userId, async (session, now) => {
         const playlist = await ownedForWrite(session, userId, id, ifMatch);
         checkRoom(0, songIds.length);

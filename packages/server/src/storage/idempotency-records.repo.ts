@@ -1,4 +1,5 @@
-import type { Db } from './database.ts';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from './database.ts';
 
 /** What a request's answer replays: its status, the headers that describe it, and its body. */
 export interface StoredAnswer {
@@ -9,7 +10,8 @@ export interface StoredAnswer {
 
 /** What claiming a user's Idempotency-Key found. */
 export type IdempotencyClaim =
-  | { readonly kind: 'new' }
+  /** The key is this request's, claimed at `claimedAt`: what names the claim when its answer is kept or it is given back. */
+  | { readonly kind: 'new'; readonly claimedAt: number }
   | { readonly kind: 'replay'; readonly answer: StoredAnswer }
   /** The key was used for another request (another method, path or body). */
   | { readonly kind: 'mismatch' }
@@ -38,7 +40,7 @@ export function createIdempotencyRecordsRepo(db: Db, windows: IdempotencyWindows
         .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
         .returning('key')
         .executeTakeFirst();
-      if (inserted !== undefined) return { kind: 'new' };
+      if (inserted !== undefined) return { kind: 'new', claimedAt: now };
       const row = await db.selectFrom('idempotency_records').select(['fingerprint', 'created_at', 'status', 'headers', 'body'])
         .where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
       // Gone between the two statements (its request failed and gave it back): the retry's own retry claims it.
@@ -50,21 +52,29 @@ export function createIdempotencyRecordsRepo(db: Db, windows: IdempotencyWindows
         const taken = await db.updateTable('idempotency_records').set({ created_at: now })
           .where('user_id', '=', userId).where('key', '=', key).where('status', 'is', null).where('created_at', '=', row.created_at)
           .returning('key').executeTakeFirst();
-        return taken === undefined ? { kind: 'inFlight' } : { kind: 'new' };
+        return taken === undefined ? { kind: 'inFlight' } : { kind: 'new', claimedAt: now };
       }
       return { kind: 'replay', answer: { status: row.status, headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body ?? '' } };
     },
 
-    /** Keeps the answer of the request that claimed the key. */
-    async complete(userId: string, key: string, fingerprint: string, answer: StoredAnswer): Promise<void> {
-      await db.updateTable('idempotency_records').set({ status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body })
-        .where('user_id', '=', userId).where('key', '=', key).where('fingerprint', '=', fingerprint).where('status', 'is', null).execute();
+    /**
+     * Keeps the answer of the claim made at `claimedAt`, through `executor` (the
+     * database itself by default): a write's transaction keeps it with the effect it
+     * answers, so both commit or neither does.
+     * False when the claim is no longer this request's (its lease ran out and a retry
+     * took the key over, or the key was given back): the caller must not commit.
+     */
+    async complete(userId: string, key: string, claimedAt: number, answer: StoredAnswer, executor: Kysely<Database> = db): Promise<boolean> {
+      const kept = await executor.updateTable('idempotency_records').set({ status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body })
+        .where('user_id', '=', userId).where('key', '=', key).where('created_at', '=', claimedAt).where('status', 'is', null)
+        .returning('key').executeTakeFirst();
+      return kept !== undefined;
     },
 
-    /** Gives the key back unanswered (the request failed on the server's side: a retry runs it again). */
-    async release(userId: string, key: string, fingerprint: string): Promise<void> {
+    /** Gives the claim made at `claimedAt` back unanswered (nothing was done: a retry runs the request again). */
+    async release(userId: string, key: string, claimedAt: number): Promise<void> {
       await db.deleteFrom('idempotency_records')
-        .where('user_id', '=', userId).where('key', '=', key).where('fingerprint', '=', fingerprint).where('status', 'is', null).execute();
+        .where('user_id', '=', userId).where('key', '=', key).where('created_at', '=', claimedAt).where('status', 'is', null).execute();
     },
   };
 }

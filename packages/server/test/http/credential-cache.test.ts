@@ -92,7 +92,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
     const before = tokenReads;
     for (const song of ['song-ar', 'song-en', 'song-fr']) {
       expect((await onA('POST', '/v1/library/saved:batchAdd', { songIdList: [{ value: song }] })).statusCode).toBe(200);
-      expect((await onA('POST', '/v1/library/history:report', { plays: [{ playId: `p-${song}`, songId: song, startedAt: new Date().toISOString(), msPlayed: 40_000 }] })).statusCode).toBe(200);
+      expect((await onA('POST', '/v1/library/history:report', { plays: [{ playId: `p-${song}`, songId: { value: song }, startedAt: new Date().toISOString(), msPlayed: 40_000 }] })).statusCode).toBe(200);
       expect((await onA('GET', '/v1/library/saved')).statusCode).toBe(200);
     }
     expect(tokenReads - before).toBe(0);

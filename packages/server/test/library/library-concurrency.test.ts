@@ -98,7 +98,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the library under conc
     const { write: token } = await libraryUser(server);
     const startedAt = new Date(Date.now() - 120_000).toISOString();
     const answers = await Promise.all(Array.from({ length: 16 }, (_, i) =>
-      send(nodes[i % 2]!, token, 'POST', '/v1/library/history:report', { plays: [{ playId: 'same-play', songId: 'song-ar', startedAt, msPlayed: i % 2 === 0 ? 45_000 : 1_000 }] })));
+      send(nodes[i % 2]!, token, 'POST', '/v1/library/history:report', { plays: [{ playId: 'same-play', songId: { value: 'song-ar' }, startedAt, msPlayed: i % 2 === 0 ? 45_000 : 1_000 }] })));
     const results = answers.map((res) => JSON.stringify(res.json()));
     expect(answers.map((res) => res.statusCode)).toEqual(answers.map(() => 200));
     expect(new Set(results).size).toBe(1);

@@ -134,11 +134,11 @@ describe.each(dialects.map((d) => [d.name, d] as const))('LibraryService on %s',
     const startedAt = new Date(now - 60_000).toISOString();
     const res = await call('POST', '/v1/library/history:report', {
       plays: [
-        { playId: 'p-1', songId: 'song-ar', startedAt, msPlayed: 30_000, context: { albumId: 'album-1' } },
-        { playId: 'p-2', songId: 'song-en', startedAt, msPlayed: 29_999 },
-        { playId: 'p-3', songId: 'nope', startedAt, msPlayed: 40_000 },
-        { playId: 'p-4', songId: 'song-ar', startedAt: new Date(now - 31 * DAY).toISOString(), msPlayed: 40_000 },
-        { playId: 'p-5', songId: 'song-ar', startedAt: new Date(now + 6 * 60_000).toISOString(), msPlayed: 40_000 },
+        { playId: 'p-1', songId: { value: 'song-ar' }, startedAt, msPlayed: 30_000, context: { albumId: { value: 'album-1' } } },
+        { playId: 'p-2', songId: { value: 'song-en' }, startedAt, msPlayed: 29_999 },
+        { playId: 'p-3', songId: { value: 'nope' }, startedAt, msPlayed: 40_000 },
+        { playId: 'p-4', songId: { value: 'song-ar' }, startedAt: new Date(now - 31 * DAY).toISOString(), msPlayed: 40_000 },
+        { playId: 'p-5', songId: { value: 'song-ar' }, startedAt: new Date(now + 6 * 60_000).toISOString(), msPlayed: 40_000 },
       ],
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -149,15 +149,15 @@ describe.each(dialects.map((d) => [d.name, d] as const))('LibraryService on %s',
       'p-4': { error: { code: 'ERROR_CODE_INVALID_REQUEST', message: 'The play "p-4" started more than 30 days ago.' } },
       'p-5': { error: { code: 'ERROR_CODE_INVALID_REQUEST', message: 'The play "p-5" starts more than 5 minutes from now.' } },
     });
-    const again = await call('POST', '/v1/library/history:report', { plays: [{ playId: 'p-2', songId: 'song-en', startedAt, msPlayed: 200_000 }] });
+    const again = await call('POST', '/v1/library/history:report', { plays: [{ playId: 'p-2', songId: { value: 'song-en' }, startedAt, msPlayed: 200_000 }] });
     expect(again.json().results).toEqual({ 'p-2': { counted: false } });
     const history = await call('GET', '/v1/library/history');
     expect(history.json().entries).toHaveLength(1);
-    expect(history.json().entries[0]).toMatchObject({ playId: 'p-1', playedAt: startedAt, msPlayed: 30_000, context: { albumId: 'album-1' }, song: { id: { value: 'song-ar' } } });
+    expect(history.json().entries[0]).toMatchObject({ playId: 'p-1', playedAt: startedAt, msPlayed: 30_000, context: { albumId: { value: 'album-1' } }, song: { id: { value: 'song-ar' } } });
   });
 
   it('pages plays that share a start time by playId, each once, on into the older ones', async () => {
-    const play = (playId: string, at: number) => ({ playId, songId: 'song-ar', startedAt: new Date(at).toISOString(), msPlayed: 40_000 });
+    const play = (playId: string, at: number) => ({ playId, songId: { value: 'song-ar' }, startedAt: new Date(at).toISOString(), msPlayed: 40_000 });
     const older = Array.from({ length: 25 }, (_, i) => play(`tie-a-${String(i).padStart(2, '0')}`, now - 20_000));
     const newer = Array.from({ length: 10 }, (_, i) => play(`tie-b-${i}`, now - 10_000));
     expect((await call('POST', '/v1/library/history:report', { plays: [...older, ...newer].reverse() })).statusCode).toBe(200);
@@ -198,7 +198,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('LibraryService on %s',
     expect(none.json().violations[0].field).toBe('songIdList');
     const tooMany = await call('POST', '/v1/library/saved:batchAdd', { songIdList: songIds(...Array.from({ length: 60 }, (_, i) => `s${i}`)), albumIdList: songIds(...Array.from({ length: 41 }, (_, i) => `a${i}`)) });
     expect(tooMany.statusCode).toBe(400);
-    const badPlay = await call('POST', '/v1/library/history:report', { plays: [{ playId: 'bad id!', songId: 'song-ar', startedAt: 'yesterday', msPlayed: -1, context: { albumId: 'a', artistId: 'b' } }] });
+    const badPlay = await call('POST', '/v1/library/history:report', { plays: [{ playId: 'bad id!', songId: { value: 'song-ar' }, startedAt: 'yesterday', msPlayed: -1, context: { albumId: { value: 'a' }, artistId: { value: 'b' } } }] });
     expect(badPlay.statusCode).toBe(400);
     expect(badPlay.json().violations.map((v: { field: string }) => v.field).sort()).toEqual(['plays[0].context', 'plays[0].msPlayed', 'plays[0].playId', 'plays[0].startedAt']);
     const nul = await call('POST', '/v1/library/following/artists:batchAdd', { artistIdList: songIds('a\u0000b') });
@@ -218,7 +218,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('listening history kept
   it('lists plays of the last days only, and forgets older ones as the user reports more', async () => {
     const user = await libraryUser(server);
     let call = asUser(server, user.write);
-    const play = (playId: string, startedAt: number) => ({ playId, songId: 'song-ar', startedAt: new Date(startedAt).toISOString(), msPlayed: 40_000 });
+    const play = (playId: string, startedAt: number) => ({ playId, songId: { value: 'song-ar' }, startedAt: new Date(startedAt).toISOString(), msPlayed: 40_000 });
     expect((await call('POST', '/v1/library/history:report', { plays: [play('old', now - DAY - 1000), play('new', now - 1000)] })).statusCode).toBe(200);
     const listed = async () => ((await call('GET', '/v1/library/history')).json().entries as { playId: string }[]).map((entry) => entry.playId);
     expect(await listed()).toEqual(['new', 'old']);
