@@ -88,6 +88,54 @@ export function createRedisWriteVersion(url: string, deploymentId: () => Promise
 }
 
 /**
+ * A shared write version whose changes can be put off while a migration
+ * runs (Storage.migrating), then made once after it. A migration's first
+ * statements create tables before `settings` exists, and changing the
+ * version reads the deployment's id from `settings`: on a fresh database
+ * every one of them failed to tell Redis ("relation \"settings\" does not
+ * exist"). Held, nothing reads `settings` until the migrations that make it
+ * have run, and other nodes are told once, of the whole migration.
+ */
+export interface HoldableWriteVersion extends SharedWriteVersion {
+  /**
+   * Runs `work` with this process's changes of the version put off, then
+   * makes one change if anything was written. A failure of that change is
+   * told to `onError` (the write stands); after a failed `work` it is not,
+   * since `settings` may not exist and the migration's own error says more.
+   */
+  holding<T>(work: () => Promise<T>, onError: (error: Error) => void): Promise<T>;
+}
+
+export function holdableWriteVersion(shared: SharedWriteVersion): HoldableWriteVersion {
+  let holds = 0;
+  let putOff = false;
+  return {
+    current: () => shared.current(),
+    async bump() {
+      if (holds > 0) putOff = true;
+      else await shared.bump();
+    },
+    close: () => shared.close(),
+    async holding(work, onError) {
+      holds++;
+      let succeeded = false;
+      try {
+        const result = await work();
+        succeeded = true;
+        return result;
+      } finally {
+        if (--holds === 0 && putOff) {
+          putOff = false;
+          await shared.bump().catch((error: unknown) => {
+            if (succeeded) onError(error as Error);
+          });
+        }
+      }
+    },
+  };
+}
+
+/**
  * Tables whose rows no cached credential is made from (VersionedCache keeps
  * access tokens, API keys and clients' origins): a user's library, written
  * on every save, follow, play and playlist edit. Their writes leave the version be, so nodes

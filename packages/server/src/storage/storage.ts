@@ -6,7 +6,7 @@ import { Checkpointer, createSqliteDialect } from './sqlite.ts';
 import type { WriteVersion } from './versioned-cache.ts';
 import { atMostOncePer } from './unavailable.ts';
 import { buildReadOnlyCatalogIndexes } from './catalog-indexes.ts';
-import { createRedisWriteVersion } from './shared-write-version.ts';
+import { createRedisWriteVersion, holdableWriteVersion } from './shared-write-version.ts';
 import { readSetting } from './settings.repo.ts';
 import { createRedisCatalogChanges, POLL_ONLY, type CatalogChanges } from './catalog-changes.ts';
 import { catalogWriteLock, type CatalogWriteLock } from './catalog-write-lock.ts';
@@ -59,6 +59,13 @@ export interface Storage {
   deploymentId(): Promise<string | undefined>;
   /** Answers once the database answers a trivial statement (the readiness probe); throws when it cannot. */
   ping(): Promise<void>;
+  /**
+   * Runs the migrations (migrateToLatest): on PostgreSQL with a shared Redis,
+   * their writes change the shared write version once, after the last of
+   * them, instead of after each (shared-write-version.ts, HoldableWriteVersion):
+   * nothing reads `settings` before the migrations have made it.
+   */
+  migrating<T>(work: () => Promise<T>): Promise<T>;
   /** The first statement of a transaction that writes the catalog: catalog writers take turns (catalog-write-lock.ts). */
   lockCatalogWrites(trx: Kysely<Database>): Promise<CatalogWriteLock>;
   /** Word of catalog changes between the processes of the deployment (through `redisUrl`; else none: nodes poll). */
@@ -134,13 +141,14 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
     // machine) would leave the node reading the database for the rest of the test.
     // The shared version's key names the deployment, read through the database its own driver serves.
     const deploymentId = deploymentIdOf(() => db);
-    const shared = options.redisUrl ? createRedisWriteVersion(options.redisUrl, deploymentId) : undefined;
+    const shared = options.redisUrl ? holdableWriteVersion(createRedisWriteVersion(options.redisUrl, deploymentId)) : undefined;
     const catalogChanges = options.redisUrl ? createRedisCatalogChanges(options.redisUrl, deploymentId) : POLL_ONLY;
+    const onWriteVersionError = options.onWriteVersionError && atMostOncePer(1000, options.onWriteVersionError, clock);
     const db: Kysely<Database> = new Kysely<Database>({
       dialect: createPostgresDialect(databaseUrl, {
         ...options,
         ...(shared && { sharedWriteVersion: shared }),
-        ...(options.onWriteVersionError && { onWriteVersionError: atMostOncePer(1000, options.onWriteVersionError, clock) }),
+        ...(onWriteVersionError && { onWriteVersionError }),
       }),
       log: queryLog(options),
     });
@@ -161,6 +169,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
         : () => null,
       deploymentId,
       ping: () => ping(db),
+      migrating: (work) => (shared ? shared.holding(work, onWriteVersionError ?? (() => {})) : work()),
       lockCatalogWrites: catalogWriteLock('postgres'),
       catalogChanges,
       close: async () => {
@@ -189,6 +198,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
       writeVersion: sqlite.writeVersion,
       deploymentId,
       ping: () => ping(db),
+      migrating: (work) => work(),
       lockCatalogWrites: catalogWriteLock('sqlite'),
       catalogChanges,
       ...(path === ':memory:' ? {} : { checkpointer: () => new Checkpointer(path), sqliteFile: path }),
@@ -203,12 +213,14 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
 
 /** Applies every pending migration; returns the names applied. */
 export async function migrateToLatest(storage: Storage): Promise<string[]> {
-  const migrator = new Migrator({ db: storage.db, provider: migrations });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  // A load into an empty catalog that was cut off before its end left these missing.
-  await buildReadOnlyCatalogIndexes(storage);
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  return storage.migrating(async () => {
+    const migrator = new Migrator({ db: storage.db, provider: migrations });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    // A load into an empty catalog that was cut off before its end left these missing.
+    await buildReadOnlyCatalogIndexes(storage);
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  });
 }
 
 /**
