@@ -216,12 +216,12 @@ async function main(argv: string[], io: CliIo): Promise<number> {
 /**
  * An error's message followed by its causes': "the service is unavailable"
  * says little to an operator whose disk is full; "database or disk is full"
- * says what to do.
+ * says what to do. A cause already quoted by a message before it is not said again.
  */
 function withCauses(error: unknown): string {
   const messages: string[] = [];
   for (let cause = error; cause instanceof Error && messages.length < 5; cause = cause.cause) {
-    if (!messages.includes(cause.message)) messages.push(cause.message);
+    if (!messages.some((message) => message.includes(cause.message))) messages.push(cause.message);
   }
   if (messages.length === 0) return String(error);
   return messages.length === 1 ? messages[0]! : `${messages[0]} (${messages.slice(1).join(': ')})`;

@@ -1,11 +1,12 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { dialects } from '../../server/test/dialects.ts';
 import { freePort } from '../../server/test/harness.ts';
 import { REDIS_URL, redisUp } from '../../server/test/redis.ts';
-import { BIN, runCli } from './run-cli.ts';
+import { BIN, runCli, spawnCli } from './run-cli.ts';
 
 const postgres = dialects.find((dialect) => dialect.name === 'postgres');
 
@@ -68,4 +69,38 @@ describe.skipIf(postgres === undefined || !redisUp)('a fresh PostgreSQL database
     expect(stderr).not.toContain('could not change the shared write version');
     expect(stderr).not.toContain('Warning');
   }, 90_000);
+});
+
+/**
+ * Regression (issue 51, item 7): a DATABASE_URL naming a PostgreSQL
+ * database that does not exist read as an outage ("The service is
+ * temporarily unavailable; retry later."); retrying never helps, creating
+ * the database does.
+ */
+describe.skipIf(postgres === undefined)('a DATABASE_URL naming a PostgreSQL database that does not exist', () => {
+  let missing: string;
+  let name: string;
+  beforeAll(async () => {
+    const url = new URL(process.env.MAQAM_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test');
+    name = `maqam_missing_${randomBytes(4).toString('hex')}`;
+    url.pathname = `/${name}`;
+    missing = url.toString();
+  });
+
+  it('maqam migrate says the database does not exist and how to create it, and fails', async () => {
+    const result = await runCli({ DATABASE_URL: missing, LOG_LEVEL: 'silent' }, ['migrate']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`database "${name}" does not exist`);
+    expect(result.stderr).toContain(`createdb`);
+    expect(result.stderr).toContain(`CREATE DATABASE ${name}`);
+    expect(result.stderr).not.toMatch(/retry later|temporarily unavailable/i);
+  });
+
+  it('maqam serve says the same and exits non-zero', () => {
+    const result = spawnCli({ DATABASE_URL: missing, LOG_LEVEL: 'silent' }, ['serve', '--port', '0']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`database "${name}" does not exist`);
+    expect(result.stderr).toContain(`CREATE DATABASE ${name}`);
+    expect(result.stderr).not.toMatch(/retry later|temporarily unavailable/i);
+  });
 });

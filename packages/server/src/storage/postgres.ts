@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PostgresDialect, type Driver, type PostgresDialectConfig, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
-import { databaseUnavailable, isPostgresRefusingWrites, isPostgresStalePlan, isPostgresUnavailable } from './unavailable.ts';
+import { databaseUnavailable, isPostgresDatabaseMissing, isPostgresRefusingWrites, isPostgresStalePlan, isPostgresUnavailable } from './unavailable.ts';
 import { VersionBumpingDriver, type SharedWriteVersion } from './shared-write-version.ts';
 
 /** How long after its statement_timeout a statement is given up on this side, the connection presumed gone. */
@@ -40,6 +40,42 @@ export interface PostgresOptions {
   preparedMaxParameters?: number;
 }
 
+/** A name as PostgreSQL's SQL takes it: bare when it reads the same unquoted, else in double quotes. */
+const sqlIdentifier = (name: string) => (/^[a-z_][a-z0-9_$]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`);
+
+/**
+ * What connecting to a database that does not exist says (SQLSTATE 3D000):
+ * which database on which server, and how to create it. Not an outage (a 503
+ * saying "retry later" to an operator whose retries can never succeed): a
+ * plain error, whose message the CLI prints and the server logs. Never the
+ * password.
+ */
+function databaseMissing(connectionString: string, cause: unknown): Error {
+  let name: string | undefined;
+  const createdb = ['createdb'];
+  let server = 'the PostgreSQL server';
+  try {
+    const url = new URL(connectionString);
+    const user = decodeURIComponent(url.username);
+    // libpq's default: a database named after the user.
+    name = decodeURIComponent(url.pathname.slice(1)) || user || undefined;
+    if (url.hostname) {
+      createdb.push('-h', url.hostname);
+      server = `the PostgreSQL server at ${url.host}`;
+    }
+    if (url.port) createdb.push('-p', url.port);
+    if (user) createdb.push('-U', user);
+  } catch {
+    // Not a URL pg would take either; the server's own message names the database.
+  }
+  name ??= /database "(.*)" does not exist/.exec((cause as Error).message)?.[1] ?? 'maqam';
+  createdb.push(/^[\w.-]+$/.test(name) ? name : `'${name.replaceAll("'", "'\\''")}'`);
+  return new Error(
+    `database "${name}" does not exist on ${server}; create it with ${createdb.join(' ')} (or CREATE DATABASE ${sqlIdentifier(name)}; in psql), then run this again`,
+    { cause },
+  );
+}
+
 /**
  * A pg pool that survives its database: every client has an error listener
  * for its whole life (pg-pool listens only while a client is idle, so a
@@ -51,12 +87,14 @@ export interface PostgresOptions {
  */
 class ResilientPool implements PostgresPool {
   readonly #pool: pg.Pool;
+  readonly #connectionString: string;
   readonly #timeoutMs: number;
   readonly #preparedMaxParameters: number;
   /** Each prepared statement's name, by its text. */
   readonly #statementNames = new Map<string, string>();
 
   constructor(connectionString: string, options: PostgresOptions) {
+    this.#connectionString = connectionString;
     this.#timeoutMs = options.timeoutMs ?? 0;
     this.#preparedMaxParameters = options.preparedMaxParameters ?? PREPARED_MAX_PARAMETERS;
     const report = options.onConnectionError ?? (() => {});
@@ -76,6 +114,7 @@ class ResilientPool implements PostgresPool {
     try {
       client = await this.#pool.connect();
     } catch (error) {
+      if (isPostgresDatabaseMissing(error)) throw databaseMissing(this.#connectionString, error);
       throw databaseUnavailable(error);
     }
     let broken = false;

@@ -42,6 +42,15 @@ export function isPostgresUnavailable(error: unknown): boolean {
 }
 
 /**
+ * Whether PostgreSQL refused the connection because the database it names
+ * does not exist (SQLSTATE 3D000, invalid_catalog_name): not an outage, since
+ * retrying never helps and creating the database does.
+ */
+export function isPostgresDatabaseMissing(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '3D000';
+}
+
+/**
  * Whether PostgreSQL refused a prepared statement because a table it reads
  * changed the shape of its rows ("cached plan must not change result type"):
  * the statement fails on that connection until it is prepared again.
