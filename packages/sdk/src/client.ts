@@ -4,7 +4,7 @@ import type {
 } from './types.ts';
 import type * as wire from '@maqam/contract';
 import { AuthenticationError, MaqamError } from './errors.ts';
-import { newIdempotencyKey, RetryBudget, send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
+import { newIdempotencyKey, RetryBudget, runtimeLocale, send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
 import { createHistory, createLibrary, type LibraryTransport } from './library.ts';
 import { createPlaylists, type PlaylistTransport } from './playlists.ts';
 import { PlayReporter, type PlayReporterOptions } from './play-reporter.ts';
@@ -85,7 +85,12 @@ export interface MaqamClientOptions {
   apiKey?: string | undefined;
   /** OAuth sign-in for apps acting for a user. */
   auth?: OAuthOptions | undefined;
-  /** BCP 47 locale(s) for LocalizedString values; per call too. */
+  /**
+   * BCP 47 locale(s) for LocalizedString values and error messages
+   * (Accept-Language); per call too. Default: the runtime's language
+   * (navigator.language in browsers, Intl's default locale in Node).
+   * `''` sends none, and the server answers in its default, Arabic.
+   */
   locale?: string | undefined;
   /** A fetch of your own (tests, proxies, instrumentation). */
   fetch?: FetchLike | undefined;
@@ -163,13 +168,15 @@ export class MaqamClient {
       maxRetries: options.maxRetries ?? 3,
       maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
       retryBudget: new RetryBudget(options.retryBudget?.maxTokens, options.retryBudget?.tokenRatio),
+      acceptLanguage: options.locale ?? runtimeLocale(),
     };
     this.#session = options.auth ? new OAuthSession(this.#http, options.auth) : undefined;
   }
 
   /** Sends a call with the configured credential; with OAuth, a 401 refreshes and retries once. */
   async #call(call: CallOptions, context: CallContext = {}): Promise<Response> {
-    const locale = context.locale ?? this.#options.locale;
+    // The client's own locale (or the runtime's) is sent by `send`, sign-in's calls included.
+    const locale = context.locale;
     const headers: Record<string, string> = { ...call.headers, ...(locale ? { 'accept-language': locale } : {}) };
     const withSignal = { ...call, signal: context.signal };
     if (!this.#session) {

@@ -56,16 +56,46 @@ export class MaqamError extends Error {
   }
 }
 
+/** How many of the violations an InvalidRequestError's `message` spells out; `violations` holds every one. */
+const VIOLATIONS_IN_MESSAGE = 3;
+
 /**
- * 400: the request was refused; `violations` says which fields.
+ * A refusal's message that names its fields: each violation's description,
+ * which the server writes as a sentence naming the field ("page_size must be
+ * at most 100."), or "field: description" when it does not; the server's own
+ * message ("The request is not valid; see violations.") when there are none.
+ */
+function namingFields(serverMessage: string, violations: readonly FieldViolation[]): string {
+  if (violations.length === 0) return serverMessage;
+  const named = violations.slice(0, VIOLATIONS_IN_MESSAGE)
+    .map(({ field, description }) => (field === '' || description.includes(field) ? description : `${field}: ${description}`));
+  const more = violations.length - named.length;
+  return `${named.join(' ')}${more > 0 ? ` (+${more})` : ''}`;
+}
+
+/**
+ * 400 (and 428): the request was refused. `message` names the fields
+ * (the first three violations' descriptions), `violations` lists every one,
+ * and `serverMessage` is the server's own message.
  *
  * @example
  * await maqam.artists.listRelated('artist-1', { pageSize: 5000 }).catch((error) => {
- *   if (error instanceof InvalidRequestError) console.log(error.violations); // [{ field: 'page_size', ... }]
+ *   if (error instanceof InvalidRequestError) {
+ *     console.log(error.message);       // 'page_size must be at most 100.'
+ *     console.log(error.violations);    // [{ field: 'page_size', description: 'page_size must be at most 100.' }]
+ *     console.log(error.serverMessage); // 'The request is not valid; see violations.'
+ *   }
  * });
  */
 export class InvalidRequestError extends MaqamError {
   override name = 'InvalidRequestError';
+  /** The server's message, as it answered it; `message` names the fields instead. */
+  readonly serverMessage: string;
+
+  constructor(message: string, details: ConstructorParameters<typeof MaqamError>[1]) {
+    super(namingFields(message, details.violations ?? []), details);
+    this.serverMessage = message;
+  }
 }
 /**
  * 401: the credential is missing, unknown, expired or revoked. (Signed-in

@@ -23,6 +23,29 @@ export interface HttpOptions {
   maxRetryDelayMs: number;
   /** Shared by every call of one client; see RetryBudget. */
   retryBudget: RetryBudget;
+  /** Accept-Language of every call that names no locale of its own (sign-in's calls too); none when undefined. */
+  acceptLanguage?: string | undefined;
+}
+
+/**
+ * The runtime's language, sent as Accept-Language when the app set no
+ * locale: the browser's (navigator.language; Deno and Node 21+ have it too),
+ * else Intl's default locale (Node 20, Bun: from the environment, LANG). Sent
+ * nothing, the server answers in its default, Arabic: an English-speaking
+ * developer's first error message came in a language the app never chose.
+ * Unicode extensions (-u-nu-latn) are left out: Accept-Language is a language.
+ */
+export function runtimeLocale(): string | undefined {
+  let locale = (globalThis as { navigator?: { language?: unknown } }).navigator?.language;
+  if (typeof locale !== 'string' || locale === '') {
+    try {
+      locale = new Intl.DateTimeFormat().resolvedOptions().locale;
+    } catch {
+      return undefined;
+    }
+  }
+  const language = (locale as string).split(/-[0-9a-z]-/i)[0]!;
+  return /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(language) ? language : undefined;
 }
 
 /**
@@ -133,6 +156,7 @@ export async function send(http: HttpOptions, call: CallOptions): Promise<Respon
         method: call.method,
         headers: {
           accept: 'application/json',
+          ...(http.acceptLanguage ? { 'accept-language': http.acceptLanguage } : {}),
           ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
           ...(call.idempotencyKey === undefined ? {} : { 'idempotency-key': call.idempotencyKey }),
           ...call.headers,

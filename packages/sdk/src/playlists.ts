@@ -17,16 +17,22 @@ export interface PlaylistTransport {
 
 /**
  * A write's precondition: `ifMatch` applies it only to that version of the
- * playlist (else ConflictError, status 412, with `currentVersion`); `true`
- * means the version this client last saw of it (from a read or its own
- * write). Writes that name entries by id are safe without one.
+ * playlist (else ConflictError, status 412, with `currentVersion`). A
+ * version is given as the playlist's `version` ('7'), as a number (7), or
+ * as the ETag header carries it ('"7"', quotes included); `true` means the
+ * version this client last saw of it (from a read or its own write). Writes
+ * that name entries by id are safe without one.
  *
  * @example
  * const { playlist } = await maqam.playlists.get(id);
  * await maqam.playlists.update(id, { name: 'سهرة' }, { ifMatch: playlist.version });
+ *
+ * @example
+ * // An ETag kept from a response of your own, quotes and all:
+ * await maqam.playlists.update(id, { name: 'سهرة' }, { ifMatch: response.headers.get('etag')! }); // '"7"'
  */
 export interface WriteOptions extends CallContext {
-  ifMatch?: string | true | undefined;
+  ifMatch?: string | number | true | undefined;
 }
 
 /**
@@ -80,6 +86,18 @@ function songList(songs: readonly string[], min: number): { value: string }[] {
   return songs.map((value) => ({ value }));
 }
 
+/**
+ * The version an `ifMatch` names: '7', 7, or the ETag's own form '"7"'
+ * (docs/api.md and the ETag header quote it). A weak ETag (W/"7") is
+ * refused: If-Match compares strongly (RFC 9110 §13.1.1), so it never matches.
+ */
+function versionOf(ifMatch: string | number): string {
+  const text = typeof ifMatch === 'number' ? String(ifMatch) : ifMatch;
+  const version = /^"?(\d+)"?$/.exec(typeof text === 'string' ? text : '');
+  assert(version !== null && (text.startsWith('"') === text.endsWith('"')), 'ifMatch must be a version: 7, "7", or the ETag \'"7"\'');
+  return version[1]!;
+}
+
 function itemIdList(itemIds: readonly string[]): string[] {
   assert(Array.isArray(itemIds) && itemIds.every((id) => typeof id === 'string' && id !== ''), 'itemIds must be non-empty strings');
   assert(itemIds.length >= 1 && itemIds.length <= MAX_IDS, `give 1 to ${MAX_IDS} itemIds`);
@@ -99,9 +117,12 @@ export function createPlaylists(transport: PlaylistTransport) {
 
   function preconditions(playlistId: string, options: WriteOptions): Record<string, string> {
     if (options.ifMatch === undefined) return {};
-    const version = options.ifMatch === true ? versions.get(playlistId) : options.ifMatch;
-    assert(typeof version === 'string' && /^\d+$/.test(version), options.ifMatch === true ? `no version of playlist ${playlistId} is known yet: read it first` : 'ifMatch must be a version such as "7"');
-    return { 'if-match': `"${version}"` };
+    if (options.ifMatch === true) {
+      const seenVersion = versions.get(playlistId);
+      assert(seenVersion !== undefined, `no version of playlist ${playlistId} is known yet: read it first`);
+      return { 'if-match': `"${seenVersion}"` };
+    }
+    return { 'if-match': `"${versionOf(options.ifMatch)}"` };
   }
 
   async function write<T>(playlistId: string, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', rest: string, body: unknown, options: WriteOptions): Promise<T> {
@@ -265,7 +286,7 @@ export function createPlaylists(transport: PlaylistTransport) {
      * @example
      * await maqam.playlists.replace('pl-1', sortedSongIds, { ifMatch: playlist.version });
      */
-    replace: async (playlistId: string, songs: readonly string[], options: WriteOptions & { ifMatch: string | true }): Promise<ItemsWritten> => {
+    replace: async (playlistId: string, songs: readonly string[], options: WriteOptions & { ifMatch: string | number | true }): Promise<ItemsWritten> => {
       assert(options?.ifMatch !== undefined, 'replace needs ifMatch: the version you read');
       return write(playlistId, 'PUT', '/items', { songIdList: songList(songs, 0) }, options);
     },
