@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
+import { SCOPES } from '@maqam/server';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -38,5 +39,15 @@ describe('the documentation', () => {
   it('has an API reference and a license', () => {
     expect(existsSync(resolve(ROOT, 'docs/api.md'))).toBe(true);
     expect(readFileSync(resolve(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+  });
+
+  // Regression (issue 51, item 7): the contents lacked the library and playlists, and the scopes lacked `write`.
+  it('lists every section of the API reference in its contents, and every scope with what it grants', () => {
+    const api = readFileSync(resolve(ROOT, 'docs/api.md'), 'utf8');
+    const sections = [...api.matchAll(/^## (.+)$/gm)].map((m) => m[1]!);
+    const contents = [...api.matchAll(/^- \[(.+)\]\(#[^)]+\)$/gm)].map((m) => m[1]!);
+    expect(contents).toEqual(sections);
+    const scopes = /^Scopes[^\n]*\n(?:[^\n]*\n)*?\n((?:- `\w+`: [\s\S]*?\n)+)\n/m.exec(api)?.[1] ?? '';
+    expect([...scopes.matchAll(/^- `(\w+)`: /gm)].map((m) => m[1])).toEqual([...SCOPES]);
   });
 });
