@@ -1,7 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ConflictError, InvalidRequestError, MaqamClient, type FetchLike } from '@maqam/sdk';
-import type { TestServer } from '../../server/test/harness.ts';
-import { listeningServer } from './signed-in.ts';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConflictError, InvalidRequestError, MaqamClient, memoryTokens, type FetchLike } from '@maqam/sdk';
+import { signInWithLoopback } from '@maqam/sdk/node';
+import { freePort, type TestServer } from '../../server/test/harness.ts';
+import { readForm } from '../../server/test/oauth/oauth-helpers.ts';
+import { runCliJson } from '../../cli/test/run-cli.ts';
+import { listeningServer, PASSWORD } from './signed-in.ts';
+
+const README = readFileSync(resolve(import.meta.dirname, '../README.md'), 'utf8');
 
 /** A fetch that keeps the headers of every request it sends, by path, around the global fetch. */
 function recordingFetch() {
@@ -93,6 +100,37 @@ describe('the SDK on first use', () => {
     const token = sent.find((request) => request.path === '/v1/auth/token');
     expect(token?.headers.get('accept-language')).toBe('en-US');
     expect(sent.at(-1)!.headers.get('accept-language')).toBe('en-US');
+  });
+
+  it('registers a client for its own loopback port as the README says, and a loopback sign-in as the README asks can save', async () => {
+    // The README's command, its line continuations joined, run on the server's database with a port free here.
+    const command = /^npx maqam (clients create (?:[^\n\\]|\\\n)*)$/m.exec(README)?.[1]?.replace(/\\\n\s*/g, '');
+    expect(command).toBeDefined();
+    const readmeUri = /--redirect-uri (\S+)/.exec(command!)![1]!;
+    const redirectUri = readmeUri.replace(/:\d+\//, `:${await freePort()}/`);
+    const args = command!.replace(readmeUri, redirectUri).match(/"[^"]*"|\S+/g)!.map((arg) => arg.replace(/^"|"$/g, '')).filter((arg) => arg !== '--json');
+    const client = await runCliJson({ DATABASE_URL: server.databaseUrl, LOG_LEVEL: 'silent' }, args);
+    expect(client).toMatchObject({ redirectUris: [redirectUri], scopes: ['read', 'stream', 'write'] });
+
+    // The README's loopback sign-in, with the scope it asks for.
+    const scope = /signInWithLoopback\(maqam, \{\s*scope: '([^']+)'/.exec(README)?.[1];
+    expect(scope).toBe('read stream write');
+    const maqam = new MaqamClient({ baseUrl: running.baseUrl, auth: { clientId: client.clientId, redirectUri, storage: memoryTokens() } });
+    await signInWithLoopback(maqam, {
+      scope: scope!,
+      open: async (url) => {
+        const page = await fetch(url);
+        const { hidden, cookie } = readForm(await page.text(), page.headers.get('set-cookie') ?? undefined);
+        const consent = await fetch(page.url.split('?')[0]!, {
+          method: 'POST', redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+          body: new URLSearchParams({ ...hidden, username: 'nadia', password: PASSWORD, decision: 'allow' }),
+        });
+        void fetch(consent.headers.get('location')!);
+      },
+    });
+    const saved = await maqam.library.save({ songs: ['song-ar'] });
+    expect(saved.songs.get('song-ar')).toMatchObject({ savedAt: expect.any(String) });
   });
 
   it('names the refused fields in an InvalidRequestError\'s message, and keeps the server\'s', async () => {

@@ -4,7 +4,7 @@ import { dialects } from '../../server/test/dialects.ts';
 import { freePort, startTestServer, type TestServer } from '../../server/test/harness.ts';
 import { readForm } from '../../server/test/oauth/oauth-helpers.ts';
 
-const PASSWORD = 'sdk password 1';
+export const PASSWORD = 'sdk password 1';
 const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 
 /**
