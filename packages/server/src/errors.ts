@@ -394,6 +394,14 @@ export const VIOLATIONS = {
     en: '{field} must be {min} to {max} characters once trimmed.',
     ar: 'يجب أن يكون طول {field} بين {min} و{max} حرفًا بعد حذف المسافات من طرفيه.',
   },
+  textNotWellFormed: {
+    en: '{field} holds a character that is not Unicode text (a lone surrogate); send it as it should read.',
+    ar: 'يحتوي {field} على رمز ليس نصًا بترميز يونيكود (نصف زوج بديل منفرد)؛ أرسله كما ينبغي أن يُقرأ.',
+  },
+  playlistsPerUser: {
+    en: 'A user may have {limit#playlists} at most; {field} would make one more.',
+    ar: 'يحق للمستخدم {limit#playlists} على الأكثر؛ وينشئ {field} قائمة أخرى فوقها.',
+  },
   entryTwice: {
     en: '{field} names an entry already named in itemIds.',
     ar: 'يكرر {field} عنصرًا ورد من قبل في itemIds.',

@@ -107,6 +107,11 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
 
   function checkedTexts(texts: { name?: string | undefined; description?: string | undefined }): { name?: string; description?: string } {
     const violations: Violation[] = [];
+    // A lone surrogate would be stored as U+FFFD without a word: the text is refused, not changed.
+    for (const field of ['name', 'description'] as const) {
+      if (texts[field] !== undefined && !texts[field].isWellFormed()) violations.push({ field, reason: 'textNotWellFormed' });
+    }
+    if (violations.length > 0) throw invalidRequest(...violations);
     const name = texts.name?.trim();
     const description = texts.description?.trim();
     if (name !== undefined && (lengthOf(name) < 1 || lengthOf(name) > MAX_PLAYLIST_NAME)) {
@@ -334,7 +339,10 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
       const texts = checkedTexts({ name: details.name, description: details.description ?? '' });
       return write(userId, async (session, now) => {
         if ((await session.countOwned(userId)) >= MAX_PLAYLISTS_PER_USER) {
-          throw new DomainError('tooManyPlaylists', { params: { limit: MAX_PLAYLISTS_PER_USER } });
+          throw new DomainError('tooManyPlaylists', {
+            params: { limit: MAX_PLAYLISTS_PER_USER },
+            violations: [{ field: 'body', reason: 'playlistsPerUser', params: { limit: MAX_PLAYLISTS_PER_USER } }],
+          });
         }
         checkRoom(0, details.songIds.length);
         const durations = await playable(session, details.songIds);

@@ -234,6 +234,16 @@ describe.each(dialects.map((d) => [d.name, d] as const))('PlaylistService on %s'
     const past = await manyCall('POST', '/v1/playlists', { name: 'the 1001st' });
     expect(past.statusCode).toBe(400);
     expect(past.json().message).toContain('1000 playlists at most');
+    // A 400 is a ValidationError: at least one violation (issue 51).
+    expect(past.json().violations).toEqual([{ field: 'body', description: expect.stringContaining('1000 playlists at most') }]);
+  });
+
+  it('refuses a name or description that is not Unicode text (a lone surrogate) instead of storing U+FFFD', async () => {
+    for (const body of ['{"name":"half \\ud83c"}', '{"name":"ok","description":"\\udc00 alone"}']) {
+      const res = await call('POST', '/v1/playlists', body);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().violations[0].description).toContain('surrogate');
+    }
   });
 
   it('pages entries with tokens that stay good while the playlist changes: none twice, none that stayed skipped', async () => {

@@ -15,6 +15,7 @@ import * as songTemplatesRowid from './013-song-templates-rowid.ts';
 import * as deploymentId from './014-deployment-id.ts';
 import * as library from './015-library.ts';
 import * as playlists from './016-playlists.ts';
+import * as typedPlayContexts from './017-typed-play-contexts.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -39,6 +40,7 @@ export const migrations: MigrationProvider = {
       '014-deployment-id': deploymentId,
       '015-library': library,
       '016-playlists': playlists,
+      '017-typed-play-contexts': typedPlayContexts,
     };
   },
 };
