@@ -102,10 +102,13 @@ embedded cover, lyrics tags and .lrc files beside them), writes the artists, alb
 and lyrics (ids come from the tags, so a rescan updates instead of duplicating), keeps
 album covers (embedded, or cover.jpg/folder.jpg) and shows them on the album's songs, and
 packages each file, N at a time (default: the cores). A credit such as "A feat. B",
-"A ft. B", "A & B" or "A و B" names two artists. Files already packaged from the same
-bytes are skipped, so an interrupted scan resumes. A file that cannot be read is reported
-and the scan goes on; the exit code is 1 if any failed. It prints the ids it wrote (albums,
-artists, songs by file); --json prints the summary with all of them and every problem.`,
+"A ft. B", "A & B" or "A و B" names two artists. Genres are written as the catalog spells
+them ("Arabic Pop" as arabic-pop). A date of a year or a month alone ("2015") is dated its
+first day (2015-01-01), since the catalog takes whole dates, and the scan says so. Files
+already packaged from the same bytes are skipped, so an interrupted scan resumes. A file
+that cannot be read is reported and the scan goes on; the exit code is 1 if any failed. It
+prints the ids it wrote (albums, artists, songs by file); --json prints the summary with all
+of them, every problem and every partial date.`,
 };
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

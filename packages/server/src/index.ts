@@ -18,5 +18,5 @@ export { ERRORS, VIOLATIONS, STATUS_OF_CODE } from './errors.ts';
 export { createUsersService, UserInputError, type UsersService, type UserSummary } from './oauth/users.service.ts';
 export { createClientsService, ClientInputError, SCOPES, type ClientsService } from './oauth/clients.service.ts';
 export { addMedia, MediaError } from './streaming/media.ts';
-export { scanMusicFolder, type ScanSummary, type ScanProblem } from './streaming/media-scan.ts';
+export { scanMusicFolder, type ScanSummary, type ScanProblem, type PartialDate } from './streaming/media-scan.ts';
 export { createLedgerRepo, type LedgerGrouping, type LedgerGroup } from './streaming/ledger.repo.ts';

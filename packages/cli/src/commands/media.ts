@@ -49,6 +49,16 @@ async function scan(config: Config, out: Output, directory: string | undefined, 
     out.done();
     for (const problem of summary.problems.slice(0, SHOWN_PROBLEMS)) out.info(`${problem.file}: ${problem.message}`);
     if (summary.problems.length > SHOWN_PROBLEMS) out.info(`... and ${summary.problems.length - SHOWN_PROBLEMS} more`);
+    const [partial] = summary.partialDates;
+    if (partial !== undefined) {
+      // The catalog's releaseDate is a whole date: a year alone is stored as its January 1st, which must not pass for a day the tags gave.
+      const count = summary.partialDates.length;
+      out.info(
+        `${count === 1 ? '1 file gives' : `${count} files give`} only a year or a month as its date (${partial.file}: ${partial.date}); ` +
+          `the catalog takes whole dates, so ${count === 1 ? 'it is' : 'they are'} dated the first day of it (${partial.releaseDate})` +
+          `${count > 1 ? '; --json lists them' : ''}`,
+      );
+    }
     out.record(summary, () => {
       // The ids to use with the API, a line each: albums and artists, then songs by file (--json lists them all).
       const { artists, albums, songs } = summary.ids;

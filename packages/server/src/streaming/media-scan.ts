@@ -7,6 +7,7 @@ import type { AlbumRecord, ArtistRecord, ImportRecord, LyricsRecord, SongRecord 
 import { parseImportLine } from '../import/import-batch.ts';
 import { runImport } from '../import/import.ts';
 import type { Storage } from '../storage/storage.ts';
+import { genreSlugs } from '../text/genres.ts';
 import { addMedia, MediaError, mediaDirectoryOf, runMediaTool } from './media.ts';
 import { createStreamingRepo } from './streaming.repo.ts';
 
@@ -28,7 +29,12 @@ export interface ScannedTrack {
   readonly albumArtist: string;
   readonly trackNumber: number;
   readonly discNumber: number;
+  /** As the catalog takes it, YYYY-MM-DD: a year or a month alone as its first day (`datePrecision` says which). */
   readonly releaseDate: string;
+  /** How much of the date the tags gave: `day` (or none at all), else `year` or `month`, and the tag as written. */
+  readonly datePrecision: DatePrecision;
+  readonly dateTag: string | undefined;
+  /** As slugs, the catalog's spelling (text/genres.ts): "Arabic Pop" is arabic-pop. */
   readonly genres: readonly string[];
   readonly isrc: string;
   readonly durationMs: number;
@@ -40,6 +46,25 @@ export interface ScannedTrack {
 export interface ScanProblem {
   readonly file: string;
   readonly message: string;
+}
+
+/** How much of a release date a file's tags gave. */
+export type DatePrecision = 'day' | 'month' | 'year' | 'none';
+
+/**
+ * A file whose date tag gives only a year (ID3's TYER, "2015") or a year
+ * and month: the catalog's releaseDate is a whole date (YYYY-MM-DD, contract
+ * section 9), with no precision beside it, so its songs and album are dated
+ * the first day of that year or month. Said, so nobody reads 2015-01-01 as
+ * a day the tags gave.
+ */
+export interface PartialDate {
+  readonly file: string;
+  /** The tag as written, e.g. "2015". */
+  readonly date: string;
+  readonly precision: 'year' | 'month';
+  /** What the catalog holds for it, e.g. "2015-01-01". */
+  readonly releaseDate: string;
 }
 
 export interface ScanSummary {
@@ -55,6 +80,8 @@ export interface ScanSummary {
   readonly songs: number;
   readonly lyrics: number;
   readonly problems: readonly ScanProblem[];
+  /** Files whose date tag gave only a year or a month (PartialDate), in path order. */
+  readonly partialDates: readonly PartialDate[];
   /** The ids of what the scan wrote, to use with the API: artists and albums by name, songs by file (relative to the folder). */
   readonly ids: {
     readonly artists: readonly { readonly id: string; readonly name: string }[];
@@ -89,11 +116,18 @@ function ordinal(value: string | undefined, fallback: number): number {
   return Number.isInteger(n) && n > 0 && n < 100_000 ? n : fallback;
 }
 
-/** A release date as the catalog takes it (YYYY-MM-DD), from "2004", "2004-05" or "2004-05-01T..."; unknown: 1970-01-01. */
-function releaseDateOf(value: string | undefined): string {
+/**
+ * A release date as the catalog takes it (YYYY-MM-DD), from "2004", "2004-05"
+ * or "2004-05-01T...", with how much of it the tag gave; a year or a month
+ * alone is its first day. Unknown: 1970-01-01.
+ */
+function releaseDateOf(value: string | undefined): { releaseDate: string; precision: DatePrecision } {
   const match = /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?/.exec(value?.trim() ?? '');
-  if (!match) return '1970-01-01';
-  return `${match[1]}-${match[2] ?? '01'}-${match[3] ?? '01'}`;
+  if (!match) return { releaseDate: '1970-01-01', precision: 'none' };
+  return {
+    releaseDate: `${match[1]}-${match[2] ?? '01'}-${match[3] ?? '01'}`,
+    precision: match[3] !== undefined ? 'day' : match[2] !== undefined ? 'month' : 'year',
+  };
 }
 
 /** Multi-valued tags: ffprobe joins repeated Vorbis comments with ";", ID3v2.4 uses "/" or NUL. */
@@ -162,6 +196,8 @@ export async function readTrack(file: string, boundary: FolderBoundary): Promise
   const lrc = sidecar === undefined ? undefined : await readFile(sidecar, 'utf8').catch(() => undefined);
   const lyricsTag = tag('lyrics', 'unsyncedlyrics', ...[...tags.keys()].filter((key) => key.startsWith('lyrics')));
   const duration = Number(probed.format?.duration);
+  const dateTag = tag('date', 'year', 'originaldate', 'releasedate');
+  const { releaseDate, precision } = releaseDateOf(dateTag);
   return {
     file,
     title: tag('title') ?? fileTitle,
@@ -170,8 +206,10 @@ export async function readTrack(file: string, boundary: FolderBoundary): Promise
     albumArtist,
     trackNumber: ordinal(tag('track', 'tracknumber'), 1),
     discNumber: ordinal(tag('disc', 'discnumber'), 1),
-    releaseDate: releaseDateOf(tag('date', 'year', 'originaldate', 'releasedate')),
-    genres: splitValues(tag('genre')).map((genre) => genre.toLowerCase()),
+    releaseDate,
+    datePrecision: precision,
+    dateTag,
+    genres: genreSlugs(splitValues(tag('genre'))),
     isrc: (tag('isrc', 'tsrc') ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 12),
     durationMs: Number.isFinite(duration) && duration > 0 ? Math.round(duration * 1000) : 1,
     hasCover: probed.streams?.some((stream) => stream.disposition?.attached_pic === 1) ?? false,
@@ -368,8 +406,13 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
   });
 
   // Reported by their path in the folder, in path order.
-  const reported = problems.map((problem) => ({ file: relative(root, problem.file), message: problem.message }))
-    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const inPathOrder = (a: { file: string }, b: { file: string }) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  const reported = problems.map((problem) => ({ file: relative(root, problem.file), message: problem.message })).sort(inPathOrder);
+  const partialDates = tracks.flatMap((track): PartialDate[] => (
+    songIds.has(track.file) && (track.datePrecision === 'year' || track.datePrecision === 'month')
+      ? [{ file: relative(root, track.file), date: track.dateTag!, precision: track.datePrecision, releaseDate: track.releaseDate }]
+      : []
+  )).sort(inPathOrder);
   const textOf = (texts: Record<string, string>) => Object.values(texts)[0] ?? '';
   const ids = {
     artists: records.flatMap((record) => (record.kind === 'artist' ? [{ id: record.id, name: textOf(record.name) }] : [])),
@@ -377,6 +420,6 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
     songs: [...songIds].map(([file, id]) => ({ id, file: relative(root, file) })),
   };
   return {
-    files: files.length, packaged, unchanged, failed: new Set(reported.map((p) => p.file)).size, ...counts, problems: reported, ids,
+    files: files.length, packaged, unchanged, failed: new Set(reported.map((p) => p.file)).size, ...counts, problems: reported, partialDates, ids,
   };
 }
