@@ -2,8 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
-import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
-import { databaseUnavailable, isSqliteUnavailable } from './unavailable.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SelectQueryNode, SqliteDialect, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { databaseUnavailable, isSqliteBusy, isSqliteUnavailable } from './unavailable.ts';
 import { WalIndexWatch } from './wal-index.ts';
 
 /** Prepared statements kept per connection; the hot paths use a handful, imports a few more. */
@@ -44,6 +45,11 @@ class NodeSqliteDatabase implements SqliteDatabase {
     },
   };
 
+  /** Whether a transaction is open on the connection (SQLite may have rolled one back by itself). */
+  get inTransaction(): boolean {
+    return this.#db.isTransaction;
+  }
+
   close(): void {
     this.#walIndex?.close();
     this.#statements.clear();
@@ -83,7 +89,7 @@ class NodeSqliteDatabase implements SqliteDatabase {
   }
 }
 
-/** Busy (another process holds the write lock past the busy timeout), locked or I/O failures become 503s. */
+/** Busy (another process holds a lock: LockWaitingSqliteDriver waits for it), locked or I/O failures become 503s. */
 function unavailableOr<T>(run: () => T): T {
   try {
     return run();
@@ -228,6 +234,196 @@ function toSqliteValues(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
   });
 }
 
+/** The longest pause between two tries for a lock another process holds (SQLite's own busy handler's is 100 ms). */
+const LOCK_RETRY_MAX_PAUSE_MS = 50;
+
+/** Statements that only read: a transaction that begins with one begins deferred, and takes no lock. */
+const READING = /^\s*select\b/i;
+
+/**
+ * Kysely's SqliteDriver (one connection, taken in turns), except that a lock
+ * another process holds (SQLITE_BUSY: the CLI writing, say) is waited for
+ * with timers, the connection given back to other requests between tries,
+ * never by SQLite's busy handler, which sleeps on the event loop (issue 51:
+ * reads and /healthz waited as long as another process held the write lock,
+ * and waiting writes took turns, each its whole timeout). Past `lockWaitMs`
+ * the statement fails as a 503 (databaseUnavailable), as every other waiter
+ * does on its own deadline.
+ *
+ * Only a statement that has done nothing yet can be tried again: one outside
+ * a transaction, or the first of a transaction. So a transaction begins at
+ * its first statement, `begin immediate` (the write lock, at once) unless that
+ * statement is a SELECT, and the wait happens before anything of it has run.
+ * Every transaction that writes writes first (writeAsUser's lockUser,
+ * lockCatalogWrites); one that read first and wrote later would be refused
+ * at its first write (SQLite calls no busy handler for a read transaction
+ * asking for the write lock) and answer 503 at once. Reads never wait for a
+ * writer in WAL mode; they wait here only in SQLite's rare busy states
+ * (another connection recovering the WAL).
+ */
+class LockWaitingSqliteDriver implements Driver {
+  readonly #database: NodeSqliteDatabase;
+  readonly #lockWaitMs: number;
+  readonly #turns = new Turns();
+  /** A transaction was begun and has run no statement: its BEGIN waits for that statement, and takes its kind. */
+  #beginPending = false;
+  readonly #connection: DatabaseConnection = {
+    executeQuery: <R>(query: CompiledQuery) => this.#execute(query) as Promise<QueryResult<R>>,
+    streamQuery: <R>(query: CompiledQuery) => this.#stream(query) as AsyncIterableIterator<QueryResult<R>>,
+  };
+
+  constructor(database: NodeSqliteDatabase, lockWaitMs: number) {
+    this.#database = database;
+    this.#lockWaitMs = lockWaitMs;
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#turns.take();
+    return this.#connection;
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.#turns.give();
+  }
+
+  async beginTransaction(): Promise<void> {
+    this.#beginPending = true;
+  }
+
+  async commitTransaction(): Promise<void> {
+    this.#end('commit');
+  }
+
+  async rollbackTransaction(): Promise<void> {
+    this.#end('rollback');
+  }
+
+  async destroy(): Promise<void> {
+    this.#database.close();
+  }
+
+  /** A transaction that ran no statement never began: nothing to end. */
+  #end(statement: 'commit' | 'rollback'): void {
+    if (this.#beginPending) {
+      this.#beginPending = false;
+      return;
+    }
+    this.#run(statement, []);
+  }
+
+  #execute(query: CompiledQuery): Promise<QueryResult<unknown>> {
+    const { sql, parameters } = query;
+    if (this.#beginPending) {
+      this.#beginPending = false;
+      const begin = READING.test(sql) ? 'begin' : 'begin immediate';
+      return this.#whenUnlocked(() => this.#begun(begin, () => this.#run(sql, parameters)));
+    }
+    if (this.#database.inTransaction) {
+      try {
+        return Promise.resolve(this.#run(sql, parameters));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return this.#whenUnlocked(() => this.#run(sql, parameters));
+  }
+
+  async *#stream(query: CompiledQuery): AsyncIterableIterator<QueryResult<unknown>> {
+    if (!SelectQueryNode.is(query.query)) throw new Error('Sqlite driver only supports streaming of select queries');
+    if (this.#beginPending) {
+      this.#beginPending = false;
+      await this.#whenUnlocked(() => this.#begun('begin', () => undefined));
+    }
+    for (const row of this.#database.prepare(query.sql).iterate(query.parameters)) yield { rows: [row] };
+  }
+
+  /** Kysely's SqliteConnection.executeQuery. */
+  #run(sql: string, parameters: ReadonlyArray<unknown>): QueryResult<unknown> {
+    const statement = this.#database.prepare(sql);
+    if (statement.reader) return { rows: statement.all(parameters) };
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return {
+      numAffectedRows: changes !== undefined && changes !== null ? BigInt(changes) : undefined,
+      insertId: lastInsertRowid !== undefined && lastInsertRowid !== null ? BigInt(lastInsertRowid) : undefined,
+      rows: [],
+    };
+  }
+
+  /** `first` in a transaction begun by `begin`; a busy `first` ends it again, so that it can be tried anew. */
+  #begun<T>(begin: string, first: () => T): T {
+    this.#run(begin, []);
+    try {
+      return first();
+    } catch (error) {
+      if (isSqliteBusy(error)) this.#run('rollback', []);
+      throw error;
+    }
+  }
+
+  /** `attempt` (a statement that has done nothing when busy) now, or once another process's lock is gone, with timers. */
+  #whenUnlocked<T>(attempt: () => T): Promise<T> {
+    try {
+      return Promise.resolve(attempt());
+    } catch (error) {
+      return isSqliteBusy(error) ? this.#retried(attempt, error) : Promise.reject(error);
+    }
+  }
+
+  async #retried<T>(attempt: () => T, busy: unknown): Promise<T> {
+    const deadline = performance.now() + this.#lockWaitMs;
+    for (let pause = 1; ; pause = Math.min(2 * pause, LOCK_RETRY_MAX_PAUSE_MS)) {
+      const left = deadline - performance.now();
+      if (left <= 0) throw busy; // already a databaseUnavailable: a 503 with Retry-After
+      // The connection serves other requests meanwhile: no transaction of this one is open on it.
+      this.#turns.give();
+      await sleep(Math.min(pause, left));
+      await this.#turns.take();
+      try {
+        return attempt();
+      } catch (error) {
+        if (!isSqliteBusy(error)) throw error;
+        busy = error;
+      }
+    }
+  }
+}
+
+/** The one connection, taken by one query or transaction at a time, in the order asked. */
+class Turns {
+  #taken = false;
+  readonly #waiting: (() => void)[] = [];
+
+  take(): Promise<void> {
+    if (!this.#taken) {
+      this.#taken = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  give(): void {
+    const next = this.#waiting.shift();
+    if (next === undefined) this.#taken = false;
+    else next();
+  }
+}
+
+/** Kysely's SqliteDialect on the driver above. */
+class LockWaitingSqliteDialect extends SqliteDialect {
+  readonly #driver: () => Driver;
+
+  constructor(database: NodeSqliteDatabase, lockWaitMs: number) {
+    super({ database });
+    this.#driver = () => new LockWaitingSqliteDriver(database, lockWaitMs);
+  }
+
+  override createDriver(): Driver {
+    return this.#driver();
+  }
+}
+
 /**
  * Opens (creating if needed) the SQLite file with the pragmas a server wants.
  * No mmap: mapped pages count toward the process's RSS, while the OS page
@@ -235,13 +431,14 @@ function toSqliteValues(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
  *
  * `cacheMb` is SQLite's page cache, in malloc'd memory of the process.
  *
- * `busyTimeoutMs` is how long a write waits for another process's write lock
- * (the CLI importing, say) before it fails as a 503. node:sqlite waits
- * synchronously, so it is also the longest the server can stall on a lock.
+ * `lockWaitMs` is how long a statement waits for a lock another process holds
+ * (the CLI importing, say) before it fails as a 503: with timers
+ * (LockWaitingSqliteDriver), so SQLite's own busy timeout is 0.
  */
-export function createSqliteDialect(path: string, busyTimeoutMs = 5000, cacheMb = 16): { dialect: SqliteDialect; writeVersion: () => string } {
+export function createSqliteDialect(path: string, lockWaitMs = 5000, cacheMb = 16): { dialect: SqliteDialect; writeVersion: () => string } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path, { timeout: busyTimeoutMs });
+  // None of these waits for a lock: they set the connection, and the file is in WAL mode already but when new.
+  const db = new DatabaseSync(path, { timeout: 0 });
   db.exec(`
     PRAGMA journal_mode = WAL;
     PRAGMA synchronous = NORMAL;
@@ -251,7 +448,7 @@ export function createSqliteDialect(path: string, busyTimeoutMs = 5000, cacheMb 
   `);
   const { journal_mode: journalMode } = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
   const database = new NodeSqliteDatabase(db, journalMode === 'wal' ? new WalIndexWatch(path) : undefined);
-  return { dialect: new SqliteDialect({ database }), writeVersion: () => database.writeVersion() };
+  return { dialect: new LockWaitingSqliteDialect(database, lockWaitMs), writeVersion: () => database.writeVersion() };
 }
 
 /**

@@ -83,8 +83,9 @@ export interface Storage {
 export interface StorageOptions {
   /**
    * Deadline for connecting, for a pooled connection and for each statement
-   * (SQLite: the busy timeout); past it the request answers 503. 0 (the
-   * default) waits for ever, for maintenance work such as migrations and imports.
+   * (SQLite: for a lock another process holds, waited for with timers); past
+   * it the request answers 503. 0 (the default) waits for ever on PostgreSQL,
+   * for maintenance work such as migrations and imports, and 5 s on SQLite.
    */
   timeoutMs?: number;
   /** Told when a PostgreSQL connection fails (the server logs it). */

@@ -71,6 +71,17 @@ export function isSqliteUnavailable(error: unknown): boolean {
 }
 
 /**
+ * Whether SQLite refused a statement because another connection holds a
+ * lock it needs (SQLITE_BUSY, any extended code), as raised or as the cause
+ * of the databaseUnavailable it became: it may be tried again.
+ */
+export function isSqliteBusy(error: unknown): boolean {
+  const raised = error instanceof DomainError && error.reason === 'unavailable' ? error.cause : error;
+  const errcode = (raised as { errcode?: unknown } | null)?.errcode;
+  return typeof errcode === 'number' && (errcode & 0xff) === 5;
+}
+
+/**
  * `report`, called at most once per `intervalMs`: during an outage every
  * pooled connection and every write fails the same way at once (an import
  * makes thousands), and one line a second says as much as all of them.
