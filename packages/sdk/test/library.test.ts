@@ -108,7 +108,7 @@ describe('the SDK\'s library, history and PlayReporter', () => {
     now += 31_000;
     expect(reporter.end()).toMatchObject({ playId: last, msPlayed: 31_000, counted: true });
     await reporter.flush();
-    expect((await reporter.pending()).map((play) => play.songId)).toEqual(['song-ar', 'song-en', 'song-fr']);
+    expect((await reporter.pending()).map((play) => play.songId.value)).toEqual(['song-ar', 'song-en', 'song-fr']);
     expect(await storage.get('maqam:plays')).toContain('song-ar');
 
     // Sent twice (the offline attempt may have reached the server): recorded once.
