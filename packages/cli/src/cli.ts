@@ -222,6 +222,8 @@ async function main(argv: string[], io: CliIo): Promise<number> {
  * says what to do. A cause already quoted by a message before it is not said again.
  */
 function withCauses(error: unknown): string {
+  // A cause that says what the operator must do (a database to create) is said alone.
+  for (let cause = error; cause instanceof Error; cause = cause.cause) if (cause.name === 'DatabaseMissingError') return cause.message;
   const messages: string[] = [];
   for (let cause = error; cause instanceof Error && messages.length < 5; cause = cause.cause) {
     if (!messages.some((message) => message.includes(cause.message))) messages.push(cause.message);

@@ -46,8 +46,9 @@ const sqlIdentifier = (name: string) => (/^[a-z_][a-z0-9_$]*$/.test(name) ? name
 /**
  * What connecting to a database that does not exist says (SQLSTATE 3D000):
  * which database on which server, and how to create it. Not an outage (a 503
- * saying "retry later" to an operator whose retries can never succeed): a
- * plain error, whose message the CLI prints and the server logs. Never the
+ * saying only "retry later" to an operator whose retries can never succeed):
+ * its message is what the CLI prints and the server logs, while a request
+ * that needed the database is answered 503 as in any outage. Never the
  * password.
  */
 function databaseMissing(connectionString: string, cause: unknown): Error {
@@ -70,10 +71,13 @@ function databaseMissing(connectionString: string, cause: unknown): Error {
   }
   name ??= /database "(.*)" does not exist/.exec((cause as Error).message)?.[1] ?? 'maqam';
   createdb.push(/^[\w.-]+$/.test(name) ? name : `'${name.replaceAll("'", "'\\''")}'`);
-  return new Error(
+  const missing = new Error(
     `database "${name}" does not exist on ${server}; create it with ${createdb.join(' ')} (or CREATE DATABASE ${sqlIdentifier(name)}; in psql), then run this again`,
     { cause },
   );
+  // What an operator must do, said alone by the CLI (its withCauses); a request meanwhile is answered 503, never 500.
+  missing.name = 'DatabaseMissingError';
+  return missing;
 }
 
 /**
@@ -114,7 +118,7 @@ class ResilientPool implements PostgresPool {
     try {
       client = await this.#pool.connect();
     } catch (error) {
-      if (isPostgresDatabaseMissing(error)) throw databaseMissing(this.#connectionString, error);
+      if (isPostgresDatabaseMissing(error)) throw databaseUnavailable(databaseMissing(this.#connectionString, error));
       throw databaseUnavailable(error);
     }
     let broken = false;
