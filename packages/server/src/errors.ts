@@ -520,6 +520,14 @@ export function localizeViolation(v: Violation, locale: MessageLocale): FieldVio
   return { field: v.field, description: formatMessage(VIOLATIONS[v.reason][locale], { ...v.params, field: v.field }, locale) };
 }
 
+/**
+ * The most violations one error carries, and so one answer lists: the first
+ * hundred are enough to fix a request and send it again. Bounded so that
+ * no request makes an answer as large as itself: 128,000 wrong ids made
+ * 128,001 violations, and a 500 (issue 51).
+ */
+export const MAX_VIOLATIONS = 100;
+
 /** What a DomainError carries beside its reason. */
 export interface DomainErrorOptions {
   params?: Params;
@@ -547,7 +555,8 @@ export class DomainError extends Error {
     this.reason = reason;
     this.code = ERRORS[reason].code;
     this.params = options.params ?? {};
-    this.violations = options.violations ?? [];
+    const violations = options.violations ?? [];
+    this.violations = violations.length > MAX_VIOLATIONS ? violations.slice(0, MAX_VIOLATIONS) : violations;
   }
 
   localizedMessage(locale: MessageLocale): string {

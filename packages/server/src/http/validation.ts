@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
-import { invalidRequest, type Violation, type ViolationReason } from '../errors.ts';
+import { DomainError, MAX_VIOLATIONS, type Violation, type ViolationReason } from '../errors.ts';
 import { createAjv, withoutUnionBranches } from '../schema-validator.ts';
 import { BatchIds } from './batch-body.ts';
 
@@ -82,8 +82,13 @@ function toViolation(error: ErrorObject, context: string): Violation {
   }
 }
 
-/** Turns ajv's errors into one 400 with a violation per distinct field. */
-export function validationErrorToApiError(errors: readonly ErrorObject[], context: string) {
+/**
+ * Turns ajv's errors into one 400 with a violation per distinct field, the
+ * first MAX_VIOLATIONS of them. The list is passed whole, never spread into
+ * arguments: 128,001 of them overflowed the stack inside the error handler,
+ * which Fastify answered with a 500 of its own shape (issue 51).
+ */
+export function validationErrorToApiError(errors: readonly ErrorObject[], context: string): DomainError {
   const violations: Violation[] = [];
   const seen = new Set<string>();
   for (const error of withoutUnionBranches(errors)) {
@@ -92,7 +97,9 @@ export function validationErrorToApiError(errors: readonly ErrorObject[], contex
     if (!seen.has(key)) {
       seen.add(key);
       violations.push(violation);
+      if (violations.length === MAX_VIOLATIONS) break;
     }
   }
-  return invalidRequest(...(violations.length > 0 ? violations : [{ field: context, reason: 'invalid' as const }]));
+  if (violations.length === 0) violations.push({ field: context, reason: 'invalid' });
+  return new DomainError('invalidRequest', { violations });
 }
