@@ -30,6 +30,7 @@ import { createHttpMetrics } from './http/metrics.ts';
 import { requestIdOf } from './http/request-id.ts';
 import { logSerializers } from './http/log-redaction.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { parseJsonBodies } from './http/json-body.ts';
 import { createApiKeysRepo } from './keys/api-keys.repo.ts';
 import { createApiKeysService } from './keys/api-keys.service.ts';
 import { ensureServerSecret } from './storage/settings.repo.ts';
@@ -130,8 +131,9 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
   }
   app.setValidatorCompiler(validatorCompiler);
-  // The API takes JSON bodies only; any other type is a 400 naming Content-Type.
+  // The API takes JSON bodies only; any other type is a 400 naming Content-Type. Bounded before anything walks them (http/json-body.ts).
   app.removeContentTypeParser('text/plain');
+  parseJsonBodies(app);
   const secret = await ensureServerSecret(storage.db, config.secret);
   const cache = new FragmentCache(config.songCacheMegabytes * 1024 * 1024, { hashSeed: fragmentCacheHashSeed });
   const catalogRepo = createCatalogRepo(storage);

@@ -339,6 +339,10 @@ export const VIOLATIONS = {
   incomplete: { en: 'The {field} did not arrive in full in time.', ar: 'لم يصل {field} كاملًا في الوقت المحدد.' },
   bodyNotJson: { en: 'The {field} is not valid JSON: {detail}.', ar: 'ليس {field} بصيغة JSON صالحة: {detail}.' },
   bodyEmpty: { en: 'The {field} is empty; it must be a JSON object.', ar: '{field} فارغ، ويجب أن يكون كائن JSON.' },
+  tooDeep: {
+    en: 'The {field} nests lists and objects more than {limit#levels} deep.',
+    ar: 'تتداخل القوائم والكائنات في {field} إلى عمق يزيد على {limit#levels}.',
+  },
   contentTypeJson: { en: '{field} must be application/json.', ar: 'يجب أن يكون {field} هو application/json.' },
   bothCredentials: {
     en: 'Send either Authorization or x-api-key, not both.',
@@ -451,6 +455,10 @@ const COUNTED: Record<string, Record<MessageLocale, PluralForms>> = {
   days: {
     en: { one: '{n} day', other: '{n} days' },
     ar: { one: 'يوم واحد', two: 'يومين', few: '{n} أيام', many: '{n} يومًا', other: '{n} يوم' },
+  },
+  levels: {
+    en: { one: '{n} level', other: '{n} levels' },
+    ar: { one: 'مستوى واحد', two: 'مستويين', few: '{n} مستويات', many: '{n} مستوى', other: '{n} مستوى' },
   },
   bytes: {
     en: { one: '{n} byte', other: '{n} bytes' },

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { boundedJsonParser } from '../http/json-body.ts';
 import { batchValidatorCompiler } from '../http/validation.ts';
 import { albumsRoutes } from './albums.routes.ts';
 import { artistsRoutes } from './artists.routes.ts';
@@ -9,11 +10,12 @@ import { songsRoutes, type CatalogRouteDeps } from './songs.routes.ts';
  * JSON parser first offers a Batch* route's body to the route's reader
  * (http/batch-body.ts), which reads the plain form's ids straight from the
  * bytes, and its validator passes what the reader took. A body the reader
- * does not take is parsed and validated as everywhere else. Encapsulation
- * keeps both here: other scopes parse JSON as Fastify does.
+ * does not take is parsed and validated as everywhere else, within the
+ * same bounds (http/json-body.ts). Encapsulation keeps both here: other
+ * scopes parse JSON with the app's parser.
  */
 export async function catalogRoutes(scope: FastifyInstance, deps: CatalogRouteDeps): Promise<void> {
-  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  const parseJson = boundedJsonParser(scope.getDefaultJsonParser('error', 'error'));
   scope.removeContentTypeParser('application/json');
   // Bytes, not a string: the reader reads bytes; JSON.parse's path decodes them as UTF-8 as Fastify does
   // (invalid sequences become U+FFFD either way).
