@@ -101,7 +101,7 @@ describe.skipIf(!ffmpegAvailable('maqam media add'))('maqam media add', () => {
     spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=3', wav]);
     const mediaEnv = { ...env, MAQAM_MEDIA_DIR: join(dir, 'media') };
     expect(await runCliJson(mediaEnv, ['media', 'add', 'song-ar', wav])).toEqual({
-      songId: { value: 'song-ar' },
+      songId: 'song-ar',
       qualities: [
         { label: 'AUDIO_QUALITY_LOW', bitrateKbps: 64, codec: 'aac' },
         { label: 'AUDIO_QUALITY_STANDARD', bitrateKbps: 128, codec: 'aac' },
@@ -118,7 +118,7 @@ describe.skipIf(!ffmpegAvailable('maqam media add'))('maqam media add', () => {
     const mediaEnv = { ...env, MAQAM_MEDIA_DIR: join(dir, 'media') };
     // song-ar has every tier from the WAV of the test above; this source only earns LOW.
     expect(await runCliJson(mediaEnv, ['media', 'add', 'song-ar', mp3])).toEqual({
-      songId: { value: 'song-ar' },
+      songId: 'song-ar',
       qualities: [{ label: 'AUDIO_QUALITY_LOW', bitrateKbps: 64, codec: 'aac' }],
     });
     const db = new DatabaseSync(join(dir, 'accounts.db'), { readOnly: true });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { buildApp, loadConfig, openStorage } from '@maqam/server';
+import { buildApp, createUsersService, loadConfig, openStorage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 import { spawnServer } from '../outage/spawn-server.ts';
@@ -110,6 +110,37 @@ describe.each(dialects.map((d) => [d.name, d] as const))('writes retried with th
     } finally {
       await locker.end();
       await node.close();
+    }
+  });
+});
+
+/**
+ * Issue 51, item 4: ReportPlays by a user deleted while it runs answered 500
+ * (a foreign-key error) on PostgreSQL. Every write of a user is one of their
+ * writes (writeAsUser), which holds the user for its length: it commits
+ * before the deletion, or finds the user gone and answers 401.
+ */
+describe.each(dialects.map((d) => [d.name, d] as const))('writes by a user deleted while they run, on %s', (_name, dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(async () => server?.close());
+
+  it('answers each report and save 200 or 401, never 500, and leaves nothing of the user behind', async () => {
+    const { user, write } = await libraryUser(server);
+    const headers = { authorization: `Bearer ${write}`, 'content-type': 'application/json' };
+    const startedAt = new Date(Date.now() - 60_000).toISOString();
+    const writes = Array.from({ length: 48 }, (_, i) => server.app.inject(i % 2 === 0
+      ? { method: 'POST', url: '/v1/library/history:report', headers, payload: JSON.stringify({ plays: [{ playId: `gone-${i}`, songId: { value: SONGS[i % 3] }, startedAt, msPlayed: 40_000 }] }) }
+      : { method: 'POST', url: '/v1/library/saved:batchAdd', headers, payload: JSON.stringify({ songIdList: [{ value: SONGS[i % 3] }] }) }));
+    // Deleted while the writes are on their way.
+    await new Promise((resolve) => setImmediate(resolve));
+    await createUsersService(server.storage.db).delete(user.username);
+    const statuses = (await Promise.all(writes)).map((res) => res.statusCode);
+    expect(statuses.filter((status) => status !== 200 && status !== 401), JSON.stringify(statuses)).toEqual([]);
+    for (const table of ['play_history', 'library_items', 'library_changes'] as const) {
+      expect(await server.storage.db.selectFrom(table).select('user_id').where('user_id', '=', user.id).execute()).toEqual([]);
     }
   });
 });
