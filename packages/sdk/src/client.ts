@@ -1,69 +1,14 @@
-import type {
-  AcquireMusicStreamResponse, Album, AlbumType, Artist, AudioQuality, GetAlbumTracksResponse, GetArtistDiscographyResponse, GetLyricsResponse,
-  GetRelatedArtistsResponse, Page, SearchResponse, SearchResult, SearchType, Song, TokenInfoResponse,
-} from './types.ts';
-import type * as wire from '@maqam/contract';
+import type { TokenInfoResponse } from './types.ts';
 import { AuthenticationError, MaqamError } from './errors.ts';
 import { newIdempotencyKey, RetryBudget, runtimeLocale, send, type CallOptions, type FetchLike, type HttpOptions } from './http.ts';
-import { createHistory, createLibrary, type LibraryTransport } from './library.ts';
-import { createPlaylists, type PlaylistTransport } from './playlists.ts';
+import type { CallContext, Transport } from './request.ts';
+import { createCatalog, type Catalog } from './catalog.ts';
+import { createStreaming, type Streaming } from './streaming.ts';
+import { createHistory, createLibrary, type History, type Library } from './library.ts';
+import { createPlaylists, type Playlists } from './playlists.ts';
 import { PlayReporter, type PlayReporterOptions } from './play-reporter.ts';
-import { assert, pages, withItems } from './pages.ts';
+import { assert } from './pages.ts';
 import { OAuthSession, type OAuthOptions } from './auth/session.ts';
-
-/**
- * One entry of a batch: the song, or why it could not be had (its `code` is
- * `ERROR_CODE_NOT_FOUND` for unknown and withdrawn songs).
- *
- * @example
- * const result: SongResult = (await maqam.songs.batchGet(['song-1'])).get('song-1')!;
- * if (result.song) play(result.song);
- * else console.warn(result.error.code);
- */
-export type SongResult = { readonly song: Song; readonly error?: undefined } | { readonly song?: undefined; readonly error: BatchItemError };
-
-/**
- * Why one id of a batch could not be had.
- *
- * @example
- * const { error }: { error?: BatchItemError } = (await maqam.songs.batchGet(['gone'])).get('gone')!;
- * if (error?.code === 'ERROR_CODE_NOT_FOUND') hide('gone');
- */
-export interface BatchItemError {
-  readonly code: string;
-  readonly message: string;
-}
-
-/**
- * One entry of `albums.batchGet`: the album, or why it could not be had.
- *
- * @example
- * const result = (await maqam.albums.batchGet(['album-1'])).get('album-1')!;
- * console.log(result.album?.title.value ?? result.error?.code);
- */
-export type AlbumResult = { readonly album: Album; readonly error?: undefined } | { readonly album?: undefined; readonly error: BatchItemError };
-
-/**
- * One entry of `artists.batchGet`: the artist, or why it could not be had.
- *
- * @example
- * const result = (await maqam.artists.batchGet(['artist-1'])).get('artist-1')!;
- * console.log(result.artist?.name.value ?? result.error?.code);
- */
-export type ArtistResult = { readonly artist: Artist; readonly error?: undefined } | { readonly artist?: undefined; readonly error: BatchItemError };
-
-/**
- * Page settings of a list call: `pageSize` 1..100 (default 20) and the
- * `nextPageToken` of the page before.
- *
- * @example
- * const page = await maqam.albums.listTracks('album-1', { pageSize: 50, locale: 'ar' });
- */
-export interface PageOptions extends CallContext {
-  pageSize?: number | undefined;
-  pageToken?: string | undefined;
-}
-
 
 /**
  * How a MaqamClient talks to the API. Give `apiKey` (servers) or `auth`
@@ -110,33 +55,11 @@ export interface MaqamClientOptions {
   batchConcurrency?: number | undefined;
 }
 
-/**
- * Per-call settings: the locale (Accept-Language) and an AbortSignal that
- * cancels the call, retries and waits included.
- *
- * @example
- * const controller = new AbortController();
- * const page = await maqam.artists.listRelated('artist-1', { locale: 'en', signal: controller.signal });
- */
-export interface CallContext {
-  /** BCP 47 language tag(s), e.g. "ar", "en", "fr;q=0.8, ar". */
-  locale?: string | undefined;
-  signal?: AbortSignal | undefined;
-}
-
-const BATCH_SIZE = 100;
-
 /** `path` and the query without empty values. */
 function withQuery(path: string, query: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(name, String(value));
   return search.size > 0 ? `${path}?${search}` : path;
-}
-
-/** A path segment from an id the caller gave: checked, then percent-encoded. */
-function id(value: string): string {
-  assert(typeof value === 'string' && value !== '', 'ids must be non-empty strings');
-  return encodeURIComponent(value);
 }
 
 /**
@@ -194,66 +117,20 @@ export class MaqamClient {
   }
 
   /**
-   * Any number of ids through a Batch* operation: chunks of 100 with bounded
-   * concurrency, answered as one Map in the order the ids were given
-   * (duplicates once).
+   * The one function every resource sends its calls through (request.ts):
+   * a POST carries a fresh Idempotency-Key, the same on every retry, so it
+   * is retried safely; PUT and DELETE are idempotent (RFC 9110 §9.2.2), so
+   * they are retried after a network failure like reads (a replace repeated
+   * after it applied meets its own If-Match: 412). A call that says whether
+   * it is idempotent (a batch read, a billable acquisition) carries no key.
    */
-  async #batchGet<Result>(path: string, member: string, ids: readonly string[], context: CallContext): Promise<Map<string, Result>> {
-    assert(Array.isArray(ids) && ids.every((id) => typeof id === 'string' && id !== ''), 'ids must be non-empty strings');
-    const unique = [...new Set(ids)];
-    const chunks: string[][] = [];
-    for (let i = 0; i < unique.length; i += BATCH_SIZE) chunks.push(unique.slice(i, i + BATCH_SIZE));
-    const answers: Record<string, Result>[] = new Array(chunks.length);
-    // The first chunk that fails fails the batch: the chunks still in flight are cancelled, none more is sent.
-    const failed = new AbortController();
-    const signal = context.signal ? AbortSignal.any([context.signal, failed.signal]) : failed.signal;
-    let next = 0;
-    const worker = async () => {
-      while (next < chunks.length && !signal.aborted) {
-        const index = next++;
-        const response = await this.#call(
-          // A batch read changes nothing on the server: safe to repeat after a network failure.
-          { method: 'POST', path, body: { [member]: chunks[index]!.map((value) => ({ value })) }, idempotent: true },
-          { ...context, signal },
-        );
-        answers[index] = ((await response.json()) as { results: Record<string, Result> }).results;
-      }
-    };
-    const workers = Array.from({ length: Math.min(this.#options.batchConcurrency ?? 4, chunks.length) }, () =>
-      worker().catch((error: unknown) => {
-        failed.abort(error);
-        throw error;
-      }));
-    await Promise.all(workers);
-    const merged = new Map<string, Result>();
-    chunks.forEach((chunk, index) => {
-      for (const id of chunk) merged.set(id, answers[index]![id]!);
-    });
-    return merged;
-  }
+  readonly #transport: Transport = ({ method, path, query = {}, body, headers, idempotent, context }) => this.#call({
+    method, path: withQuery(path, query), body, ...(headers && { headers }),
+    idempotent: idempotent ?? (method === 'GET' || method === 'PUT' || method === 'DELETE'),
+    ...(method === 'POST' && idempotent === undefined && { idempotencyKey: newIdempotencyKey() }),
+  }, context);
 
-  /** A GET of the catalog: `path` with its `{id}` segments encoded, and the query without empty values. */
-  async #get<T>(path: string, context: CallContext, query: Record<string, string | number | undefined> = {}): Promise<T> {
-    return (await (await this.#call({ method: 'GET', path: withQuery(path, query), idempotent: true }, context)).json()) as T;
-  }
-
-  /**
-   * What the calls of a user's library and playlists go through: a POST
-   * carries a fresh Idempotency-Key, the same on every retry, so it is
-   * retried safely; PUT and DELETE are idempotent (RFC 9110 §9.2.2), so they
-   * are retried after a network failure like reads (a replace repeated after
-   * it applied meets its own If-Match: 412).
-   */
-  readonly #transport: PlaylistTransport & LibraryTransport = {
-    request: ({ method, path, query = {}, body, headers, context }) => this.#call({
-      method, path: withQuery(path, query), body, ...(headers && { headers }),
-      idempotent: method === 'GET' || method === 'PUT' || method === 'DELETE',
-      ...(method === 'POST' && { idempotencyKey: newIdempotencyKey() }),
-    }, context),
-    get: (path, context, query) => this.#get(path, context, query),
-    post: async <T>(path: string, body: unknown, context: CallContext): Promise<T> =>
-      (await (await this.#transport.request({ method: 'POST', path, body, context })).json()) as T,
-  };
+  readonly #catalog: Catalog = createCatalog(this.#transport, () => this.#options.batchConcurrency ?? 4);
 
   /**
    * The signed-in user's library (scope `read` to read, `write` to change):
@@ -263,7 +140,7 @@ export class MaqamClient {
    * await maqam.library.save({ songs: ['song-1'] });
    * for await (const { song } of maqam.library.list({ types: ['song'] })) console.log(song?.title.value);
    */
-  readonly library = createLibrary(this.#transport);
+  readonly library: Library = createLibrary(this.#transport);
 
   /**
    * The signed-in user's listening history.
@@ -271,7 +148,7 @@ export class MaqamClient {
    * @example
    * for await (const entry of maqam.history.list()) console.log(entry.song.title.value, entry.playedAt);
    */
-  readonly history = createHistory(this.#transport);
+  readonly history: History = createHistory(this.#transport);
 
   /**
    * Playlists (scope `write` to change them; `read` or an API key to read a
@@ -283,7 +160,7 @@ export class MaqamClient {
    * await maqam.playlists.add(playlist.id.value, ['song-2']);
    * for await (const item of maqam.playlists.items(playlist.id.value)) console.log(item.position, item.song?.title.value);
    */
-  readonly playlists = createPlaylists(this.#transport);
+  readonly playlists: Playlists = createPlaylists(this.#transport);
 
   /**
    * A PlayReporter for this client's player: it measures plays, gives each
@@ -297,163 +174,11 @@ export class MaqamClient {
     return new PlayReporter((plays) => this.history.report(plays), options);
   }
 
-  readonly songs = {
-    /**
-     * Any number of songs by id: sent in chunks of 100 with bounded
-     * concurrency, answered as one Map in the order the ids were given
-     * (duplicates once). Each entry has `song` or `error`.
-     *
-     * @example
-     * const results = await maqam.songs.batchGet(ids, { locale: 'ar' });
-     * for (const [id, result] of results) console.log(id, result.song?.title.value ?? result.error?.code);
-     */
-    batchGet: (ids: readonly string[], context: CallContext = {}): Promise<Map<string, SongResult>> =>
-      this.#batchGet('/v1/music/songs:batchGet', 'songIdList', ids, context),
+  readonly songs: Catalog['songs'] = this.#catalog.songs;
 
-    /**
-     * One song; NotFoundError if it is unknown or withdrawn.
-     *
-     * @example
-     * const song = await maqam.songs.get('song-1', { locale: 'en' });
-     */
-    get: async (songId: string, context: CallContext = {}): Promise<Song> =>
-      (await this.#get<{ song: Song }>(`/v1/music/songs/${id(songId)}`, context)).song,
+  readonly albums: Catalog['albums'] = this.#catalog.albums;
 
-    /**
-     * A song's lyrics; `syncedLyrics` when they are time-synced. NotFoundError
-     * if the song has none (see `song.hasLyrics`).
-     *
-     * @example
-     * const { lyrics, syncedLyrics } = await maqam.songs.lyrics('song-1');
-     * const line = syncedLyrics?.lines.findLast((l) => Number(l.startTimeMs) <= audio.currentTime * 1000);
-     */
-    lyrics: async (songId: string, context: CallContext = {}): Promise<GetLyricsResponse> =>
-      this.#get(`/v1/music/songs/${id(songId)}/lyrics`, context),
-  };
-
-  readonly albums = {
-    /**
-     * One album; NotFoundError if it is unknown or withdrawn.
-     *
-     * @example
-     * const album = await maqam.albums.get('album-1');
-     * console.log(album.title.value, album.trackCount, album.albumType);
-     */
-    get: async (albumId: string, context: CallContext = {}): Promise<Album> =>
-      (await this.#get<{ album: Album }>(`/v1/music/albums/${id(albumId)}`, context)).album,
-
-    /**
-     * Any number of albums by id, chunked like `songs.batchGet`.
-     *
-     * @example
-     * const results = await maqam.albums.batchGet(['album-1', 'album-2']);
-     */
-    batchGet: (ids: readonly string[], context: CallContext = {}): Promise<Map<string, AlbumResult>> =>
-      this.#batchGet('/v1/music/albums:batchGet', 'albumIdList', ids, context),
-
-    /**
-     * One page of an album's songs, by disc and track.
-     *
-     * @example
-     * const { items, nextPageToken } = await maqam.albums.listTracks('album-1', { pageSize: 50 });
-     */
-    listTracks: async (albumId: string, options: PageOptions = {}): Promise<GetAlbumTracksResponse> =>
-      withItems(await this.#get<wire.GetAlbumTracksResponse>(`/v1/music/albums/${id(albumId)}/tracks`, options, {
-        page_size: options.pageSize, page_token: options.pageToken,
-      }), 'tracks'),
-
-    /**
-     * Every song of an album, fetching pages as the loop asks for them.
-     *
-     * @example
-     * for await (const song of maqam.albums.tracks('album-1')) console.log(song.discNumber, song.trackNumber, song.title.value);
-     */
-    tracks: (albumId: string, options: PageOptions = {}): AsyncIterable<Song> =>
-      pages((pageToken) => this.albums.listTracks(albumId, { ...options, pageToken }), (page) => page.items, options.pageToken),
-  };
-
-  readonly artists = {
-    /**
-     * An artist's full profile; NotFoundError if it is unknown or withdrawn.
-     *
-     * @example
-     * const artist = await maqam.artists.get('artist-1', { locale: 'ar' });
-     */
-    get: async (artistId: string, context: CallContext = {}): Promise<Artist> =>
-      (await this.#get<{ artist: Artist }>(`/v1/music/artists/${id(artistId)}`, context)).artist,
-
-    /**
-     * Any number of artists by id, chunked like `songs.batchGet`.
-     *
-     * @example
-     * const results = await maqam.artists.batchGet(['artist-1', 'artist-2']);
-     */
-    batchGet: (ids: readonly string[], context: CallContext = {}): Promise<Map<string, ArtistResult>> =>
-      this.#batchGet('/v1/music/artists:batchGet', 'artistIdList', ids, context),
-
-    /**
-     * The artist's most popular songs (`pageSize` 1..50, default 10), as one
-     * page like every list: the API pages no further, so `nextPageToken` is
-     * always empty.
-     *
-     * @example
-     * const { items } = await maqam.artists.listTopTracks('artist-1', { pageSize: 5 });
-     */
-    listTopTracks: async (artistId: string, options: CallContext & { pageSize?: number | undefined } = {}): Promise<Page<Song>> => {
-      const { tracks } = await this.#get<wire.GetArtistTopTracksResponse>(`/v1/music/artists/${id(artistId)}/top-tracks`, options, { page_size: options.pageSize });
-      return { items: tracks, nextPageToken: '' };
-    },
-
-    /**
-     * The artist's most popular songs as a bare array.
-     *
-     * @deprecated Use `listTopTracks`, which answers `{ items, nextPageToken }` as every list does.
-     * @example
-     * const top = await maqam.artists.topTracks('artist-1', { pageSize: 5 });
-     */
-    topTracks: async (artistId: string, options: CallContext & { pageSize?: number | undefined } = {}): Promise<Song[]> =>
-      (await this.artists.listTopTracks(artistId, options)).items,
-
-    /**
-     * One page of the albums crediting an artist, newest first; `albumType` keeps one type.
-     *
-     * @example
-     * const { items } = await maqam.artists.listAlbums('artist-1', { albumType: 'ALBUM_TYPE_SINGLE' });
-     */
-    listAlbums: async (artistId: string, options: PageOptions & { albumType?: AlbumType | undefined } = {}): Promise<GetArtistDiscographyResponse> =>
-      withItems(await this.#get<wire.GetArtistDiscographyResponse>(`/v1/music/artists/${id(artistId)}/albums`, options, {
-        album_type: options.albumType, page_size: options.pageSize, page_token: options.pageToken,
-      }), 'albums'),
-
-    /**
-     * An artist's whole discography, fetching pages as the loop asks for them.
-     *
-     * @example
-     * for await (const album of maqam.artists.albums('artist-1', { albumType: 'ALBUM_TYPE_ALBUM' })) console.log(album.releaseDate);
-     */
-    albums: (artistId: string, options: PageOptions & { albumType?: AlbumType | undefined } = {}): AsyncIterable<Album> =>
-      pages((pageToken) => this.artists.listAlbums(artistId, { ...options, pageToken }), (page) => page.items, options.pageToken),
-
-    /**
-     * One page of artists related to an artist.
-     *
-     * @example
-     * const { items, nextPageToken } = await maqam.artists.listRelated('artist-1', { pageSize: 10 });
-     */
-    listRelated: async (artistId: string, options: PageOptions = {}): Promise<GetRelatedArtistsResponse> =>
-      withItems(await this.#get<wire.GetRelatedArtistsResponse>(`/v1/music/artists/${id(artistId)}/related`, options, {
-        page_size: options.pageSize, page_token: options.pageToken,
-      }), 'artists'),
-
-    /**
-     * Every related artist, fetching pages as the loop asks for them.
-     *
-     * @example
-     * for await (const artist of maqam.artists.related('artist-1')) console.log(artist.name.value);
-     */
-    related: (artistId: string, options: PageOptions = {}): AsyncIterable<Artist> =>
-      pages((pageToken) => this.artists.listRelated(artistId, { ...options, pageToken }), (page) => page.items, options.pageToken),
-  };
+  readonly artists: Catalog['artists'] = this.#catalog.artists;
 
   /**
    * One page of search results: songs, artists and albums as people type
@@ -465,12 +190,7 @@ export class MaqamClient {
    * const { items, nextPageToken } = await maqam.search('عمرو د', { types: ['artist', 'song'], pageSize: 10 });
    * for (const result of items) console.log(result.artist?.name.value ?? result.song?.title.value ?? result.album?.title.value);
    */
-  readonly search = async (q: string, options: PageOptions & { types?: readonly SearchType[] | undefined } = {}): Promise<SearchResponse> => {
-    assert(typeof q === 'string' && q.trim() !== '', 'q must be a non-empty string');
-    return withItems(await this.#get<wire.SearchResponse>('/v1/search', options, {
-      q, types: options.types?.join(','), page_size: options.pageSize, page_token: options.pageToken,
-    }), 'results');
-  };
+  readonly search = this.#catalog.search;
 
   /**
    * Every search result, fetching pages as the loop asks for them.
@@ -478,24 +198,9 @@ export class MaqamClient {
    * @example
    * for await (const result of maqam.searchAll('Om Kalthoum', { types: ['song'] })) console.log(result.song?.title.value);
    */
-  readonly searchAll = (q: string, options: PageOptions & { types?: readonly SearchType[] | undefined } = {}): AsyncIterable<SearchResult> =>
-    pages((pageToken) => this.search(q, { ...options, pageToken }), (page) => page.items, options.pageToken);
+  readonly searchAll = this.#catalog.searchAll;
 
-  readonly streaming = {
-    /**
-     * A signed HLS stream of a song for the signed-in user (scope `stream`).
-     *
-     * @example
-     * const { stream } = await maqam.streaming.acquireMusic('song-1', { maxQuality: 'AUDIO_QUALITY_STANDARD' });
-     * audio.src = stream.manifestUrl; // Safari; elsewhere an HLS player library
-     */
-    acquireMusic: async (songId: string, options: CallContext & { maxQuality?: AudioQuality | undefined } = {}): Promise<AcquireMusicStreamResponse> => {
-      assert(typeof songId === 'string' && songId !== '', 'songId must be a non-empty string');
-      const body = { songId: { value: songId }, ...(options.maxQuality ? { maxQuality: options.maxQuality } : {}) };
-      // Acquisition is billable: not repeated after a network failure.
-      return (await (await this.#call({ method: 'POST', path: '/v1/streaming/music', body, idempotent: false }, options)).json()) as AcquireMusicStreamResponse;
-    },
-  };
+  readonly streaming: Streaming = createStreaming(this.#transport);
 
   /** OAuth sign-in; present when the client was made with `auth`. */
   get auth() {

@@ -1,8 +1,8 @@
 // @maqam/sdk: the Maqam API client for browsers, Node >= 20, Deno and Bun.
 // Runtime-neutral: nothing here imports a Node built-in (see ./node.ts).
-export {
-  MaqamClient, type MaqamClientOptions, type SongResult, type AlbumResult, type ArtistResult, type BatchItemError, type CallContext, type PageOptions,
-} from './client.ts';
+export { MaqamClient, type MaqamClientOptions } from './client.ts';
+export type { CallContext, PageOptions, BatchItemError } from './request.ts';
+export type { SongResult, AlbumResult, ArtistResult } from './catalog.ts';
 export type {
   AcquireMusicStreamResponse, Album, AlbumType, Artist, AudioQuality, GetAlbumTracksResponse, GetArtistDiscographyResponse, GetLyricsResponse,
   GetRelatedArtistsResponse, Page, SearchResponse, SearchResult, SearchType, Song, TokenInfoResponse,

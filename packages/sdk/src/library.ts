@@ -1,13 +1,6 @@
 import type { Change, FollowedArtist, HistoryEntry, Play, SavedItem, User } from './types.ts';
-import type { BatchItemError, CallContext, PageOptions } from './client.ts';
+import { jsonCalls, type BatchItemError, type CallContext, type PageOptions, type Transport } from './request.ts';
 import { assert, pages } from './pages.ts';
-
-/** What the library's calls go through: the client's credentials, retries and errors (client.ts). */
-export interface LibraryTransport {
-  get<T>(path: string, context: CallContext, query?: Record<string, string | number | undefined>): Promise<T>;
-  /** A POST; `write` ones carry an Idempotency-Key, the same on every retry, so a retry cannot apply twice. */
-  post<T>(path: string, body: unknown, context: CallContext): Promise<T>;
-}
 
 /**
  * Songs and albums to save, remove or check: 1 to 100 ids in all.
@@ -86,9 +79,11 @@ export interface ChangeFeed extends AsyncIterable<Change> {
   readonly cursor: string | undefined;
 }
 
-export function createLibrary(transport: LibraryTransport) {
+export function createLibrary(transport: Transport) {
+  // Its POSTs carry an Idempotency-Key, the same on every retry, so a retry cannot apply twice.
+  const { get, post } = jsonCalls(transport);
   const listPage = (options: PageOptions & { types?: readonly ('song' | 'album')[] | undefined } = {}) =>
-    transport.get<{ items: SavedItem[]; nextPageToken: string }>('/v1/library/saved', options, {
+    get<{ items: SavedItem[]; nextPageToken: string }>('/v1/library/saved', options, {
       types: options.types?.join(','), page_size: options.pageSize, page_token: options.pageToken,
     });
   return {
@@ -102,7 +97,7 @@ export function createLibrary(transport: LibraryTransport) {
      * heart.classList.toggle('on', songs.get('song-1')?.savedAt !== undefined);
      */
     save: async (items: LibraryItems, context: CallContext = {}): Promise<{ songs: Map<string, SaveResult>; albums: Map<string, SaveResult> }> => {
-      const answer = await transport.post<{ songs: Record<string, SaveResult>; albums: Record<string, SaveResult> }>('/v1/library/saved:batchAdd', itemsBody(items), context);
+      const answer = await post<{ songs: Record<string, SaveResult>; albums: Record<string, SaveResult> }>('/v1/library/saved:batchAdd', itemsBody(items), context);
       return { songs: asMap(answer.songs), albums: asMap(answer.albums) };
     },
 
@@ -113,7 +108,7 @@ export function createLibrary(transport: LibraryTransport) {
      * await maqam.library.remove({ albums: ['album-1'] });
      */
     remove: async (items: LibraryItems, context: CallContext = {}): Promise<void> => {
-      await transport.post('/v1/library/saved:batchRemove', itemsBody(items), context);
+      await post('/v1/library/saved:batchRemove', itemsBody(items), context);
     },
 
     /**
@@ -125,7 +120,7 @@ export function createLibrary(transport: LibraryTransport) {
      */
     check: async (items: LibraryItems, context: CallContext = {}) => {
       type State = { readonly saved: boolean; readonly savedAt?: string };
-      const answer = await transport.post<{ songs: Record<string, State>; albums: Record<string, State> }>('/v1/library/saved:check', itemsBody(items), context);
+      const answer = await post<{ songs: Record<string, State>; albums: Record<string, State> }>('/v1/library/saved:check', itemsBody(items), context);
       return { songs: asMap(answer.songs), albums: asMap(answer.albums) };
     },
 
@@ -153,7 +148,7 @@ export function createLibrary(transport: LibraryTransport) {
      * await maqam.library.follow(['artist-1']);
      */
     follow: async (artistIds: readonly string[], context: CallContext = {}): Promise<Map<string, FollowResult>> => {
-      return asMap((await transport.post<{ artists: Record<string, FollowResult> }>('/v1/library/following/artists:batchAdd', artistsBody(artistIds), context)).artists);
+      return asMap((await post<{ artists: Record<string, FollowResult> }>('/v1/library/following/artists:batchAdd', artistsBody(artistIds), context)).artists);
     },
 
     /**
@@ -163,7 +158,7 @@ export function createLibrary(transport: LibraryTransport) {
      * await maqam.library.unfollow(['artist-1']);
      */
     unfollow: async (artistIds: readonly string[], context: CallContext = {}): Promise<void> => {
-      await transport.post('/v1/library/following/artists:batchRemove', artistsBody(artistIds), context);
+      await post('/v1/library/following/artists:batchRemove', artistsBody(artistIds), context);
     },
 
     /**
@@ -173,7 +168,7 @@ export function createLibrary(transport: LibraryTransport) {
      * const following = (await maqam.library.isFollowing(['artist-1'])).get('artist-1')?.following;
      */
     isFollowing: async (artistIds: readonly string[], context: CallContext = {}) => {
-      return asMap((await transport.post<{ artists: Record<string, { readonly following: boolean; readonly followedAt?: string }> }>(
+      return asMap((await post<{ artists: Record<string, { readonly following: boolean; readonly followedAt?: string }> }>(
         '/v1/library/following/artists:check', artistsBody(artistIds), context)).artists);
     },
 
@@ -184,7 +179,7 @@ export function createLibrary(transport: LibraryTransport) {
      * for await (const { artist } of maqam.library.followed()) console.log(artist.name.value);
      */
     followed: (options: PageOptions = {}): AsyncIterable<FollowedArtist> =>
-      pages((pageToken) => transport.get<{ items: FollowedArtist[]; nextPageToken: string }>('/v1/library/following/artists', options, {
+      pages((pageToken) => get<{ items: FollowedArtist[]; nextPageToken: string }>('/v1/library/following/artists', options, {
         page_size: options.pageSize, page_token: pageToken,
       }), (page) => page.items, options.pageToken),
 
@@ -206,7 +201,7 @@ export function createLibrary(transport: LibraryTransport) {
         },
         async *[Symbol.asyncIterator]() {
           for (;;) {
-            const page = await transport.get<{ changes: Change[]; nextCursor: string }>('/v1/library/changes', options, { cursor });
+            const page = await get<{ changes: Change[]; nextCursor: string }>('/v1/library/changes', options, { cursor });
             const caughtUp = page.changes.length === 0;
             yield* page.changes;
             // Moved once the whole page was handed out: a loop that stops early reads the rest again next time.
@@ -223,11 +218,12 @@ export function createLibrary(transport: LibraryTransport) {
      * @example
      * const { displayName } = await maqam.library.me();
      */
-    me: async (context: CallContext = {}): Promise<User> => (await transport.get<{ user: User }>('/v1/users/me', context)).user,
+    me: async (context: CallContext = {}): Promise<User> => (await get<{ user: User }>('/v1/users/me', context)).user,
   };
 }
 
-export function createHistory(transport: LibraryTransport) {
+export function createHistory(transport: Transport) {
+  const { get, post } = jsonCalls(transport);
   return {
     /**
      * Reports plays (1 to 50); each playId is recorded once, so reporting
@@ -239,7 +235,7 @@ export function createHistory(transport: LibraryTransport) {
      */
     report: async (plays: readonly Play[], context: CallContext = {}): Promise<Map<string, PlayResult>> => {
       assert(Array.isArray(plays) && plays.length >= 1 && plays.length <= 50, 'give 1 to 50 plays');
-      return asMap((await transport.post<{ results: Record<string, PlayResult> }>('/v1/library/history:report', { plays }, context)).results);
+      return asMap((await post<{ results: Record<string, PlayResult> }>('/v1/library/history:report', { plays }, context)).results);
     },
 
     /**
@@ -249,8 +245,12 @@ export function createHistory(transport: LibraryTransport) {
      * for await (const { song, playedAt } of maqam.history.list({ pageSize: 20 })) console.log(song.title.value, playedAt);
      */
     list: (options: PageOptions = {}): AsyncIterable<HistoryEntry> =>
-      pages((pageToken) => transport.get<{ entries: HistoryEntry[]; nextPageToken: string }>('/v1/library/history', options, {
+      pages((pageToken) => get<{ entries: HistoryEntry[]; nextPageToken: string }>('/v1/library/history', options, {
         page_size: options.pageSize, page_token: pageToken,
       }), (page) => page.entries, options.pageToken),
   };
 }
+
+/** The library and history resources, by name (see Catalog in catalog.ts). */
+export type Library = ReturnType<typeof createLibrary>;
+export type History = ReturnType<typeof createHistory>;

@@ -1,19 +1,7 @@
 import type { Playlist, PlaylistItem, PlaylistVisibility } from './types.ts';
-import type { CallContext, PageOptions } from './client.ts';
+import type { CallContext, PageOptions, Transport } from './request.ts';
 import { ConflictError, etagVersion } from './errors.ts';
 import { assert, pages } from './pages.ts';
-
-/** One call of the playlists' (client.ts): credentials, retries and errors; a POST carries a fresh Idempotency-Key. */
-export interface PlaylistTransport {
-  request(call: {
-    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-    path: string;
-    query?: Record<string, string | number | undefined>;
-    body?: unknown;
-    headers?: Record<string, string>;
-    context: CallContext;
-  }): Promise<Response>;
-}
 
 /**
  * A write's precondition: `ifMatch` applies it only to that version of the
@@ -105,7 +93,7 @@ function itemIdList(itemIds: readonly string[]): string[] {
 }
 
 
-export function createPlaylists(transport: PlaylistTransport) {
+export function createPlaylists(transport: Transport) {
   /** The last version this client saw of each playlist: what `ifMatch: true` sends. */
   const versions = new Map<string, string>();
   /** The last GetPlaylist answers, by URL and locale, with their ETags: a 304 answers them again. */
@@ -126,7 +114,7 @@ export function createPlaylists(transport: PlaylistTransport) {
   }
 
   async function write<T>(playlistId: string, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', rest: string, body: unknown, options: WriteOptions): Promise<T> {
-    const response = await transport.request({ method, path: path(playlistId, rest), body, headers: preconditions(playlistId, options), context: options });
+    const response = await transport({ method, path: path(playlistId, rest), body, headers: preconditions(playlistId, options), context: options });
     seen(playlistId, etagVersion(response));
     return (await response.json()) as T;
   }
@@ -135,7 +123,7 @@ export function createPlaylists(transport: PlaylistTransport) {
   async function revalidated<T>(url: string, query: Record<string, string | number | undefined>, context: CallContext): Promise<T> {
     const key = `${url}?${JSON.stringify(query)}#${context.locale ?? ''}`;
     const kept = answers.get(key);
-    const response = await transport.request({ method: 'GET', path: url, query, headers: kept ? { 'if-none-match': kept.etag } : {}, context });
+    const response = await transport({ method: 'GET', path: url, query, headers: kept ? { 'if-none-match': kept.etag } : {}, context });
     if (response.status === 304 && kept) return kept.body as T;
     const body = (await response.json()) as T;
     const etag = response.headers.get('etag');
@@ -146,7 +134,7 @@ export function createPlaylists(transport: PlaylistTransport) {
   }
 
   const itemsPage = async (playlistId: string, options: PageOptions = {}) => {
-    const page = await transport.request({ method: 'GET', path: path(playlistId, '/items'), query: { page_size: options.pageSize, page_token: options.pageToken }, context: options });
+    const page = await transport({ method: 'GET', path: path(playlistId, '/items'), query: { page_size: options.pageSize, page_token: options.pageToken }, context: options });
     const body = (await page.json()) as { items: PlaylistItem[]; version: string; nextPageToken: string };
     seen(playlistId, body.version);
     return body;
@@ -163,7 +151,7 @@ export function createPlaylists(transport: PlaylistTransport) {
     create: async (details: { name: string; description?: string | undefined; visibility?: PlaylistVisibility | undefined; songs?: readonly string[] | undefined }, context: CallContext = {}): Promise<Playlist> => {
       assert(details && typeof details.name === 'string', 'give { name }');
       const body = { name: details.name, description: details.description, visibility: details.visibility, songIdList: songList(details.songs ?? [], 0) };
-      const { playlist } = (await (await transport.request({ method: 'POST', path: '/v1/playlists', body, context })).json()) as { playlist: Playlist };
+      const { playlist } = (await (await transport({ method: 'POST', path: '/v1/playlists', body, context })).json()) as { playlist: Playlist };
       seen(playlist.id.value, playlist.version);
       return playlist;
     },
@@ -223,7 +211,7 @@ export function createPlaylists(transport: PlaylistTransport) {
      */
     list: (options: PageOptions = {}): AsyncIterable<Playlist> =>
       pages(async (pageToken) => {
-        const response = await transport.request({ method: 'GET', path: '/v1/playlists', query: { page_size: options.pageSize, page_token: pageToken }, context: options });
+        const response = await transport({ method: 'GET', path: '/v1/playlists', query: { page_size: options.pageSize, page_token: pageToken }, context: options });
         const page = (await response.json()) as { playlists: Playlist[]; nextPageToken: string };
         for (const playlist of page.playlists) seen(playlist.id.value, playlist.version);
         return page;
@@ -334,3 +322,6 @@ export function createPlaylists(transport: PlaylistTransport) {
   };
   return playlists;
 }
+
+/** The playlists resource, by name (see Catalog in catalog.ts). */
+export type Playlists = ReturnType<typeof createPlaylists>;
