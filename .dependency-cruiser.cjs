@@ -8,7 +8,18 @@
 //
 // Features reach HTTP only from their routes (*.routes.ts); mechanisms never reach features;
 // a feature reaches only the features below it, so folders never import each other in circles.
+//
+// The SDK (packages/sdk/src), checked in the same run:
+//
+//   shared      request.ts (CallContext, the one Transport function), pages.ts, errors.ts, http.ts, types.ts, auth/
+//   resources   catalog.ts, streaming.ts, library.ts, playlists.ts, play-reporter.ts: one file each, over request.ts
+//   client      client.ts makes the transport and composes the resources; only the entry points import it
+//   entries     index.ts, and node.ts with node/ (`@maqam/sdk/node`, the one place for Node built-ins)
+//
+// It runs on the platform alone: no package is imported at run time (the contract's types are written out by
+// the build), and browsers, Deno and Bun load every module but node/.
 const SRC = '^packages/server/src/';
+const SDK = '^packages/sdk/src/';
 const FEATURES = '(catalog|search|import|streaming|library|playlists|keys|oauth|demo)';
 
 /** A feature and the features it must not import (those above it, and those beside it). */
@@ -76,11 +87,47 @@ module.exports = {
       from: { path: SRC },
       to: { circular: true },
     },
+    {
+      name: 'sdk-no-circular',
+      comment: 'No module of the SDK reaches itself through its imports (client.ts and its resources once did, through the types they shared).',
+      severity: 'error',
+      from: { path: SDK },
+      to: { circular: true },
+    },
+    {
+      name: 'sdk-only-entries-import-the-client',
+      comment: 'Resources are written against request.ts and client.ts composes them: a resource that imported the client would close a cycle.',
+      severity: 'error',
+      from: { path: SDK, pathNot: `${SDK}(index\\.ts$|node\\.ts$|node/)` },
+      to: { path: `${SDK}client\\.ts$` },
+    },
+    {
+      name: 'sdk-no-runtime-dependencies',
+      comment: 'The SDK imports no package at run time; the contract is imported for its types only (the build writes them out).',
+      severity: 'error',
+      from: { path: SDK },
+      to: { pathNot: SDK, dependencyTypesNot: ['type-only', 'core'] },
+    },
+    {
+      name: 'sdk-node-built-ins-only-in-node',
+      comment: 'Browsers, Deno and Bun load the SDK: a Node built-in is imported only by node.ts and node/ (@maqam/sdk/node).',
+      severity: 'error',
+      from: { path: SDK, pathNot: `${SDK}(node\\.ts$|node/)` },
+      to: { dependencyTypes: ['core'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^packages/[^/]+/dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
+    // Resolve packages as Node does for an ES module (their `exports` and its conditions): without it,
+    // packages that export only conditionally (typebox) and the workspaces themselves go unresolved.
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types'],
+      extensions: ['.ts', '.d.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
   },
 };
