@@ -325,6 +325,7 @@ export const VIOLATIONS = {
   notBoolean: { en: '{field} must be true or false.', ar: 'يجب أن يكون {field} إما true وإما false.' },
   notArray: { en: '{field} must be a list.', ar: 'يجب أن يكون {field} قائمة.' },
   notObject: { en: '{field} must be an object.', ar: 'يجب أن يكون {field} كائنًا.' },
+  typedId: { en: '{field} must be an object such as {example}.', ar: 'يجب أن يكون {field} كائنًا مثل {example}.' },
   notNull: { en: '{field} must be null.', ar: 'يجب أن تكون قيمة {field} هي null.' },
   notOneOf: { en: '{field} must be one of {allowed}.', ar: 'يجب أن يكون {field} إحدى القيم: {allowed}.' },
   minLength: { en: '{field} must not be shorter than {limit#chars}.', ar: 'يجب ألا يقل طول {field} عن {limit#chars}.' },

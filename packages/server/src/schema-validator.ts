@@ -7,11 +7,13 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 /**
  * An ajv with the formats the contract uses (OpenAPI's int32 included): what
  * checks a request (http/validation.ts) and an imported record (import/import.ts)
- * against the contract's TypeBox schemas.
+ * against the contract's TypeBox schemas. `verbose` puts the broken schema on
+ * each error (ajv's parentSchema), for violations that show what was expected.
  */
-export function createAjv(coerceTypes = false): Ajv {
+export function createAjv(coerceTypes = false, verbose = false): Ajv {
   const ajv = new Ajv({
     allErrors: true, // report every violation at once, not the first
+    verbose, // each error names the schema it broke: a typed id's violation shows the shape it expects
     coerceTypes, // query strings and path parameters arrive as text
     useDefaults: false, // defaults would hide which alias of page_size the client sent
     removeAdditional: false,

@@ -4,7 +4,7 @@ import { DomainError, MAX_VIOLATIONS, type Violation, type ViolationReason } fro
 import { createAjv, withoutUnionBranches } from '../schema-validator.ts';
 import { BatchIds } from './batch-body.ts';
 
-const bodyAjv = createAjv(false);
+const bodyAjv = createAjv(false, true);
 const textAjv = createAjv(true);
 
 /**
@@ -56,6 +56,19 @@ const TYPE_REASONS: Record<string, ViolationReason> = {
   integer: 'notInteger', number: 'notNumber', string: 'notString', boolean: 'notBoolean', array: 'notArray', object: 'notObject', null: 'notNull',
 };
 
+/** The id a typed id's violation shows as an example, by the id schema's title (contract: SongID and its kin). */
+const TYPED_ID_EXAMPLES: Record<string, string> = { SongID: 'song-1', AlbumID: 'album-1', ArtistID: 'artist-1', PlaylistID: 'playlist-1' };
+
+/**
+ * An id that is not the object the contract types it as (a bare string, say):
+ * the violation shows the shape expected, `{"value":"song-1"}` (contract section 13).
+ */
+function typedIdExample(error: ErrorObject): string | undefined {
+  const title = (error.parentSchema as { title?: unknown } | undefined)?.title;
+  const example = typeof title === 'string' ? TYPED_ID_EXAMPLES[title] : undefined;
+  return example === undefined ? undefined : JSON.stringify({ value: example });
+}
+
 function toViolation(error: ErrorObject, context: string): Violation {
   const base = pointerToFieldPath(error.instancePath);
   const params = error.params as Record<string, unknown>;
@@ -66,9 +79,12 @@ function toViolation(error: ErrorObject, context: string): Violation {
   switch (error.keyword) {
     case 'required':
       return { field: field(String(params.missingProperty)), reason: 'required' };
-    case 'type':
+    case 'type': {
+      const example = params.type === 'object' ? typedIdExample(error) : undefined;
+      if (example !== undefined) return { field: field(), reason: 'typedId', params: { example } };
       // A schema of several types (integer or string) names the first: the one the contract writes first.
       return { field: field(), reason: TYPE_REASONS[String(params.type).split(',')[0]!] ?? 'invalid' };
+    }
     case 'enum':
       return { field: field(), reason: 'notOneOf', params: { allowed: (params.allowedValues as unknown[]).map(String).join(', ') } };
     case 'minLength':

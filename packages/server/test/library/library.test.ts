@@ -201,6 +201,17 @@ describe.each(dialects.map((d) => [d.name, d] as const))('LibraryService on %s',
     const badPlay = await call('POST', '/v1/library/history:report', { plays: [{ playId: 'bad id!', songId: { value: 'song-ar' }, startedAt: 'yesterday', msPlayed: -1, context: { albumId: { value: 'a' }, artistId: { value: 'b' } } }] });
     expect(badPlay.statusCode).toBe(400);
     expect(badPlay.json().violations.map((v: { field: string }) => v.field).sort()).toEqual(['plays[0].context', 'plays[0].msPlayed', 'plays[0].playId', 'plays[0].startedAt']);
+    // Ids are typed wherever they appear in a body, and a bare one is told the shape it must have (contract section 13).
+    const bare = await call('POST', '/v1/library/history:report', {
+      plays: [{ playId: 'p-bare', songId: 'song-ar', startedAt: new Date(now).toISOString(), msPlayed: 40_000, context: { playlistId: 'p-1' } }],
+    });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().violations).toEqual([
+      { field: 'plays[0].songId', description: 'plays[0].songId must be an object such as {"value":"song-1"}.' },
+      { field: 'plays[0].context.playlistId', description: 'plays[0].context.playlistId must be an object such as {"value":"playlist-1"}.' },
+    ]);
+    const bareSave = await call('POST', '/v1/library/saved:batchAdd', { albumIdList: ['album-1'] }, { 'accept-language': 'ar' });
+    expect(bareSave.json().violations).toEqual([{ field: 'albumIdList[0]', description: 'يجب أن يكون albumIdList[0] كائنًا مثل {"value":"album-1"}.' }]);
     const nul = await call('POST', '/v1/library/following/artists:batchAdd', { artistIdList: songIds('a\u0000b') });
     expect(nul.statusCode).toBe(400);
     expect(nul.json().violations[0].field).toBe('artistIdList[0].value');
