@@ -367,10 +367,6 @@ export const VIOLATIONS = {
     en: '{field} must be entity-tags such as "7" (in double quotes), or *.',
     ar: 'يجب أن يكون {field} وسوم كيان مثل "7" (بين علامتي اقتباس مزدوجتين)، أو *.',
   },
-  pageTokenReordered: {
-    en: '{field} was made before the playlist was renumbered, and the entry it went on from has moved or gone; read the playlist again from the first page.',
-    ar: 'صدر {field} قبل إعادة ترقيم قائمة التشغيل، والعنصر الذي يتابع منه نُقل أو حُذف؛ اقرأ القائمة من جديد من الصفحة الأولى.',
-  },
   libraryTypes: {
     en: '{field} must be a comma-separated list of song and album.',
     ar: 'يجب أن يكون {field} قائمة مفصولة بفواصل من song وalbum.',

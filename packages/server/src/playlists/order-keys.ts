@@ -1,31 +1,67 @@
 /**
- * Where a playlist's entries stand: each has an integer order key, and the
- * entries are in the order of their keys. Keys leave gaps (ORDER_KEY_GAP
- * between entries appended one after another), so adding or moving entries
- * gives keys to those entries only, between their new neighbours' keys. When
- * no gap is left there (about 20 inserts at one spot), the playlist's keys
- * are renumbered in the same transaction (playlists.repo.ts renumber).
+ * Where a playlist's entries stand: each has an order key, a text compared
+ * by its bytes, and the entries are in the order of their keys. A key is a
+ * number written in base 62 (digits 0-9, A-Z, a-z, in byte order): a whole
+ * part of WHOLE_DIGITS digits, then as many fraction digits as it needs.
+ * Entries appended one after another are ORDER_KEY_GAP apart in the whole
+ * part; an entry added or moved between two others gets a key between
+ * theirs, with more fraction digits when there is no room. So a key, once
+ * given, never changes while its entry stays where it is: a page token that
+ * holds the key of the last entry it showed finds its place in any later
+ * version of the playlist, whatever moved or came between (contract section 14).
  */
 export const ORDER_KEY_GAP = 1 << 20;
-/** Keys stay exact in a double: appending past this renumbers first. 10,000 entries renumbered reach 2^33.3. */
-const MAX_ORDER_KEY = 2 ** 52;
+
+const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BASE = 62n;
+/** 62^9 is past 2^53: the whole part of a key given by appends never overflows it. */
+const WHOLE_DIGITS = 9;
+const DIGIT_VALUE = new Map([...DIGITS].map((digit, i) => [digit, BigInt(i)]));
+
+/** A key's value with `fractionDigits` fraction digits, as a whole number (the fraction's extra digits are 0). */
+function valueOf(key: string, fractionDigits: number): bigint {
+  let value = 0n;
+  const digits = WHOLE_DIGITS + fractionDigits;
+  for (let i = 0; i < digits; i++) value = value * BASE + (i < key.length ? DIGIT_VALUE.get(key[i]!)! : 0n);
+  return value;
+}
+
+/** The key of a value with `fractionDigits` fraction digits, without the fraction's trailing zeros. */
+function keyOf(value: bigint, fractionDigits: number): string {
+  const digits: string[] = [];
+  for (let i = 0; i < WHOLE_DIGITS + fractionDigits; i++) {
+    digits.push(DIGITS[Number(value % BASE)]!);
+    value /= BASE;
+  }
+  if (value !== 0n) throw new RangeError('order key past its whole digits');
+  let key = digits.reverse().join('');
+  while (key.length > WHOLE_DIGITS && key.endsWith('0')) key = key.slice(0, -1);
+  return key;
+}
+
+/** The key of a whole number: what a playlist's keys were before they were text (migration 018), and what appends give. */
+export const wholeKey = (whole: number): string => keyOf(BigInt(whole), 0);
 
 /**
  * `count` increasing keys strictly between `before` (the key of the entry
  * they follow; null: the start) and `after` (the key of the entry they
- * precede; null: the end), spread evenly; null when there is no room.
+ * precede; null: the end), spread evenly, with as few fraction digits as
+ * that takes. There is always room.
  */
-export function keysBetween(before: number | null, after: number | null, count: number): number[] | null {
-  const low = before ?? 0;
+export function keysBetween(before: string | null, after: string | null, count: number): string[] {
   if (after === null) {
-    const keys = Array.from({ length: count }, (_, i) => low + ORDER_KEY_GAP * (i + 1));
-    return keys[keys.length - 1]! > MAX_ORDER_KEY ? null : keys;
+    // Appended: whole steps after the whole part of the last key.
+    const whole = before === null ? 0n : valueOf(before, 0);
+    return Array.from({ length: count }, (_, i) => keyOf(whole + BigInt(ORDER_KEY_GAP) * BigInt(i + 1), 0));
   }
-  const span = after - low;
-  if (span <= count) return null;
-  const step = span / (count + 1);
-  return Array.from({ length: count }, (_, i) => low + Math.floor(step * (i + 1)));
+  const fractionLength = (key: string | null) => (key === null ? 0 : key.length - WHOLE_DIGITS);
+  for (let fractionDigits = Math.max(fractionLength(before), fractionLength(after)); ; fractionDigits++) {
+    const low = before === null ? 0n : valueOf(before, fractionDigits);
+    const high = valueOf(after, fractionDigits);
+    const step = (high - low) / BigInt(count + 1);
+    if (step >= 1n) return Array.from({ length: count }, (_, i) => keyOf(low + step * BigInt(i + 1), fractionDigits));
+  }
 }
 
-/** The key of the `rank`-th entry (from 0) once a playlist is renumbered. */
-export const renumberedKey = (rank: number) => (rank + 1) * ORDER_KEY_GAP;
+/** `count` keys for a playlist's first entries, or all of them at once (create, replace). */
+export const firstKeys = (count: number): string[] => keysBetween(null, null, count);

@@ -2,7 +2,6 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, PlaylistsTable } from '../storage/database.ts';
 import { marker, precompiledLookup, precompiledQuery, type Storage } from '../storage/storage.ts';
 import { writeAsUser, type BeforeCommit, type UserWriteSession } from '../library/library.repo.ts';
-import { ORDER_KEY_GAP } from './order-keys.ts';
 
 export type Visibility = PlaylistsTable['visibility'];
 
@@ -20,13 +19,13 @@ export interface PlaylistRow {
   readonly itemCount: number;
   readonly totalDurationMs: number;
   readonly coverAlbumIds: readonly string[];
-  readonly renumberedVersion: number;
 }
 
 /** An entry of a playlist, where it stands. */
 export interface EntryRow {
   readonly itemId: string;
-  readonly orderKey: number;
+  /** Where it stands (order-keys.ts): a key never changes while its entry stays where it is. */
+  readonly orderKey: string;
   readonly songId: string;
   readonly addedAt: number;
   readonly placedVersion: number;
@@ -47,7 +46,7 @@ export interface PlayableSong {
  * the row's own names: the row after the write is `{ ...row, ...changes }`.
  */
 export type PlaylistChanges = Pick<PlaylistRow, 'version' | 'updatedAt'>
-  & Partial<Pick<PlaylistRow, 'name' | 'description' | 'visibility' | 'itemCount' | 'totalDurationMs' | 'coverAlbumIds' | 'renumberedVersion'>>;
+  & Partial<Pick<PlaylistRow, 'name' | 'description' | 'visibility' | 'itemCount' | 'totalDurationMs' | 'coverAlbumIds'>>;
 
 /** How many distinct albums a cover is drawn from, and how many entries are read at a time to find them. */
 const COVER_ALBUMS = 4;
@@ -57,12 +56,12 @@ type Executor = Kysely<Database> | Transaction<Database>;
 
 const playlistColumns = [
   'p.id', 'p.owner_id', 'u.username', 'p.name', 'p.description', 'p.visibility', 'p.created_at', 'p.updated_at',
-  'p.version', 'p.item_count', 'p.total_duration_ms', 'p.cover_album_ids', 'p.renumbered_version',
+  'p.version', 'p.item_count', 'p.total_duration_ms', 'p.cover_album_ids',
 ] as const;
 
 function playlistOf(row: {
   id: string; owner_id: string; username: string; name: string; description: string; visibility: Visibility; created_at: number | string;
-  updated_at: number | string; version: number | string; item_count: number; total_duration_ms: number | string; cover_album_ids: string; renumbered_version: number | string;
+  updated_at: number | string; version: number | string; item_count: number; total_duration_ms: number | string; cover_album_ids: string;
 }): PlaylistRow {
   return {
     id: row.id,
@@ -77,12 +76,11 @@ function playlistOf(row: {
     itemCount: Number(row.item_count),
     totalDurationMs: Number(row.total_duration_ms),
     coverAlbumIds: JSON.parse(row.cover_album_ids) as string[],
-    renumberedVersion: Number(row.renumbered_version),
   };
 }
 
-const entryOf = (row: { item_id: string; order_key: number | string; song_id: string; added_at: number | string; placed_version: number | string }): EntryRow => ({
-  itemId: row.item_id, orderKey: Number(row.order_key), songId: row.song_id, addedAt: Number(row.added_at), placedVersion: Number(row.placed_version),
+const entryOf = (row: { item_id: string; order_key: string; song_id: string; added_at: number | string; placed_version: number | string }): EntryRow => ({
+  itemId: row.item_id, orderKey: row.order_key, songId: row.song_id, addedAt: Number(row.added_at), placedVersion: Number(row.placed_version),
 });
 
 type RepoStorage = Pick<Storage, 'db' | 'dialect' | 'idList' | 'idRows' | 'idListParameter'>;
@@ -99,10 +97,11 @@ function playlistReads(storage: RepoStorage): (executor: Executor) => PlaylistRe
   const inOrder = (playlistId: string) => db.selectFrom('playlist_items').select(entryColumns).where('playlist_id', '=', playlistId);
   const firstEntries = precompiledQuery(db, (playlistId: string, limit: number) => inOrder(playlistId).orderBy('order_key').orderBy('item_id').limit(limit),
     [marker.text(0), marker.number(1)]);
-  const entriesAfterKey = precompiledQuery(db, (playlistId: string, afterKey: number, limit: number) =>
-    inOrder(playlistId).where('order_key', '>', afterKey).orderBy('order_key').orderBy('item_id').limit(limit), [marker.text(0), marker.number(1), marker.number(2)]);
-  const countBeforeQuery = precompiledQuery(db, (playlistId: string, key: number) => db.selectFrom('playlist_items')
-    .select((eb) => eb.fn.countAll<number | string>().as('n')).where('playlist_id', '=', playlistId).where('order_key', '<', key), [marker.text(0), marker.number(1)]);
+  const entriesAfterKey = precompiledQuery(db, (playlistId: string, afterKey: string, limit: number) =>
+    inOrder(playlistId).where('order_key', '>', afterKey).orderBy('order_key').orderBy('item_id').limit(limit), [marker.text(0), marker.text(1), marker.number(2)]);
+  const counted = (playlistId: string) => db.selectFrom('playlist_items').select((eb) => eb.fn.countAll<number | string>().as('n')).where('playlist_id', '=', playlistId);
+  const countBeforeQuery = precompiledQuery(db, (playlistId: string, key: string) => counted(playlistId).where('order_key', '<', key), [marker.text(0), marker.text(1)]);
+  const countUpToQuery = precompiledQuery(db, (playlistId: string, key: string) => counted(playlistId).where('order_key', '<=', key), [marker.text(0), marker.text(1)]);
   // Each entry by its key (Storage.idRows says why not IN).
   const byIdQuery = precompiledQuery(db, (playlistId: string, itemIds: readonly string[]) => db.selectFrom(storage.idRows(itemIds)).crossJoin('playlist_items as pi')
     .select(['pi.item_id', 'pi.order_key', 'pi.song_id', 'pi.added_at', 'pi.placed_version'])
@@ -122,6 +121,10 @@ function playlistReads(storage: RepoStorage): (executor: Executor) => PlaylistRe
       const [row] = await countBeforeQuery.on(executor)(playlistId, key);
       return Number(row!.n);
     },
+    async countUpTo(playlistId, key) {
+      const [row] = await countUpToQuery.on(executor)(playlistId, key);
+      return Number(row!.n);
+    },
     async entriesById(playlistId, itemIds) {
       if (itemIds.length === 0) return [];
       return (await byIdQuery.on(executor)(playlistId, itemIds)).map(entryOf);
@@ -135,6 +138,7 @@ function writeSession(storage: RepoStorage, reads: PlaylistRead, trx: Transactio
     forgetChangesBefore: user.forgetChangesBefore,
     find: reads.find,
     countBefore: reads.countBefore,
+    countUpTo: reads.countUpTo,
     entriesById: reads.entriesById,
 
     async countOwned(userId: string): Promise<number> {
@@ -145,7 +149,7 @@ function writeSession(storage: RepoStorage, reads: PlaylistRead, trx: Transactio
     async insert(playlist: { id: string; ownerId: string; name: string; description: string; visibility: Visibility; now: number; version: number }): Promise<void> {
       await trx.insertInto('playlists').values({
         id: playlist.id, owner_id: playlist.ownerId, name: playlist.name, description: playlist.description, visibility: playlist.visibility,
-        created_at: playlist.now, updated_at: playlist.now, version: playlist.version, item_count: 0, total_duration_ms: 0, cover_album_ids: '[]', renumbered_version: 0,
+        created_at: playlist.now, updated_at: playlist.now, version: playlist.version, item_count: 0, total_duration_ms: 0, cover_album_ids: '[]',
       }).execute();
     },
 
@@ -159,7 +163,6 @@ function writeSession(storage: RepoStorage, reads: PlaylistRead, trx: Transactio
         ...(changes.itemCount !== undefined && { item_count: changes.itemCount }),
         ...(changes.totalDurationMs !== undefined && { total_duration_ms: changes.totalDurationMs }),
         ...(changes.coverAlbumIds !== undefined && { cover_album_ids: JSON.stringify(changes.coverAlbumIds) }),
-        ...(changes.renumberedVersion !== undefined && { renumbered_version: changes.renumberedVersion }),
       }).where('id', '=', id).execute();
     },
 
@@ -175,12 +178,12 @@ function writeSession(storage: RepoStorage, reads: PlaylistRead, trx: Transactio
     },
 
     /** The key of the last entry before `key` (before the end when null), leaving out `excluding`; null when there is none. */
-    async keyBefore(playlistId: string, key: number | null, excluding: readonly string[] = []): Promise<number | null> {
+    async keyBefore(playlistId: string, key: string | null, excluding: readonly string[] = []): Promise<string | null> {
       let query = trx.selectFrom('playlist_items').select('order_key').where('playlist_id', '=', playlistId);
       if (key !== null) query = query.where('order_key', '<', key);
       if (excluding.length > 0) query = query.where('item_id', 'not in', storage.idList(excluding));
       const row = await query.orderBy('order_key', 'desc').limit(1).executeTakeFirst();
-      return row === undefined ? null : Number(row.order_key);
+      return row === undefined ? null : row.order_key;
     },
 
     async insertEntries(playlistId: string, entries: readonly NewEntry[]): Promise<void> {
@@ -196,9 +199,9 @@ function writeSession(storage: RepoStorage, reads: PlaylistRead, trx: Transactio
      * statement: a move changes only where they stand (their order index
      * entries and their rows), not the primary key's.
      */
-    async place(playlistId: string, keys: ReadonlyMap<string, number>, placedVersion: number): Promise<void> {
+    async place(playlistId: string, keys: ReadonlyMap<string, string>, placedVersion: number): Promise<void> {
       if (keys.size === 0) return;
-      const rows = sql.join([...keys].map(([itemId, key]) => sql`(${itemId}, cast(${key} as bigint))`));
+      const rows = sql.join([...keys].map(([itemId, key]) => sql`(${itemId}, cast(${key} as text))`));
       await sql`with placed (item_id, order_key) as (values ${rows})
         update playlist_items set order_key = placed.order_key, placed_version = ${placedVersion}
         from placed where playlist_items.playlist_id = ${playlistId} and playlist_items.item_id = placed.item_id`.execute(trx);
@@ -216,23 +219,10 @@ function writeSession(storage: RepoStorage, reads: PlaylistRead, trx: Transactio
       await trx.deleteFrom('playlist_items').where('playlist_id', '=', playlistId).execute();
     },
 
-    /** Gives every entry the key of its rank (order-keys.ts renumberedKey), in one statement. */
-    async renumber(playlistId: string): Promise<void> {
-      const ranks = trx.selectFrom('playlist_items')
-        .select(['item_id', sql<number>`row_number() over (order by order_key, item_id)`.as('rank')])
-        .where('playlist_id', '=', playlistId)
-        .as('ranked');
-      await trx.updateTable('playlist_items').from(ranks)
-        .set({ order_key: sql`ranked.rank * ${ORDER_KEY_GAP}` })
-        .where('playlist_items.playlist_id', '=', playlistId)
-        .whereRef('playlist_items.item_id', '=', 'ranked.item_id')
-        .execute();
-    },
-
     /** The first four distinct albums of the playlist's shown songs, in order: what its cover is drawn from. */
     async coverAlbums(playlistId: string): Promise<readonly string[]> {
       const albums: string[] = [];
-      let after: { key: number; itemId: string } | null = null;
+      let after: { key: string; itemId: string } | null = null;
       for (;;) {
         let query = trx.selectFrom('playlist_items as pi').innerJoin('songs as s', 's.id', 'pi.song_id')
           .select(['pi.order_key', 'pi.item_id', 's.album_id']).where('pi.playlist_id', '=', playlistId).where('s.withdrawn', '=', 0);
@@ -247,7 +237,7 @@ function writeSession(storage: RepoStorage, reads: PlaylistRead, trx: Transactio
         }
         const last = rows[rows.length - 1];
         if (albums.length === COVER_ALBUMS || rows.length < COVER_SCAN || last === undefined) break;
-        after = { key: Number(last.order_key), itemId: last.item_id };
+        after = { key: last.order_key, itemId: last.item_id };
       }
       return albums;
     },
@@ -299,9 +289,11 @@ export function createPlaylistsRepo(storage: RepoStorage) {
 export interface PlaylistRead {
   find(id: string): Promise<PlaylistRow | undefined>;
   /** `limit` entries after the one at `afterKey` (from the start when null), in order. */
-  entriesAfter(playlistId: string, afterKey: number | null, limit: number): Promise<EntryRow[]>;
+  entriesAfter(playlistId: string, afterKey: string | null, limit: number): Promise<EntryRow[]>;
   /** How many entries stand before the key: the position of the entry at it. */
-  countBefore(playlistId: string, key: number): Promise<number>;
+  countBefore(playlistId: string, key: string): Promise<number>;
+  /** How many entries stand at `key` or before it. */
+  countUpTo(playlistId: string, key: string): Promise<number>;
   /** These entries of the playlist, by id. */
   entriesById(playlistId: string, itemIds: readonly string[]): Promise<EntryRow[]>;
 }

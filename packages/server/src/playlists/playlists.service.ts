@@ -7,7 +7,7 @@ import type { PageCursorCodec } from '../catalog/page-cursor.ts';
 import { listAnswer, type AnswerPart } from '../catalog/answer-writer.ts';
 import { rfc3339 } from '../library/rendered-items.ts';
 import { CHANGES_KEPT_MS } from '../library/library.service.ts';
-import { keysBetween, renumberedKey } from './order-keys.ts';
+import { firstKeys, keysBetween, wholeKey } from './order-keys.ts';
 import type { NewEntry, PlaylistChanges, PlaylistRead, PlaylistRow, PlaylistWrite, PlaylistsRepo } from './playlists.repo.ts';
 import type { BeforeCommit } from '../library/library.repo.ts';
 
@@ -55,9 +55,12 @@ export interface PlaylistServiceDeps {
 }
 
 const PUBLIC: PlaylistVisibility = 'PLAYLIST_VISIBILITY_PUBLIC';
-/** A page token of a playlist's entries: the version its walk began at, and the key, id and position of the last entry it showed. */
-type ItemsPosition = readonly [since: number, orderKey: number, itemId: string, position: number];
-const ITEMS_POSITION: readonly ('string' | 'number')[] = ['number', 'number', 'string', 'number'];
+/** A page token of a playlist's entries: the version its walk began at, and the key and position of the last entry it showed. */
+type ItemsPosition = readonly [since: number, orderKey: string, position: number];
+const ITEMS_POSITION: readonly ('string' | 'number')[] = ['number', 'string', 'number'];
+/** A token made while keys were whole numbers (before migration 018), with the last entry's id: still good, its key written as text. */
+type WholeKeyPosition = readonly [since: number, orderKey: number, itemId: string, position: number];
+const WHOLE_KEY_POSITION: readonly ('string' | 'number')[] = ['number', 'number', 'string', 'number'];
 type OwnedPosition = readonly [createdAt: number, id: string];
 
 const newId = (bytes: number) => randomBytes(bytes).toString('base64url');
@@ -144,26 +147,17 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
 
   /**
    * Keys for `count` entries just before the entry `beforeItemId` (at the
-   * end without it), among the entries now in the playlist; the playlist's
-   * keys are renumbered first when there is no room there (`renumbered`).
+   * end without it), among the entries now in the playlist: there is always
+   * room (order-keys.ts), so no other entry's key changes.
    */
-  async function keysFor(session: PlaylistWrite, playlistId: string, placing: number | readonly string[], beforeItemId: string | undefined): Promise<{ keys: number[]; renumbered: boolean }> {
+  async function keysFor(session: PlaylistWrite, playlistId: string, placing: number | readonly string[], beforeItemId: string | undefined): Promise<string[]> {
     // Entries being moved are left out of the neighbours: where they go is found among the others.
     const moving = typeof placing === 'number' ? [] : placing;
     const count = typeof placing === 'number' ? placing : placing.length;
-    const neighbours = async (): Promise<[number | null, number | null]> => {
-      if (beforeItemId === undefined) return [await session.keyBefore(playlistId, null, moving), null];
-      const [target] = await session.entriesById(playlistId, [beforeItemId]);
-      if (target === undefined) throw new DomainError('playlistEntryNotFound', { params: { id: beforeItemId } });
-      return [await session.keyBefore(playlistId, target.orderKey, moving), target.orderKey];
-    };
-    const keys = keysBetween(...(await neighbours()), count);
-    if (keys !== null) return { keys, renumbered: false };
-    await session.renumber(playlistId);
-    const renumbered = keysBetween(...(await neighbours()), count);
-    // Renumbered keys leave ORDER_KEY_GAP between entries, more than the 100 a write places.
-    if (renumbered === null) throw new Error(`no room for ${count} entries in playlist ${playlistId} after renumbering`);
-    return { keys: renumbered, renumbered: true };
+    if (beforeItemId === undefined) return keysBetween(await session.keyBefore(playlistId, null, moving), null, count);
+    const [target] = await session.entriesById(playlistId, [beforeItemId]);
+    if (target === undefined) throw new DomainError('playlistEntryNotFound', { params: { id: beforeItemId } });
+    return keysBetween(await session.keyBefore(playlistId, target.orderKey, moving), target.orderKey, count);
   }
 
   /** The entries placed at these keys, numbered from where the first one stands. */
@@ -178,12 +172,11 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
    * they now are, its next version and time, and the change in the owner's feed.
    */
   async function finishEntriesWrite(
-    session: PlaylistWrite, playlist: PlaylistRow, now: number, changes: { itemCount: number; totalDurationMs: number; renumbered: boolean },
+    session: PlaylistWrite, playlist: PlaylistRow, now: number, changes: { itemCount: number; totalDurationMs: number },
   ): Promise<PlaylistRow> {
     const version = playlist.version + 1;
     const written: PlaylistChanges = {
-      version, updatedAt: now, itemCount: changes.itemCount, totalDurationMs: changes.totalDurationMs,
-      coverAlbumIds: await session.coverAlbums(playlist.id), ...(changes.renumbered && { renumberedVersion: version }),
+      version, updatedAt: now, itemCount: changes.itemCount, totalDurationMs: changes.totalDurationMs, coverAlbumIds: await session.coverAlbums(playlist.id),
     };
     await session.update(playlist.id, written);
     session.record({ kind: 'playlist', id: playlist.id, change: 'CHANGE_UPDATED' }, now);
@@ -196,7 +189,7 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
    * so one write's entries sit side by side in the primary key's index: an
    * add of 100 writes a page or two of it, not 100 (bench/README.md, "bench/playlists").
    */
-  const newEntries = (songIds: readonly string[], durations: readonly number[], keys: readonly number[], now: number, version: number): NewEntry[] =>
+  const newEntries = (songIds: readonly string[], durations: readonly number[], keys: readonly string[], now: number, version: number): NewEntry[] =>
     songIds.map((songId, i) => ({
       itemId: `${version.toString(36)}.${i.toString(36)}`, orderKey: keys[i]!, songId, durationMs: durations[i]!, addedAt: now, placedVersion: version,
     }));
@@ -269,37 +262,31 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
    * goes on from a page token (made at the version its first page was read)
    * shows the entries that were there then and have not moved since: an
    * entry moved or added later is left out (it is new to the walk), so none
-   * shows twice and none that stayed is skipped. It goes on after the last
-   * entry it showed, found by its id (its key may have been renumbered), or
-   * by that entry's key when it has moved or gone and no renumbering came since.
+   * shows twice and none that stayed is skipped. It goes on after the key of
+   * the last entry it showed, which is still that place in the playlist
+   * whatever moved since, that entry too: no entry's key changes but by its
+   * own move (order-keys.ts).
    */
   async function entriesPage(read: PlaylistRead, playlist: PlaylistRow, request: PageRequest): Promise<{ entries: PlacedEntry[]; nextPageToken: string }> {
     const scope = `playlist-items\u0000${playlist.id}`;
     let since = playlist.version;
-    let afterKey: number | null = null;
+    let afterKey: string | null = null;
     let start: number | undefined;
     if (request.token !== undefined && request.token.value !== '') {
-      const position = cursors.decode<ItemsPosition>(request.token.value, scope, ITEMS_POSITION);
+      const position = cursors.decode<ItemsPosition>(request.token.value, scope, ITEMS_POSITION) ?? wholeKeyPosition(request.token.value, scope);
       if (position === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
-      const [tokenSince, key, itemId, shownAt] = position;
+      const [tokenSince, key, shownAt] = position;
       since = tokenSince;
-      if (playlist.version === since) {
-        // Unchanged since the walk began: it goes on where it was, and so do the positions.
-        afterKey = key;
-        start = shownAt + 1;
-      } else {
-        const [anchor] = await read.entriesById(playlist.id, [itemId]);
-        if (anchor !== undefined && anchor.placedVersion <= since) afterKey = anchor.orderKey;
-        else if (playlist.renumberedVersion <= since) afterKey = key;
-        else throw invalidRequest({ field: request.token.field, reason: 'pageTokenReordered' });
-      }
+      afterKey = key;
+      // Unchanged since the walk began: the positions go on from where they were.
+      if (playlist.version === since) start = shownAt + 1;
     }
-    // Where the first entry after the last one shown stands: every entry before it counts.
-    let position = start ?? (afterKey === null ? 0 : await read.countBefore(playlist.id, afterKey + 1));
+    // Where the first entry after the last one shown stands: every entry up to it counts.
+    let position = start ?? (afterKey === null ? 0 : await read.countUpTo(playlist.id, afterKey));
     // The page, and whether an entry follows it; the last entry's key, for the token.
     const page: PlacedEntry[] = [];
     let more = false;
-    let lastKey = 0;
+    let lastKey = '';
     for (let scanFrom = afterKey; !more;) {
       const rows = await read.entriesAfter(playlist.id, scanFrom, request.size + 1);
       for (const row of rows) {
@@ -317,8 +304,14 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
       scanFrom = rows[rows.length - 1]!.orderKey;
     }
     const last = page[page.length - 1];
-    const nextPageToken = more && last !== undefined ? cursors.encode(scope, [since, lastKey, last.itemId, last.position]) : '';
+    const nextPageToken = more && last !== undefined ? cursors.encode(scope, [since, lastKey, last.position]) : '';
     return { entries: page, nextPageToken };
+  }
+
+  /** A page token made before keys were text (migration 018 wrote each whole key k as wholeKey(k)), as one of now. */
+  function wholeKeyPosition(token: string, scope: string): ItemsPosition | null {
+    const position = cursors.decode<WholeKeyPosition>(token, scope, WHOLE_KEY_POSITION);
+    return position === null ? null : [position[0], wholeKey(position[1]), position[3]];
   }
 
   async function readablePlaylist(read: PlaylistRead, id: string, reader: Reader): Promise<PlaylistRow> {
@@ -350,7 +343,7 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
         const version = 1;
         await session.insert({ id, ownerId: userId, name: texts.name!, description: texts.description!, visibility: details.visibility ?? 'PLAYLIST_VISIBILITY_PRIVATE', now, version });
         if (details.songIds.length > 0) {
-          await session.insertEntries(id, newEntries(details.songIds, durations, details.songIds.map((_, i) => renumberedKey(i)), now, version));
+          await session.insertEntries(id, newEntries(details.songIds, durations, firstKeys(details.songIds.length), now, version));
           await session.update(id, {
             version, updatedAt: now, itemCount: details.songIds.length, totalDurationMs: durations.reduce((a, b) => a + b, 0), coverAlbumIds: await session.coverAlbums(id),
           });
@@ -423,12 +416,12 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
         const playlist = await ownedForWrite(session, userId, id, ifMatch);
         checkRoom(playlist.itemCount, songIds.length);
         const durations = await playable(session, songIds);
-        const { keys, renumbered } = await keysFor(session, id, songIds.length, beforeItemId);
+        const keys = await keysFor(session, id, songIds.length, beforeItemId);
         const entries = newEntries(songIds, durations, keys, now, playlist.version + 1);
         await session.insertEntries(id, entries);
         const added = await placed(session, id, entries);
         const totalDurationMs = durations.reduce((a, b) => a + b, playlist.totalDurationMs);
-        return { playlist: await finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount + entries.length, totalDurationMs, renumbered }), entries: added };
+        return { playlist: await finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount + entries.length, totalDurationMs }), entries: added };
       }, beforeCommit);
     },
 
@@ -440,7 +433,7 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
         const playlist = await ownedForWrite(session, userId, id, ifMatch);
         const removed = await session.deleteEntries(id, distinct(itemIds));
         const totalDurationMs = playlist.totalDurationMs - removed.reduce((sum, entry) => sum + entry.durationMs, 0);
-        return { playlist: await finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount - removed.length, totalDurationMs, renumbered: false }), removed: removed.length };
+        return { playlist: await finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount - removed.length, totalDurationMs }), removed: removed.length };
       }, beforeCommit);
     },
 
@@ -456,9 +449,9 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
         const found = new Map((await session.entriesById(id, itemIds)).map((entry) => [entry.itemId, entry]));
         const gone = itemIds.find((itemId) => !found.has(itemId));
         if (gone !== undefined) throw new DomainError('playlistEntryNotFound', { params: { id: gone } });
-        const { keys, renumbered } = await keysFor(session, id, itemIds, beforeItemId);
+        const keys = await keysFor(session, id, itemIds, beforeItemId);
         await session.place(id, new Map(itemIds.map((itemId, i) => [itemId, keys[i]!])), playlist.version + 1);
-        return finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount, totalDurationMs: playlist.totalDurationMs, renumbered });
+        return finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount, totalDurationMs: playlist.totalDurationMs });
       }, beforeCommit);
     },
 
@@ -469,12 +462,12 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
         checkRoom(0, songIds.length);
         const durations = await playable(session, songIds);
         await session.deleteAllEntries(id);
-        const entries = newEntries(songIds, durations, songIds.map((_, i) => renumberedKey(i)), now, playlist.version + 1);
+        const entries = newEntries(songIds, durations, firstKeys(songIds.length), now, playlist.version + 1);
         await session.insertEntries(id, entries);
         // Every entry is new, placed at this version: a walk begun before skips them all, whatever their keys.
         const totalDurationMs = durations.reduce((a, b) => a + b, 0);
         return {
-          playlist: await finishEntriesWrite(session, playlist, now, { itemCount: entries.length, totalDurationMs, renumbered: false }),
+          playlist: await finishEntriesWrite(session, playlist, now, { itemCount: entries.length, totalDurationMs }),
           entries: entries.map((entry, i) => ({ ...entry, position: i })),
         };
       });

@@ -351,14 +351,14 @@ export interface PlaylistsTable {
   total_duration_ms: number | string;
   /** JSON array of up to four album ids, the first distinct albums of its entries. */
   cover_album_ids: string;
-  renumbered_version: number | string;
 }
 
 /** One entry of a playlist; entries stand in the order of their keys. */
 export interface PlaylistItemsTable {
   playlist_id: string;
   item_id: string;
-  order_key: number | string;
+  /** Base-62 digits compared by their bytes (playlists/order-keys.ts); never changes while the entry stays where it is. */
+  order_key: string;
   song_id: string;
   duration_ms: number;
   added_at: number | string;

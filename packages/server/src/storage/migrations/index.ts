@@ -16,6 +16,7 @@ import * as deploymentId from './014-deployment-id.ts';
 import * as library from './015-library.ts';
 import * as playlists from './016-playlists.ts';
 import * as typedPlayContexts from './017-typed-play-contexts.ts';
+import * as playlistTextOrderKeys from './018-playlist-text-order-keys.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -41,6 +42,7 @@ export const migrations: MigrationProvider = {
       '015-library': library,
       '016-playlists': playlists,
       '017-typed-play-contexts': typedPlayContexts,
+      '018-playlist-text-order-keys': playlistTextOrderKeys,
     };
   },
 };
