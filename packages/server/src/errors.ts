@@ -340,6 +340,7 @@ export const VIOLATIONS = {
   incomplete: { en: 'The {field} did not arrive in full in time.', ar: 'لم يصل {field} كاملًا في الوقت المحدد.' },
   bodyNotJson: { en: 'The {field} is not valid JSON: {detail}.', ar: 'ليس {field} بصيغة JSON صالحة: {detail}.' },
   bodyEmpty: { en: 'The {field} is empty; it must be a JSON object.', ar: '{field} فارغ، ويجب أن يكون كائن JSON.' },
+  bodyNotUtf8: { en: 'The {field} is not UTF-8 text; send JSON encoded as UTF-8.', ar: 'ليس {field} نصًا بترميز UTF-8؛ أرسل JSON بترميز UTF-8.' },
   tooDeep: {
     en: 'The {field} nests lists and objects more than {limit#levels} deep.',
     ar: 'تتداخل القوائم والكائنات في {field} إلى عمق يزيد على {limit#levels}.',

@@ -191,9 +191,27 @@ export function boundedJsonParser(parseJson: FastifyBodyParser<string>): Fastify
   };
 }
 
-/** The app's JSON bodies, in every scope that does not parse JSON its own way: Fastify's parser, bounded. */
+/** Refuses bytes that are not UTF-8, where decoding as Fastify does would put U+FFFD in their place without a word. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The app's JSON bodies, in every scope that does not parse JSON its own way:
+ * Fastify's parser, bounded, on text that is UTF-8 (RFC 8259 section 8.1): a
+ * body that is not is a 400 naming `body`, not a name stored with U+FFFD in
+ * it (issue 51). The catalog's Batch* reader keeps its own decoding: it only
+ * reads ids, and an id that is not UTF-8 is an unknown id.
+ */
 export function parseJsonBodies(app: FastifyInstance): void {
   const parseJson = boundedJsonParser(app.getDefaultJsonParser('error', 'error'));
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = UTF8.decode(body as Buffer);
+    } catch {
+      done(invalidRequest({ field: 'body', reason: 'bodyNotUtf8' }), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
 }

@@ -244,6 +244,11 @@ describe.each(dialects.map((d) => [d.name, d] as const))('PlaylistService on %s'
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().violations[0].description).toContain('surrogate');
     }
+    // Bytes that are not UTF-8 would decode to U+FFFD: the body is refused whole, naming it.
+    const notUtf8 = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const res = await server.app.inject({ method: 'POST', url: '/v1/playlists', headers: { authorization: `Bearer ${owner.write}`, 'content-type': 'application/json', 'accept-language': 'en' }, payload: notUtf8 });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().violations).toEqual([{ field: 'body', description: 'The body is not UTF-8 text; send JSON encoded as UTF-8.' }]);
   });
 
   it('pages entries with tokens that stay good while the playlist changes: none twice, none that stayed skipped', async () => {
