@@ -1,4 +1,5 @@
-// The layers of the server, checked in CI (`npm run lint:layers`, part of `npm test`).
+// The layers of the server and of the SDK, and the packages each workspace declares, checked in CI
+// (`npm run lint:layers`, part of `npm test`).
 //
 //   kernel      errors.ts, principal.ts, schema-validator.ts, config.ts: the domain's shared vocabulary
 //   mechanisms  crypto/, text/, locale/, storage/ (and storage/migrations/, frozen), http/
@@ -18,6 +19,10 @@
 //
 // It runs on the platform alone: no package is imported at run time (the contract's types are written out by
 // the build), and browsers, Deno and Bun load every module but node/.
+//
+// Every workspace (its src, test, scripts and bin) imports only the packages its own package.json declares:
+// npm hoists every package to the root, so an undeclared import resolves here and fails for whoever installs
+// the workspace alone, or breaks when the package that brought it in drops it.
 const SRC = '^packages/server/src/';
 const SDK = '^packages/sdk/src/';
 const FEATURES = '(catalog|search|import|streaming|library|playlists|keys|oauth|demo)';
@@ -71,7 +76,7 @@ module.exports = {
       comment: 'A migration imports nothing of the live code: an old migration must not change when today\'s code does.',
       severity: 'error',
       from: { path: `${SRC}storage/migrations/` },
-      to: { path: '^packages/', pathNot: `${SRC}storage/migrations/` },
+      to: { path: '^(packages|node_modules/@maqam)/', pathNot: `${SRC}storage/migrations/` },
     },
     ...Object.entries(featureOrder).map(([feature, forbidden]) => ({
       name: `${feature}-layer`,
@@ -115,12 +120,37 @@ module.exports = {
       from: { path: SDK, pathNot: `${SDK}(node\\.ts$|node/)` },
       to: { dependencyTypes: ['core'] },
     },
+    {
+      name: 'packages-are-declared',
+      comment: 'A workspace imports only the packages its own package.json declares (a workspace may import itself by name).',
+      severity: 'error',
+      from: { path: '^packages/([^/]+)/' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'], pathNot: '^node_modules/@maqam/$1/' },
+    },
+    {
+      name: 'imports-resolve',
+      comment: 'Every package imported is there: one missing from node_modules is not installed, or declared nowhere (tsc checks relative imports).',
+      severity: 'error',
+      from: { path: '^packages/' },
+      to: { couldNotResolve: true, pathNot: '^\\.{1,2}/' },
+    },
+    {
+      name: 'runtime-imports-are-dependencies',
+      comment: 'What a workspace runs from src is under its dependencies, which install with it; devDependencies are for tests and build scripts. '
+        + 'Type-only imports are gone once compiled. The demo app ships as a bundle built beforehand, so it imports only devDependencies.',
+      severity: 'error',
+      from: { path: '^packages/[^/]+/src/', pathNot: '^packages/demo-app/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^packages/[^/]+/dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
+    // A workspace imported by name resolves to node_modules/@maqam/<name>, not to its folder, so that it is
+    // checked against the importer's package.json like any other package.
+    preserveSymlinks: true,
     // Resolve packages as Node does for an ES module (their `exports` and its conditions): without it,
     // packages that export only conditionally (typebox) and the workspaces themselves go unresolved.
     enhancedResolveOptions: {
