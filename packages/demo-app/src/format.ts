@@ -1,0 +1,42 @@
+// Words and numbers as the page's language writes them: its texts, its
+// digits (Arabic-Indic in Arabic), lengths, years and credits.
+import type { Song } from '@maqam/sdk';
+import { store } from './store.ts';
+import { iso, TEXT, type Texts } from './texts.ts';
+
+export const t = (): Texts => TEXT[store.state.lang];
+
+const digits = () => (store.state.lang === 'ar' ? 'ar-EG' : 'en');
+
+/** One formatter per language and style: building one costs more than formatting with it, and a page formats hundreds. */
+const formatters = new Map<string, Intl.NumberFormat>();
+function formatter(options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = `${digits()} ${JSON.stringify(options)}`;
+  let format = formatters.get(key);
+  if (!format) formatters.set(key, (format = new Intl.NumberFormat(digits(), options)));
+  return format;
+}
+
+export const number = (n: number) => formatter().format(n);
+export const compact = (n: number) => formatter({ notation: 'compact', maximumFractionDigits: 1 }).format(n);
+
+export function clock(ms = 0): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  return `${number(Math.floor(seconds / 60))}:${formatter({ minimumIntegerDigits: 2 }).format(seconds % 60)}`;
+}
+
+export const year = (date: string) => formatter({ useGrouping: false }).format(Number(date.slice(0, 4)));
+
+/** Names in a list, as the language separates them. */
+export const listSeparator = () => (store.state.lang === 'ar' ? '، ' : ', ');
+
+/** Credits as one line, each name isolated: "Clara Lane، وليد منصور" keeps each name's own direction inside the other's. */
+export const artistNames = (refs: Song['artists']) => refs.map((a) => iso(a.name.value)).join(listSeparator());
+
+/** A length as people say it: "1 hr, 32 min", not "92:08". */
+export function longDuration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  const DurationFormat = (Intl as unknown as { DurationFormat?: new (locale: string, options: object) => { format(duration: object): string } }).DurationFormat;
+  if (!DurationFormat || minutes < 1) return clock(ms);
+  return new DurationFormat(digits(), { style: 'short' }).format(minutes >= 60 ? { hours: Math.floor(minutes / 60), minutes: minutes % 60 } : { minutes });
+}

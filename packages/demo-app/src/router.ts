@@ -1,0 +1,48 @@
+// The address names the page: #/, #/artist/ID, #/album/ID, #/search/QUERY,
+// #/library/songs|albums|artists, #/playlists and #/playlist/ID. Back and
+// Forward move between pages, and a playlist's link can be shared.
+import type { PlayContext } from '@maqam/sdk';
+
+export type LibraryTab = 'songs' | 'albums' | 'artists';
+
+export type Route =
+  | { view: 'home' }
+  | { view: 'artist'; id: string }
+  | { view: 'album'; id: string }
+  | { view: 'search'; q: string }
+  | { view: 'library'; tab: LibraryTab }
+  | { view: 'playlists' }
+  | { view: 'playlist'; id: string };
+
+/** The route an address's hash names; anything else is home. */
+export function routeOf(hash: string): Route {
+  if (hash === '#/playlists') return { view: 'playlists' };
+  const [, view, id] = /^#\/(artist|album|search|library|playlist)\/(.+)$/.exec(hash) ?? [];
+  if (view === 'artist' || view === 'album' || view === 'playlist') return { view, id: decodeURIComponent(id!) };
+  if (view === 'search') return { view, q: decodeURIComponent(id!) };
+  if (view === 'library' && (id === 'songs' || id === 'albums' || id === 'artists')) return { view, tab: id };
+  return { view: 'home' };
+}
+
+export const currentRoute = (): Route => routeOf(location.hash);
+
+export function link(route: Route): string {
+  switch (route.view) {
+    case 'home': return '#/';
+    case 'search': return `#/search/${encodeURIComponent(route.q)}`;
+    case 'library': return `#/library/${route.tab}`;
+    case 'playlists': return '#/playlists';
+    default: return `#/${route.view}/${encodeURIComponent(route.id)}`;
+  }
+}
+
+/** Where a song is started from, as its play reports it (typed ids, as the contract has them). */
+export function playContextOf(route: Route): PlayContext | undefined {
+  switch (route.view) {
+    case 'album': return { albumId: { value: route.id } };
+    case 'artist': return { artistId: { value: route.id } };
+    case 'search': return { searchQuery: route.q.slice(0, 200) };
+    case 'playlist': return { playlistId: { value: route.id } };
+    default: return undefined;
+  }
+}
