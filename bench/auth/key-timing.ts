@@ -2,18 +2,22 @@
 // unknown versus known with a wrong secret (the two must not tell which key
 // ids exist), as an attacker sees it: over HTTP to a listening server, on
 // SQLite and on PostgreSQL with the shared Redis (where credentials are kept
-// in memory between writes). The two kinds are interleaved so machine noise
-// hits both alike; prints the medians and their difference per dialect.
+// in memory between writes). Compared in rounds by bench/lib/compare.ts: A is
+// an unknown id, A again an unknown id once more, B a known id with a wrong
+// secret; a side's figure in a round is the median of its BENCH_REQUESTS
+// refusals. A verdict inside the A/A band is what the two must give.
 //
-//   npm run bench:key-timing      (BENCH_ROUNDS to change the run)
+//   npm run bench:key-timing      (BENCH_ROUNDS, default 25; BENCH_REQUESTS a side a round, default 200)
 import { request, Agent } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { alternate, median, printComparison, type Side } from '../lib/compare.ts';
 import { freshPostgresDatabase } from '../lib/postgres.ts';
 import { buildApp, createApiKeysRepo, createApiKeysService, loadConfig, prepareDatabase, openStorage } from '@maqam/server';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const REDIS_URL = process.env.MAQAM_TEST_REDIS ?? 'redis://127.0.0.1:6379';
 
 const postgresUrl = () => freshPostgresDatabase('maqam_bench_key_timing');
@@ -26,10 +30,7 @@ async function measure(label: string, databaseUrl: string, redisUrl: string | un
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const { id, key } = await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'timing' });
-  const kinds = {
-    'unknown key id': `mk_zzzzzzzzzzzz_${'A'.repeat(43)}`,
-    'known id, wrong secret': `mk_${id}_${'A'.repeat(43)}`,
-  };
+  const unknownId = `mk_zzzzzzzzzzzz_${'A'.repeat(43)}`;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const get = (apiKey: string) => new Promise<number>((resolve, reject) => {
     const started = process.hrtime.bigint();
@@ -40,17 +41,22 @@ async function measure(label: string, databaseUrl: string, redisUrl: string | un
   });
   // The real key once, so the node keeps its row in memory as it would for a key in use.
   await get(key);
-  const samples = new Map<string, number[]>(Object.keys(kinds).map((kind) => [kind, []]));
-  const entries = Object.entries(kinds);
-  for (let i = 0; i < ROUNDS; i++) {
-    for (const [kind, apiKey] of i % 2 === 0 ? entries : [...entries].reverse()) samples.get(kind)!.push(await get(apiKey));
-  }
-  const median = (values: number[]) => values.slice(ROUNDS / 10).sort((a, b) => a - b)[(values.length - ROUNDS / 10) >> 1]!;
-  const [unknown, wrong] = [...samples.values()].map(median);
-  console.log(`${label}: refusal over HTTP, median of ${ROUNDS} each (first 10% dropped as warm-up)`);
-  console.log(`  unknown key id:            ${unknown!.toFixed(1)} us`);
-  console.log(`  known id, wrong secret:    ${wrong!.toFixed(1)} us`);
-  console.log(`  difference:                ${(wrong! - unknown!).toFixed(1)} us (${((wrong! / unknown! - 1) * 100).toFixed(1)}%)`);
+  const refusals = (label: string, apiKey: string): Side => {
+    const run = async (count: number) => {
+      const times: number[] = [];
+      for (let i = 0; i < count; i++) times.push(await get(apiKey));
+      return times;
+    };
+    return { label, warmUp: async () => void (await run(REQUESTS * 2)), measure: async () => ({ us: median(await run(REQUESTS)) }) };
+  };
+  const comparison = await alternate({
+    a: refusals('unknown key id', unknownId),
+    aAgain: refusals('unknown key id', unknownId),
+    b: refusals('known id, wrong secret', `mk_${id}_${'A'.repeat(43)}`),
+    rounds: ROUNDS,
+    onMeasured: () => {},
+  });
+  printComparison(comparison, [{ key: 'us', label: 'refusal over HTTP, us (median of the round)', digits: 1 }], `${label}: ${ROUNDS} rounds of ${REQUESTS} refusals a side`);
   agent.destroy();
   await app.close();
   await storage.close();

@@ -1,9 +1,11 @@
 // bench/auth: refresh rotations per second over many independent sign-ins
-// (families), on SQLite and PostgreSQL, and BatchGetSongs with a bearer token
-// versus an API key. Server pinned to core 0, load to core 1.
+// (families), on SQLite and PostgreSQL, and what a bearer token costs against
+// an API key on BatchGetSongs: server CPU per request, compared in rounds by
+// bench/lib/compare.ts (A: the API key, A again: the API key, B: the token).
+// Server pinned to core 0, load to core 1.
 //
-//   npm run bench:auth            (BENCH_SECONDS, BENCH_FAMILIES to change the run)
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+//   npm run bench:auth            (BENCH_SECONDS, BENCH_FAMILIES, BENCH_ROUNDS to change the run)
+import { spawnSync } from 'node:child_process';
 import { randomBytes, createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -12,12 +14,15 @@ import {
   createApiKeysRepo, createApiKeysService, createClientsService, createUsersService, prepareDatabase, openStorage, seedDemoCatalog,
 } from '@maqam/server';
 import { createTokensService } from '../../packages/server/src/oauth/tokens.service.ts';
+import { alternate, printComparison, type Side } from '../lib/compare.ts';
+import { cpuSeconds, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DATA = join(ROOT, 'bench/.data');
 const BIN = join(ROOT, 'packages/cli/bin/maqam.js');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const FAMILIES = Number(process.env.BENCH_FAMILIES ?? 4000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const CONNECTIONS = 32;
 const SONGS = 20_000;
 mkdirSync(DATA, { recursive: true });
@@ -52,22 +57,10 @@ async function prepare(databaseUrl: string) {
 const PORT = 19_000 + Math.floor(Math.random() * 1000);
 const base = `http://127.0.0.1:${PORT}`;
 
-async function startServer(databaseUrl: string): Promise<ChildProcess> {
-  const child = spawn('taskset', ['-c', '0', BIN, 'serve', '--port', String(PORT)], {
-    env: { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+function startServer(databaseUrl: string) {
+  return startPinned([BIN, 'serve', '--port', String(PORT)], {
+    ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0',
   });
-  for (let i = 0; i < 300; i++) {
-    if ((await fetch(`${base}/readyz`).catch(() => null))?.status === 200) return child;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not start');
-}
-
-async function stop(child: ChildProcess) {
-  const exited = new Promise((r) => child.on('exit', r));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 function refreshLoad(families: string[], clientId: string, seconds: number) {
@@ -81,15 +74,19 @@ function refreshLoad(families: string[], clientId: string, seconds: number) {
   return JSON.parse(result.stdout) as { refreshesPerSecond: number; ok: number; failed: number; p50Ms: number; p99Ms: number };
 }
 
-function batchGetLoad(bodiesFile: string, credential: { apiKey?: string; authorization?: string }, seconds: number): number {
-  const result = spawnSync(
-    'taskset',
-    ['-c', '1', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', join(ROOT, 'bench/batch-get/requests.lua'), `${base}/`],
-    { env: { ...process.env, BODIES_FILE: bodiesFile, API_KEY: credential.apiKey ?? '', AUTHORIZATION: credential.authorization ?? '' }, encoding: 'utf8' },
-  );
-  if (result.status !== 0) throw new Error(result.stderr);
-  if (/Non-2xx/.test(result.stdout)) throw new Error(`errors during load:\n${result.stdout}`);
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(result.stdout)![1]);
+/** BatchGetSongs with one credential as a side: the server's CPU per request over exactly the run. */
+function credentialSide(label: string, serverPid: number, bodiesFile: string, credential: { API_KEY?: string; AUTHORIZATION?: string }): Side {
+  const load = (seconds: number) => wrk({ url: `${base}/`, script: join(ROOT, 'bench/batch-get/requests.lua'), seconds, connections: CONNECTIONS, env: { BODIES_FILE: bodiesFile, ...credential } });
+  return {
+    label,
+    warmUp: () => void load(3),
+    measure() {
+      const before = cpuSeconds(serverPid);
+      const result = load(SECONDS);
+      if (result.errors > 0) throw new Error(`${label}: ${result.errors} errors`);
+      return { cpuUs: ((cpuSeconds(serverPid) - before) * 1e6) / result.requests, requestsPerSecond: result.requestsPerSecond };
+    },
+  };
 }
 
 const bodiesFile = join(DATA, 'auth-bodies.txt');
@@ -115,28 +112,29 @@ for (const [name, url] of dialects) {
   }
   console.log(`${name}: minting ${FAMILIES} sign-ins...`);
   const setup = await prepare(url);
-  const server = await startServer(url);
+  const server = startServer(url);
   try {
+    await waitReady(server, () => fetch(`${base}/readyz`));
     const half = Math.floor(FAMILIES / 2);
     refreshLoad(setup.refreshTokens.slice(0, half), setup.clientId, 3); // warm-up on other families
     const refresh = refreshLoad(setup.refreshTokens.slice(half), setup.clientId, SECONDS);
     console.log(`${name} refresh`, refresh);
-    rows.push(`| ${name} | refresh rotations | ${refresh.refreshesPerSecond.toFixed(0)}/s | p50 ${refresh.p50Ms.toFixed(1)} ms, p99 ${refresh.p99Ms.toFixed(1)} ms, ${refresh.failed} failed |`);
+    rows.push(`| ${name} | ${refresh.refreshesPerSecond.toFixed(0)} | ${refresh.p50Ms.toFixed(1)} ms | ${refresh.p99Ms.toFixed(1)} ms | ${refresh.failed} |`);
 
-    batchGetLoad(bodiesFile, { apiKey: setup.apiKey }, 3);
-    const key: number[] = [];
-    const token: number[] = [];
-    for (let round = 0; round < 2; round++) {
-      key.push(batchGetLoad(bodiesFile, { apiKey: setup.apiKey }, SECONDS));
-      token.push(batchGetLoad(bodiesFile, { authorization: `Bearer ${setup.accessToken}` }, SECONDS));
-    }
-    const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const cost = 1 - avg(token) / avg(key);
-    console.log(`${name} batchGet api key ${key.map((x) => x.toFixed(0)).join(', ')}; bearer ${token.map((x) => x.toFixed(0)).join(', ')}`);
-    rows.push(`| ${name} | BatchGetSongs, API key vs bearer | ${avg(key).toFixed(0)} vs ${avg(token).toFixed(0)} req/s | the token path costs ${(cost * 100).toFixed(1)}% |`);
+    const apiKey = { API_KEY: setup.apiKey };
+    const comparison = await alternate({
+      a: credentialSide('API key', server.pid!, bodiesFile, apiKey),
+      aAgain: credentialSide('API key', server.pid!, bodiesFile, apiKey),
+      b: credentialSide('bearer token', server.pid!, bodiesFile, { AUTHORIZATION: `Bearer ${setup.accessToken}` }),
+      rounds: ROUNDS,
+    });
+    printComparison(comparison, [
+      { key: 'cpuUs', label: 'server CPU us/request' },
+      { key: 'requestsPerSecond', label: 'requests/s' },
+    ], `${name}: BatchGetSongs, a bearer token (B) against an API key (A), ${SECONDS} s a run`);
   } finally {
     await stop(server);
   }
 }
-console.log('\n| dialect | measure | result | notes |\n|---|---|---|---|');
+console.log(`\nRefresh rotations, ${CONNECTIONS} workers, ${SECONDS} s\n\n| dialect | rotations/s | p50 | p99 | failed |\n|---|---:|---:|---:|---:|`);
 for (const row of rows) console.log(row);

@@ -9,13 +9,16 @@
 //               2026-11-26 (its phase 3);
 //   - every:    a byte of every 64 of every fragment read beforehand, as findAll does now.
 // The reads of one phase do not depend on one another, so the processor overlaps their misses; inside
-// a copy, each line's miss waits on the one before.
+// a copy, each line's miss waits on the one before. Compared in rounds by bench/lib/compare.ts: A is
+// plain, A again plain once more, and first and every each a B against them.
 //
-//   node bench/batch-get/arena-copy.ts
+//   node bench/batch-get/arena-copy.ts      (BENCH_ROUNDS, default 6; BENCH_COPIES a side a round, default 3000)
+import { alternate, printComparison, type Side } from '../lib/compare.ts';
+
 const ARENA_BYTES = 64 << 20;
 const FRAGMENTS = 100;
 const FRAGMENT_BYTES = 620;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3000);
+const COPIES = Number(process.env.BENCH_COPIES ?? 3000);
 
 const arena = Buffer.allocUnsafeSlow(ARENA_BYTES).fill(7);
 const answer = Buffer.allocUnsafeSlow(FRAGMENTS * FRAGMENT_BYTES);
@@ -49,21 +52,27 @@ const ways: Record<string, () => number> = {
   },
 };
 
-const results: Record<string, number[]> = {};
-// Each way twice, interleaved, after a first pass to warm the code.
-for (const pass of [0, 1, 2]) {
-  for (const [name, way] of Object.entries(ways)) {
+/** A way as a side: microseconds a hundred copies, over COPIES answers of fresh random fragments. */
+function side(label: string, way: () => number): Side {
+  const time = () => {
     let nanoseconds = 0;
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let copy = 0; copy < COPIES; copy++) {
       for (let i = 0; i < FRAGMENTS; i++) starts[i] = Math.floor(Math.random() * (ARENA_BYTES - FRAGMENT_BYTES));
-      elsewhere.fill(round & 0xff);
+      elsewhere.fill(copy & 0xff);
       const start = process.hrtime.bigint();
       sink = (sink + way()) | 0;
       nanoseconds += Number(process.hrtime.bigint() - start);
     }
-    if (pass > 0) (results[name] ??= []).push(nanoseconds / ROUNDS / 1000);
-  }
+    return nanoseconds / COPIES / 1000;
+  };
+  return { label, warmUp: () => void time(), measure: () => ({ us: time() }) };
 }
-console.log(`${FRAGMENTS} fragments of ${FRAGMENT_BYTES} bytes from a ${ARENA_BYTES >> 20} MB arena, ${ROUNDS} rounds a pass (checksum ${sink % 10})`);
-console.log('| way | us a hundred copies (two passes) |\n|---|---|');
-for (const [name, figures] of Object.entries(results)) console.log(`| ${name} | ${figures.map((us) => us.toFixed(1)).join(', ')} |`);
+
+const comparison = await alternate({
+  a: side('plain', ways.plain!),
+  aAgain: side('plain', ways.plain!),
+  b: [side('first', ways.first!), side('every', ways.every!)],
+  rounds: Number(process.env.BENCH_ROUNDS ?? 6),
+  onMeasured: () => {},
+});
+printComparison(comparison, [{ key: 'us', label: 'us a hundred copies', digits: 1 }], `${FRAGMENTS} fragments of ${FRAGMENT_BYTES} bytes from a ${ARENA_BYTES >> 20} MB arena, ${COPIES} answers a side a round (checksum ${sink % 10})`);

@@ -11,12 +11,14 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmS
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { generateDemoCatalog } from '@maqam/server';
+import { alternate, printComparison, type Side } from '../lib/compare.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DATA = join(ROOT, 'bench/.data');
 const BIN = join(ROOT, 'packages/cli/bin/maqam.js');
 const SONGS = Number(process.env.BENCH_SONGS ?? 1_000_000);
-const SIZES = (process.env.BENCH_BATCH_SIZES ?? '2000,default').split(',');
+const SIZES = (process.env.BENCH_BATCH_SIZES ?? 'default').split(',');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CEILING_SECONDS = (90 * SONGS) / 1_000_000;
 
 mkdirSync(DATA, { recursive: true });
@@ -52,16 +54,25 @@ async function importOnce(batchSize: string, database: string): Promise<{ second
   return { seconds: (performance.now() - started) / 1000, peakMb: peakKb / 1024, summary: JSON.parse(stdout) };
 }
 
-console.log(`\nmaqam import of ${SONGS.toLocaleString('en')} songs into a new SQLite file; ceiling ${CEILING_SECONDS.toFixed(1)} s\n`);
-console.log('| batch size | seconds | songs/s | x ceiling | peak RSS | segments left |');
-console.log('|---|---:|---:|---:|---:|---:|');
-for (const size of SIZES) {
-  const database = join(DATA, `import-bench.db`);
+const database = join(DATA, 'import-bench.db');
+/** One import at a batch size, checked, with the figures of its row in the table. */
+async function importAt(size: string) {
   const { seconds, peakMb, summary } = await importOnce(size, database);
   if (summary.songs !== SONGS) throw new Error(`imported ${summary.songs} songs, expected ${SONGS}`);
   const db = new DatabaseSync(database, { readOnly: true });
   const segments = (db.prepare('select count(*) as n from search_segments').get() as { n: number }).n;
   db.close();
-  console.log(`| ${size} | ${seconds.toFixed(1)} | ${Math.round(SONGS / seconds).toLocaleString('en')} | ${(seconds / CEILING_SECONDS).toFixed(2)} | ${Math.round(peakMb).toLocaleString('en')} MB | ${segments} |`);
   for (const suffix of ['', '-wal', '-shm']) rmSync(database + suffix, { force: true });
+  console.log(`| ${size} | ${seconds.toFixed(1)} | ${Math.round(SONGS / seconds).toLocaleString('en')} | ${(seconds / CEILING_SECONDS).toFixed(2)} | ${Math.round(peakMb).toLocaleString('en')} MB | ${segments} |`);
+  return { seconds, peakMb };
+}
+
+console.log(`\nmaqam import of ${SONGS.toLocaleString('en')} songs into a new SQLite file; bound ${CEILING_SECONDS.toFixed(1)} s\n`);
+console.log('| batch size | seconds | songs/s | x bound | peak RSS | segments left |');
+console.log('|---|---:|---:|---:|---:|---:|');
+if (SIZES.length === 1) await importAt(SIZES[0]!);
+else {
+  const side = (size: string): Side => ({ label: `batches of ${size}`, measure: () => importAt(size) });
+  const comparison = await alternate({ a: side(SIZES[0]!), aAgain: side(SIZES[0]!), b: SIZES.slice(1).map(side), rounds: ROUNDS, onMeasured: () => {} });
+  printComparison(comparison, [{ key: 'seconds', label: 'seconds an import', digits: 1 }, { key: 'peakMb', label: 'peak RSS MB' }]);
 }
