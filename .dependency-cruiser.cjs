@@ -51,6 +51,13 @@ module.exports = {
       to: { path: `${SRC}http/` },
     },
     {
+      name: 'routes-never-import-other-routes',
+      comment: 'A feature\'s routes import no other feature\'s routes: what routes share (answers, error responses, the edge) lives in http/.',
+      severity: 'error',
+      from: { path: `${SRC}([^/]+)/[^/]+\\.routes\\.ts$` },
+      to: { path: `${SRC}[^/]+/[^/]+\\.routes\\.ts$`, pathNot: `${SRC}$1/` },
+    },
+    {
       name: 'mechanisms-never-import-features',
       comment: 'http/, storage/, crypto/, text/ and locale/ serve every feature and know none.',
       severity: 'error',

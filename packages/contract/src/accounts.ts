@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ScopeName } from './scopes.ts';
 
 /** What `maqam users create --json` prints. */
 export const CreatedUser = Type.Object({ id: Type.String(), username: Type.String() });
@@ -9,6 +10,6 @@ export const OAuthClientRecord = Type.Object({
   clientId: Type.String(),
   name: Type.String(),
   redirectUris: Type.Array(Type.String()),
-  scopes: Type.Array(Type.Union([Type.Literal('read'), Type.Literal('stream')])),
+  scopes: Type.Array(ScopeName),
 });
 export type OAuthClientRecord = Static<typeof OAuthClientRecord>;

@@ -2,6 +2,7 @@ export * from './errors.ts';
 export * from './catalog.ts';
 export * from './import.ts';
 export * from './keys.ts';
+export * from './scopes.ts';
 export * from './accounts.ts';
 export * from './auth.ts';
 export * from './streaming.ts';

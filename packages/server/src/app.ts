@@ -50,6 +50,8 @@ import { createStreamingRepo } from './streaming/streaming.repo.ts';
 import { streamingRoutes } from './streaming/streaming.routes.ts';
 import type { Storage } from './storage/storage.ts';
 import { createIdempotencyRecordsRepo } from './storage/idempotency-records.repo.ts';
+import { openApiScopes } from './oauth/scopes.ts';
+import { wireEdge } from './http/edge.ts';
 import { createIdempotency } from './http/idempotency.ts';
 import { createLibraryRepo } from './library/library.repo.ts';
 import { createLibraryService } from './library/library.service.ts';
@@ -251,7 +253,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
                 authorizationUrl: `${config.publicUrl}/v1/auth/authorize`,
                 tokenUrl: `${config.publicUrl}/v1/auth/token`,
                 refreshUrl: `${config.publicUrl}/v1/auth/token/refresh`,
-                scopes: { read: 'Read the catalog and the user\'s library.', stream: 'Acquire streams of songs.', write: 'Change the user\'s library: saves, follows, plays, playlists.' },
+                scopes: openApiScopes(),
               },
             },
           },
@@ -272,36 +274,33 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
 
   // Paths the API serves, so a wrong method is a 405 and not a 404.
 
-  await app.register(catalogRoutes, { catalog, guard, negotiator });
+  // Every route registered from here on that declares its access is wired by the edge (http/edge.ts).
+  const idempotency = createIdempotency(createIdempotencyRecordsRepo(storage.db, IDEMPOTENCY_WINDOWS), clock, app.log);
+  wireEdge(app, { guard, negotiator, idempotency });
+  await app.register(catalogRoutes, { catalog });
   artworkRoutes(app, catalogRepo, (albumId) => coverFileOf(config.mediaDirectory, albumId));
-  searchRoutes(app, { search, guard, negotiator });
+  searchRoutes(app, { search });
   opsRoutes(app, storage, metrics);
   const signer = createStreamUrlSigner(createTokenSealer(subkey(secret, 'stream-url')), clock);
   streamingRoutes(app, {
     streaming: createStreamingService(createStreamingRepo(storage.db), { publicUrl: config.publicUrl, urlTtlSeconds: config.streamUrlTtlSeconds, graceSeconds: config.streamGraceSeconds, signer, clock }),
     signer,
-    guard,
     mediaRoot: config.mediaDirectory,
     publicUrl: config.publicUrl,
     clock,
   });
-  const idempotency = createIdempotency(createIdempotencyRecordsRepo(storage.db, IDEMPOTENCY_WINDOWS), clock, app.log);
   await app.register(libraryRoutes, {
     catalog,
     library: createLibraryService({
       repo: createLibraryRepo(storage), catalog, cursors, changeCursors: createTokenSealer(subkey(secret, 'library-changes')), clock,
     }),
     history: createHistoryService({ repo: createHistoryRepo(storage), catalog, cursors, historyDays: config.historyDays, clock }),
-    guard,
-    negotiator,
     idempotency,
   });
   await app.register(playlistRoutes, {
     playlists: createPlaylistService({
       repo: createPlaylistsRepo(storage), catalog, cursors, clock, maxItems: config.playlistMaxItems, publicUrl: config.publicUrl,
     }),
-    guard,
-    negotiator,
     idempotency,
   });
   await app.register(authorizeRoutes, {
@@ -317,7 +316,6 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   await app.register(tokenRoutes, {
     clients,
     tokens,
-    guard,
     addressLimiter,
     clock,
     oauthErrors: createErrorHandler(negotiator, BODY_LIMIT, { oauth: true }),

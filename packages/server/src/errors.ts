@@ -489,12 +489,6 @@ export const PAGE_TEXTS = {
   password: { ar: 'كلمة المرور', en: 'Password' },
   allow: { ar: 'سماح', en: 'Allow' },
   deny: { ar: 'رفض', en: 'Deny' },
-  scopeRead: { ar: 'قراءة الكتالوج ومكتبتك: الأغاني والفنانين وما حفظته وما استمعت إليه', en: 'Read the catalog and your library: songs, artists, what you saved and what you played' },
-  scopeStream: { ar: 'تشغيل الموسيقى باسمك', en: 'Play music on your behalf' },
-  scopeWrite: {
-    ar: 'تعديل مكتبتك: حفظ الأغاني والألبومات، ومتابعة الفنانين، وتسجيل ما تستمع إليه',
-    en: 'Change your library: save songs and albums, follow artists, and record what you play',
-  },
   cannotContinueTitle: { ar: 'تعذّر تسجيل الدخول', en: 'Sign-in cannot continue' },
   startAgain: { ar: 'ارجع إلى التطبيق وابدأ من جديد.', en: 'Go back to the app and start again.' },
   wrongPassword: { ar: 'اسم المستخدم أو كلمة المرور غير صحيحة.', en: 'The username or password is not correct.' },

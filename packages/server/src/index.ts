@@ -16,7 +16,7 @@ export { createApiKeysService, ApiKeyNotFoundError, type ApiKeysService } from '
 export { createApiKeysRepo } from './keys/api-keys.repo.ts';
 export { ERRORS, VIOLATIONS, STATUS_OF_CODE } from './errors.ts';
 export { createUsersService, UserInputError, type UsersService, type UserSummary } from './oauth/users.service.ts';
-export { createClientsService, ClientInputError, SCOPES, type ClientsService } from './oauth/clients.service.ts';
+export { createClientsService, ClientInputError, type ClientsService } from './oauth/clients.service.ts';
 export { addMedia, MediaError } from './streaming/media.ts';
 export { scanMusicFolder, type ScanSummary, type ScanProblem, type PartialDate } from './streaming/media-scan.ts';
 export { createLedgerRepo, type LedgerGrouping, type LedgerGroup } from './streaming/ledger.repo.ts';

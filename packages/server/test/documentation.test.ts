@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { SCOPES } from '@maqam/server';
+import { SCOPE_NAMES } from '@maqam/contract';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -48,6 +48,6 @@ describe('the documentation', () => {
     const contents = [...api.matchAll(/^- \[(.+)\]\(#[^)]+\)$/gm)].map((m) => m[1]!);
     expect(contents).toEqual(sections);
     const scopes = /^Scopes[^\n]*\n(?:[^\n]*\n)*?\n((?:- `\w+`: [\s\S]*?\n)+)\n/m.exec(api)?.[1] ?? '';
-    expect([...scopes.matchAll(/^- `(\w+)`: /gm)].map((m) => m[1])).toEqual([...SCOPES]);
+    expect([...scopes.matchAll(/^- `(\w+)`: /gm)].map((m) => m[1])).toEqual([...SCOPE_NAMES]);
   });
 });

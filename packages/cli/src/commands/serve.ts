@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { sql } from 'kysely';
+import { SCOPE_NAMES } from '@maqam/contract';
 import {
   addMedia, closeOnSignals, createClientsService, createUsersService, demoMusicDurations, KNOWN_ARTISTS, knownArtistId, packageDemoMusic,
   seedDemoCatalog, seedKnownArtists, startServer, type Config, type RunningServer, type Storage,
@@ -81,7 +82,7 @@ async function seedDemo(storage: Storage, config: Config, out: Output, demo: Dem
       clientId: DEMO_CLIENT_ID,
       name: 'Maqam Demo',
       redirectUris: [callback, docsCallback, 'http://127.0.0.1:8765/callback'],
-      scopes: ['read', 'stream', 'write'],
+      scopes: [...SCOPE_NAMES],
     });
   } else {
     // Made by a release before the library: the demo now saves likes and reports plays.

@@ -8,16 +8,16 @@ import {
   GetAlbumTracksResponse,
   PageQuery,
 } from '@maqam/contract';
-import { negotiateLocale } from '../http/locale.hook.ts';
 import { pageRequest } from './paging.ts';
-import { batchBody, batchIdsOf, CATALOG_SECURITY, ERROR_RESPONSES, sendLentAnswer, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
+import { sendJson, sendLentAnswer } from '../http/answers.ts';
+import { batchBody, batchIdsOf } from '../http/batch-body.ts';
+import type { CatalogRouteDeps } from './songs.routes.ts';
 
 const TAGS = ['MusicCatalogService'];
 
 export function albumsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void {
-  const { catalog, guard, negotiator } = deps;
+  const { catalog } = deps;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
-  const common = { onRequest: guard('catalog'), preValidation: negotiateLocale(negotiator) };
 
   routes.get(
     '/v1/music/albums/:album_id',
@@ -27,11 +27,10 @@ export function albumsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void
         tags: TAGS,
         summary: 'Returns an album.',
         description: '`trackCount` and `totalDurationMs` count the songs of the album that are not withdrawn.',
-        security: CATALOG_SECURITY,
         params: GetAlbumParams,
-        response: { 200: GetAlbumResponse, ...ERROR_RESPONSES },
+        response: { 200: GetAlbumResponse },
       },
-      ...common,
+      config: { access: 'catalog' },
     },
     async (request, reply) => sendJson(reply, await catalog.getAlbum(request.params.album_id, request.negotiation)),
   );
@@ -47,13 +46,10 @@ export function albumsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void
         summary: 'Returns many albums by id in one call.',
         description:
           'Every requested id is a key of `results`; ids not in the catalog get a per-item NOT_FOUND error. Duplicate ids are answered once.',
-        security: CATALOG_SECURITY,
         body: BatchGetAlbumsRequest,
-        response: { 200: BatchGetAlbumsResponse, ...ERROR_RESPONSES },
+        response: { 200: BatchGetAlbumsResponse },
       },
-      config: batch.config,
-      onRequest: guard('catalog'),
-      preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
+      config: { ...batch.config, access: 'catalog' },
     },
     async (request, reply) => sendLentAnswer(reply, await catalog.batchGetAlbums(batchIdsOf(request.body, 'albumIdList'), request.negotiation), catalog),
   );
@@ -66,12 +62,11 @@ export function albumsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void
         tags: TAGS,
         summary: "Returns the album's songs in play order, one page at a time.",
         description: 'Ordered by disc number, track number, then song id. Withdrawn songs are left out.',
-        security: CATALOG_SECURITY,
         params: GetAlbumParams,
         querystring: PageQuery,
-        response: { 200: GetAlbumTracksResponse, ...ERROR_RESPONSES },
+        response: { 200: GetAlbumTracksResponse },
       },
-      ...common,
+      config: { access: 'catalog' },
     },
     async (request, reply) => {
       const page = pageRequest(request.query as Record<string, unknown>);

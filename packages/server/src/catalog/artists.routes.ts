@@ -14,16 +14,16 @@ import {
   GetRelatedArtistsQuery,
   GetRelatedArtistsResponse,
 } from '@maqam/contract';
-import { negotiateLocale } from '../http/locale.hook.ts';
 import { pageRequest, pickAlias } from './paging.ts';
-import { batchBody, batchIdsOf, CATALOG_SECURITY, ERROR_RESPONSES, sendLentAnswer, sendJson, type CatalogRouteDeps } from './songs.routes.ts';
+import { sendJson, sendLentAnswer } from '../http/answers.ts';
+import { batchBody, batchIdsOf } from '../http/batch-body.ts';
+import type { CatalogRouteDeps } from './songs.routes.ts';
 
 const TAGS = ['MusicCatalogService'];
 
 export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void {
-  const { catalog, guard, negotiator } = deps;
+  const { catalog } = deps;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
-  const common = { onRequest: guard('catalog'), preValidation: negotiateLocale(negotiator) };
 
   routes.get(
     '/v1/music/artists/:artist_id',
@@ -33,11 +33,10 @@ export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): voi
         tags: TAGS,
         summary: "Returns an artist's full profile.",
         description: 'Name and biography resolve to the best language of `Accept-Language` the artist has. A withdrawn or unknown id is a 404.',
-        security: CATALOG_SECURITY,
         params: GetArtistParams,
-        response: { 200: GetArtistResponse, ...ERROR_RESPONSES },
+        response: { 200: GetArtistResponse },
       },
-      ...common,
+      config: { access: 'catalog' },
     },
     async (request, reply) => sendJson(reply, await catalog.getArtist(request.params.artist_id, request.negotiation)),
   );
@@ -53,13 +52,10 @@ export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): voi
         summary: 'Returns many artists by id in one call.',
         description:
           'Every requested id is a key of `results`; ids not in the catalog get a per-item NOT_FOUND error. Duplicate ids are answered once.',
-        security: CATALOG_SECURITY,
         body: BatchGetArtistsRequest,
-        response: { 200: BatchGetArtistsResponse, ...ERROR_RESPONSES },
+        response: { 200: BatchGetArtistsResponse },
       },
-      config: batch.config,
-      onRequest: guard('catalog'),
-      preValidation: [negotiateLocale(negotiator), batch.renameProtoJson],
+      config: { ...batch.config, access: 'catalog' },
     },
     async (request, reply) => sendLentAnswer(reply, await catalog.batchGetArtists(batchIdsOf(request.body, 'artistIdList'), request.negotiation), catalog),
   );
@@ -72,12 +68,11 @@ export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): voi
         tags: TAGS,
         summary: "Returns the albums that credit the artist, newest first, one page at a time.",
         description: 'Ordered by release date descending, then album id. `album_type` keeps one type of album.',
-        security: CATALOG_SECURITY,
         params: GetArtistParams,
         querystring: GetArtistDiscographyQuery,
-        response: { 200: GetArtistDiscographyResponse, ...ERROR_RESPONSES },
+        response: { 200: GetArtistDiscographyResponse },
       },
-      ...common,
+      config: { access: 'catalog' },
     },
     async (request, reply) => {
       const query = request.query as Record<string, unknown>;
@@ -94,12 +89,11 @@ export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): voi
         tags: TAGS,
         summary: "Returns the artist's most popular songs.",
         description: 'Ordered by popularity descending, then song id. `page_size` 1 to 50, default 10; there is no next page.',
-        security: CATALOG_SECURITY,
         params: GetArtistParams,
         querystring: GetArtistTopTracksQuery,
-        response: { 200: GetArtistTopTracksResponse, ...ERROR_RESPONSES },
+        response: { 200: GetArtistTopTracksResponse },
       },
-      ...common,
+      config: { access: 'catalog' },
     },
     async (request, reply) => {
       const size = pickAlias<number>(request.query as Record<string, unknown>, ['page_size', 'pageSize', 'limit'])?.value;
@@ -116,12 +110,11 @@ export function artistsRoutes(app: FastifyInstance, deps: CatalogRouteDeps): voi
         summary: 'Returns artists similar to the given artist, one page at a time.',
         description:
           'Ordered by similarity, most similar first. `nextPageToken` is empty on the last page. Page tokens are bound to the artist and expire.',
-        security: CATALOG_SECURITY,
         params: GetRelatedArtistsParams,
         querystring: GetRelatedArtistsQuery,
-        response: { 200: GetRelatedArtistsResponse, ...ERROR_RESPONSES },
+        response: { 200: GetRelatedArtistsResponse },
       },
-      ...common,
+      config: { access: 'catalog' },
     },
     async (request, reply) => {
       const page = pageRequest(request.query as Record<string, unknown>);

@@ -2,14 +2,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ApiError, invalidRequest } from '../errors.ts';
 import type { ApiKeyPrincipal, Principal, TokenPrincipal } from '../principal.ts';
+import { ACCESS, type Access } from './access.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
-/**
- * What an operation needs: catalog reads take an API key or `read`;
- * Acquire*Stream takes `stream` and no key; TokenInfo takes any live token and no key;
- * a user's library is read with `read` and written with `write`, never with a key (it has no user).
- */
-export type Requirement = 'catalog' | 'stream' | 'tokeninfo' | 'user-read' | 'user-write';
+/** What an operation needs of a credential (access.ts says what each admits). */
+export type Requirement = Exclude<Access, 'public'>;
 
 /** The ports credential checking uses; the OAuth server supplies `accessToken`. */
 export interface CredentialVerifiers {
@@ -26,8 +23,6 @@ declare module 'fastify' {
 // RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token; the scheme is case-insensitive.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 const REALM = 'Bearer realm="maqam"';
-
-const SCOPE_OF: Record<Requirement, string | undefined> = { catalog: 'read', stream: 'stream', tokeninfo: undefined, 'user-read': 'read', 'user-write': 'write' };
 
 /**
  * Checks credentials in the contract's order (section 2): header shape (400),
@@ -68,12 +63,11 @@ export async function verifyCredentials(verifiers: CredentialVerifiers, headers:
   }
 
   // 3. Permission.
+  const rule = ACCESS[requirement];
   if (principal.kind === 'apiKey') {
-    if (requirement === 'stream') throw new ApiError('apiKeyNotAllowed');
-    if (requirement === 'tokeninfo') throw new ApiError('tokenInfoNeedsToken');
-    if (requirement === 'user-read' || requirement === 'user-write') throw new ApiError('apiKeyHasNoUser');
+    if (rule.apiKey !== 'admitted') throw new ApiError(rule.apiKey);
   } else {
-    const scope = SCOPE_OF[requirement];
+    const scope = rule.scope;
     if (scope !== undefined && !principal.scopes.has(scope)) {
       throw new ApiError('scopeMissing', {
         params: { scope },

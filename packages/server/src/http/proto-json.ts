@@ -26,7 +26,8 @@ function rename(value: unknown, path: (string | number)[], depth: number): void 
     }
     return;
   }
-  if (value === null || typeof value !== 'object') return;
+  // Only what JSON.parse made: a body a route read its own way (a Batch* body's ids, batch-body.ts) has its names already.
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return;
   const object = value as Record<string, unknown>;
   for (const key of Object.keys(object)) {
     let name = key;

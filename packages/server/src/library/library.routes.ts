@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   CheckFollowedArtistsResponse, CheckSavedItemsResponse, EmptyResponse, FollowArtistsResponse, FollowedArtistsRequest, GetCurrentUserResponse,
@@ -6,14 +6,10 @@ import {
   LIBRARY_ITEM_TYPES, MAX_BATCH_SIZE, PageQuery, ReportPlaysRequest, ReportPlaysResponse, SavedItemsRequest, SaveItemsResponse,
 } from '@maqam/contract';
 import { invalidRequest, localizedError, type ErrorReason, type MessageLocale } from '../errors.ts';
-import { userOf, type Guard } from '../http/credentials.ts';
+import { sendJson, sendLentAnswer, type AnswerLender } from '../http/answers.ts';
+import { userOf } from '../http/credentials.ts';
 import { IDEMPOTENCY_NOTE, type Idempotency } from '../http/idempotency.ts';
-import { negotiateLocale } from '../http/locale.hook.ts';
-import { normalizeProtoJsonNames } from '../http/proto-json.ts';
-import type { LocaleNegotiator } from '../locale/negotiation.ts';
 import { pageRequest, typesParameter } from '../catalog/paging.ts';
-import type { CatalogService } from '../catalog/catalog.service.ts';
-import { ERROR_RESPONSES, sendJson, sendLentAnswer } from '../catalog/songs.routes.ts';
 import type { HistoryService, PlayOutcome } from './history.service.ts';
 import type { ChangeRow, LibraryKind } from './library.repo.ts';
 import type { LibraryService, SaveOutcome, SaveOutcomes } from './library.service.ts';
@@ -21,17 +17,19 @@ import { rfc3339 } from './rendered-items.ts';
 
 export interface LibraryRouteDeps {
   /** Lends the memory of the lists' answers (catalog.listAnswer), given back once they are sent. */
-  catalog: CatalogService;
+  catalog: AnswerLender;
   library: LibraryService;
   history: HistoryService;
-  guard: Guard;
-  negotiator: LocaleNegotiator;
+  /** Keeps a write's answer with it (the edge claims the key: `config.idempotent`). */
   idempotency: Idempotency;
 }
 
-const READ_SECURITY = [{ oauth2: ['read'] }];
-const WRITE_SECURITY = [{ oauth2: ['write'] }];
 const TAGS = ['LibraryService'];
+/** What the routes declare of themselves (http/edge.ts wires it). */
+const READ = { access: 'user-read' } as const;
+const WRITE = { access: 'user-write', idempotent: true } as const;
+/** A POST that reads (a check): retried freely, but a key is taken like any POST's. */
+const CHECK = { access: 'user-read', idempotent: true } as const;
 
 
 /** The ids of a list, each once, in first-seen order (as Batch* answers them). */
@@ -107,33 +105,22 @@ function savedItemsOf(body: SavedItemsRequest): Map<LibraryKind, string[]> {
  * user (403). A scope of its own: its POSTs take an Idempotency-Key.
  */
 export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDeps): Promise<void> {
-  const { catalog, library, history, guard, negotiator, idempotency } = deps;
+  const { catalog, library, history, idempotency } = deps;
   const routes = scope.withTypeProvider<TypeBoxTypeProvider>();
-  scope.decorateRequest('idempotencyKey', undefined);
   // A user's library changes with every write and is theirs alone: no cache, shared or private, keeps an answer.
   scope.addHook('onSend', (_request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     done(null, payload);
   });
-  const renameBody = async (request: FastifyRequest) => normalizeProtoJsonNames(request.body);
-  const read = { onRequest: guard('user-read'), preValidation: [negotiateLocale(negotiator), renameBody] };
-  const write = {
-    onRequest: guard('user-write'),
-    preValidation: [negotiateLocale(negotiator), renameBody],
-    preHandler: idempotency.claim,
-    onSend: idempotency.record,
-  };
-  /** A POST that reads (a check): retried freely, but a key is taken like any POST's. */
-  const check = { ...read, preHandler: idempotency.claim, onSend: idempotency.record };
 
   routes.get('/v1/users/me', {
     schema: {
-      operationId: 'GetCurrentUser', tags: TAGS, security: READ_SECURITY,
+      operationId: 'GetCurrentUser', tags: TAGS,
       summary: 'The signed-in user.',
       description: 'The user the access token acts for: id, username, the name to show, and when the account was made.',
-      response: { 200: GetCurrentUserResponse, ...ERROR_RESPONSES },
+      response: { 200: GetCurrentUserResponse },
     },
-    ...read,
+    config: READ,
   }, async (request) => ({ user: await library.user(userOf(request)) }));
 
   const saveResults = (outcomes: ReadonlyMap<string, SaveOutcome> | undefined, member: 'savedAt' | 'followedAt', locale: MessageLocale) =>
@@ -142,13 +129,13 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
 
   routes.post('/v1/library/saved::batchAdd', {
     schema: {
-      operationId: 'SaveItems', tags: TAGS, security: WRITE_SECURITY,
+      operationId: 'SaveItems', tags: TAGS,
       summary: 'Saves songs and albums to the user\'s library.',
       description: 'Saving again keeps the first savedAt. An unknown or withdrawn id is a per-item NOT_FOUND and is not saved.' + IDEMPOTENCY_NOTE,
       body: SavedItemsRequest,
-      response: { 200: SaveItemsResponse, ...ERROR_RESPONSES },
+      response: { 200: SaveItemsResponse },
     },
-    ...write,
+    config: WRITE,
   }, async (request, reply) => {
     const locale = request.negotiation.messageLocale;
     const answer = idempotency.answer(request, reply, (outcomes: SaveOutcomes) =>
@@ -158,13 +145,13 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
 
   routes.post('/v1/library/saved::batchRemove', {
     schema: {
-      operationId: 'RemoveSavedItems', tags: TAGS, security: WRITE_SECURITY,
+      operationId: 'RemoveSavedItems', tags: TAGS,
       summary: 'Removes songs and albums from the user\'s library.',
       description: 'Removing what is not saved succeeds.' + IDEMPOTENCY_NOTE,
       body: SavedItemsRequest,
-      response: { 200: EmptyResponse, ...ERROR_RESPONSES },
+      response: { 200: EmptyResponse },
     },
-    ...write,
+    config: WRITE,
   }, async (request, reply) => {
     const answer = idempotency.answer(request, reply, () => ({}));
     return answer.send(await library.remove(userOf(request), savedItemsOf(request.body), answer.keep));
@@ -172,13 +159,13 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
 
   routes.post('/v1/library/saved::check', {
     schema: {
-      operationId: 'CheckSavedItems', tags: TAGS, security: READ_SECURITY,
+      operationId: 'CheckSavedItems', tags: TAGS,
       summary: 'Tells which of these songs and albums the user has saved.',
       description: 'Every requested id is a key, answered once: saved with savedAt, or saved: false (an unknown id too).',
       body: SavedItemsRequest,
-      response: { 200: CheckSavedItemsResponse, ...ERROR_RESPONSES },
+      response: { 200: CheckSavedItemsResponse },
     },
-    ...check,
+    config: CHECK,
   }, async (request, reply) => {
     const userId = userOf(request);
     const byKind = savedItemsOf(request.body);
@@ -189,13 +176,13 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
 
   routes.get('/v1/library/saved', {
     schema: {
-      operationId: 'GetSavedItems', tags: TAGS, security: READ_SECURITY,
+      operationId: 'GetSavedItems', tags: TAGS,
       summary: 'The user\'s saved songs and albums, newest save first, then id.',
       description: 'A withdrawn item stays saved but is left out until it comes back. Page tokens are bound to the user and types.',
       querystring: GetSavedItemsQuery,
-      response: { 200: GetSavedItemsResponse, ...ERROR_RESPONSES },
+      response: { 200: GetSavedItemsResponse },
     },
-    ...read,
+    config: READ,
   }, async (request, reply) => {
     const query = request.query as Record<string, unknown> & { types?: string };
     return sendLentAnswer(reply, await library.list(userOf(request), typesParameter(query.types, LIBRARY_ITEM_TYPES, 'libraryTypes'), 'savedAt', pageRequest(query), request.negotiation), catalog);
@@ -205,13 +192,13 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
 
   routes.post('/v1/library/following/artists::batchAdd', {
     schema: {
-      operationId: 'FollowArtists', tags: TAGS, security: WRITE_SECURITY,
+      operationId: 'FollowArtists', tags: TAGS,
       summary: 'Follows artists.',
       description: 'Following again keeps the first followedAt. An unknown or withdrawn id is a per-item NOT_FOUND and is not followed.' + IDEMPOTENCY_NOTE,
       body: FollowedArtistsRequest,
-      response: { 200: FollowArtistsResponse, ...ERROR_RESPONSES },
+      response: { 200: FollowArtistsResponse },
     },
-    ...write,
+    config: WRITE,
   }, async (request, reply) => {
     const answer = idempotency.answer(request, reply, (outcomes: SaveOutcomes) =>
       ({ artists: saveResults(outcomes.get('artist'), 'followedAt', request.negotiation.messageLocale) }));
@@ -220,13 +207,13 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
 
   routes.post('/v1/library/following/artists::batchRemove', {
     schema: {
-      operationId: 'UnfollowArtists', tags: TAGS, security: WRITE_SECURITY,
+      operationId: 'UnfollowArtists', tags: TAGS,
       summary: 'Unfollows artists.',
       description: 'Unfollowing an artist not followed succeeds.' + IDEMPOTENCY_NOTE,
       body: FollowedArtistsRequest,
-      response: { 200: EmptyResponse, ...ERROR_RESPONSES },
+      response: { 200: EmptyResponse },
     },
-    ...write,
+    config: WRITE,
   }, async (request, reply) => {
     const answer = idempotency.answer(request, reply, () => ({}));
     return answer.send(await library.remove(userOf(request), artistsOf(request.body), answer.keep));
@@ -234,39 +221,39 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
 
   routes.post('/v1/library/following/artists::check', {
     schema: {
-      operationId: 'CheckFollowedArtists', tags: TAGS, security: READ_SECURITY,
+      operationId: 'CheckFollowedArtists', tags: TAGS,
       summary: 'Tells which of these artists the user follows.',
       description: 'Every requested id is a key, answered once: following with followedAt, or following: false (an unknown id too).',
       body: FollowedArtistsRequest,
-      response: { 200: CheckFollowedArtistsResponse, ...ERROR_RESPONSES },
+      response: { 200: CheckFollowedArtistsResponse },
     },
-    ...check,
+    config: CHECK,
   }, async (request, reply) =>
     sendJson(reply, `{"artists":${statesJson(await library.check(userOf(request), 'artist', distinct(request.body.artistIdList)), FOLLOWING)}}`));
 
   routes.get('/v1/library/following/artists', {
     schema: {
-      operationId: 'GetFollowedArtists', tags: TAGS, security: READ_SECURITY,
+      operationId: 'GetFollowedArtists', tags: TAGS,
       summary: 'The artists the user follows, newest follow first, then id.',
       description: 'A withdrawn artist stays followed but is left out until it comes back. Page tokens are bound to the user.',
       querystring: PageQuery,
-      response: { 200: GetFollowedArtistsResponse, ...ERROR_RESPONSES },
+      response: { 200: GetFollowedArtistsResponse },
     },
-    ...read,
+    config: READ,
   }, async (request, reply) =>
     sendLentAnswer(reply, await library.list(userOf(request), ['artist'], 'followedAt', pageRequest(request.query as Record<string, unknown>), request.negotiation), catalog));
 
   routes.post('/v1/library/history::report', {
     schema: {
-      operationId: 'ReportPlays', tags: TAGS, security: WRITE_SECURITY,
+      operationId: 'ReportPlays', tags: TAGS,
       summary: 'Reports plays of songs.',
       description:
         'A play counts when it lasted at least 30 s, or at least half of a song shorter than 60 s; shorter plays are kept as skips. ' +
         'The same playId reported again changes nothing and answers its first result. A bad play is a per-item error; the others are recorded.' + IDEMPOTENCY_NOTE,
       body: ReportPlaysRequest,
-      response: { 200: ReportPlaysResponse, ...ERROR_RESPONSES },
+      response: { 200: ReportPlaysResponse },
     },
-    ...write,
+    config: WRITE,
   }, async (request, reply) => {
     const locale = request.negotiation.messageLocale;
     const answer = idempotency.answer(request, reply, (outcomes: ReadonlyMap<string, PlayOutcome>) => ({
@@ -277,24 +264,24 @@ export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDe
 
   routes.get('/v1/library/history', {
     schema: {
-      operationId: 'GetHistory', tags: TAGS, security: READ_SECURITY,
+      operationId: 'GetHistory', tags: TAGS,
       summary: 'The user\'s counted plays, newest first.',
       description: 'Kept MAQAM_HISTORY_DAYS days (default 365); paged with no other cap.',
       querystring: PageQuery,
-      response: { 200: GetHistoryResponse, ...ERROR_RESPONSES },
+      response: { 200: GetHistoryResponse },
     },
-    ...read,
+    config: READ,
   }, async (request, reply) => sendLentAnswer(reply, await history.list(userOf(request), pageRequest(request.query as Record<string, unknown>), request.negotiation), catalog));
 
   routes.get('/v1/library/changes', {
     schema: {
-      operationId: 'GetLibraryChanges', tags: TAGS, security: READ_SECURITY,
+      operationId: 'GetLibraryChanges', tags: TAGS,
       summary: 'What changed in the user\'s library since a cursor, in commit order.',
       description: 'Without a cursor the answer marks now. With one, it lists the changes after it (at most 500) and the next cursor. Cursors are bound to the user and kept 90 days.',
       querystring: GetLibraryChangesQuery,
-      response: { 200: GetLibraryChangesResponse, ...ERROR_RESPONSES },
+      response: { 200: GetLibraryChangesResponse },
     },
-    ...read,
+    config: READ,
   }, async (request, reply) => {
     const { changes, nextCursor } = await library.changes(userOf(request), (request.query as { cursor?: string }).cursor);
     return sendJson(reply, changesJson(changes, nextCursor));

@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../storage/database.ts';
 import { createClientsRepo } from './clients.repo.ts';
 
-export const SCOPES = ['read', 'stream', 'write'] as const;
-export type Scope = (typeof SCOPES)[number];
+import { SCOPE_NAMES, type Scope } from '@maqam/contract';
 
 export interface OAuthClient {
   readonly clientId: string;
@@ -61,9 +60,9 @@ export function createClientsService(db: Db, clock: () => number = Date.now) {
         if (problem) throw new ClientInputError(`redirect URI "${uri}" ${problem}`);
       }
       const scopes = [...new Set(options.scopes ?? ['read'])];
-      const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-      if (unknown.length > 0) throw new ClientInputError(`unknown scope(s) ${unknown.join(', ')}; scopes are ${SCOPES.join(', ')}`);
-      if (scopes.length === 0) throw new ClientInputError(`a client needs at least one scope of ${SCOPES.join(', ')}`);
+      const unknown = scopes.filter((s) => !(SCOPE_NAMES as readonly string[]).includes(s));
+      if (unknown.length > 0) throw new ClientInputError(`unknown scope(s) ${unknown.join(', ')}; scopes are ${SCOPE_NAMES.join(', ')}`);
+      if (scopes.length === 0) throw new ClientInputError(`a client needs at least one scope of ${SCOPE_NAMES.join(', ')}`);
       if (options.clientId !== undefined && !/^[A-Za-z0-9._-]{3,64}$/.test(options.clientId)) {
         throw new ClientInputError('a client id is 3 to 64 letters, digits, ".", "-" or "_"');
       }

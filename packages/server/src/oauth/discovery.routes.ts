@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { SCOPES } from './clients.service.ts';
+import { SCOPE_NAMES } from '@maqam/contract';
 
 /** Authorization server metadata (RFC 8414): where the endpoints are, and what they support. */
 export async function discoveryRoutes(app: FastifyInstance, deps: { issuer: string }): Promise<void> {
@@ -16,7 +16,7 @@ export async function discoveryRoutes(app: FastifyInstance, deps: { issuer: stri
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['none'],
     revocation_endpoint_auth_methods_supported: ['none'],
-    scopes_supported: [...SCOPES],
+    scopes_supported: [...SCOPE_NAMES],
     authorization_response_iss_parameter_supported: true,
     service_documentation: `${issuer}/docs`,
   }));

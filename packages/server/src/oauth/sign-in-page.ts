@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PAGE_TEXTS } from '../errors.ts';
+import { SCOPES } from './scopes.ts';
 
 type PageText = { readonly ar: string; readonly en: string };
 
@@ -36,7 +37,7 @@ export const PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
 } as const;
 
-const SCOPE_TEXT: Record<string, PageText> = { read: PAGE_TEXTS.scopeRead, stream: PAGE_TEXTS.scopeStream, write: PAGE_TEXTS.scopeWrite };
+const SCOPE_TEXT: Readonly<Record<string, PageText>> = Object.fromEntries(Object.entries(SCOPES).map(([scope, texts]) => [scope, texts.consent]));
 
 /** A text of the page in both languages: Arabic, then English beside it (`tag`'s element, marked as English). */
 function both(text: PageText, tag: 'span' | 'p' = 'span'): string {

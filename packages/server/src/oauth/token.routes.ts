@@ -10,7 +10,6 @@ import {
   TokenResponse,
 } from '@maqam/contract';
 import { ApiError, type Violation } from '../errors.ts';
-import type { Guard } from '../http/credentials.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import type { ClientsService } from './clients.service.ts';
 import { addFormParser, NO_STORE, snakeCaseBody } from './oauth-http.ts';
@@ -20,7 +19,6 @@ import type { TokenSet, TokensService } from './tokens.service.ts';
 export interface TokenRouteDeps {
   clients: ClientsService;
   tokens: TokensService;
-  guard: Guard;
   /** Limits calls to the token endpoints per client address (contract section 8); absent when limits are off. */
   addressLimiter: RateLimiter | undefined;
   /** The app's clock (AppDeps.clock): TokenInfo's expires_in. */
@@ -37,7 +35,7 @@ const AUTH_ERRORS = { 400: OAuthErrorBody, 401: OAuthErrorBody, '4xx': ErrorBody
 
 /** The token endpoints (RFC 6749 §3.2, RFC 7009) and TokenInfo. */
 export async function tokenRoutes(app: FastifyInstance, deps: TokenRouteDeps): Promise<void> {
-  const { clients, tokens, guard } = deps;
+  const { clients, tokens } = deps;
   addFormParser(app);
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   // The token endpoints take no credential to count against, so they are limited per client address.
@@ -155,10 +153,9 @@ export async function tokenRoutes(app: FastifyInstance, deps: TokenRouteDeps): P
         tags: ['AuthService'],
         summary: "Describes the presented access token: scopes, client, user and expiry.",
         description: 'For apps and resource servers that need to know what a bearer token allows. Answers 401 for a token that is unknown, expired or revoked.',
-        security: [{ oauth2: [] }],
-        response: { 200: TokenInfoResponse, '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 200: TokenInfoResponse },
       },
-      onRequest: guard('tokeninfo'),
+      config: { access: 'tokeninfo' },
     },
     async (request, reply) => {
       const principal = request.principal!;

@@ -2,14 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { MAX_QUERY_LENGTH, SEARCH_TYPES, SearchQuery, SearchResponse } from '@maqam/contract';
 import { invalidRequest } from '../errors.ts';
-import type { Guard } from '../http/credentials.ts';
-import { negotiateLocale } from '../http/locale.hook.ts';
-import type { LocaleNegotiator } from '../locale/negotiation.ts';
+import { sendJson } from '../http/answers.ts';
 import { pageRequest, typesParameter } from '../catalog/paging.ts';
-import { CATALOG_SECURITY, ERROR_RESPONSES, sendJson } from '../catalog/songs.routes.ts';
 import type { SearchService } from './search.service.ts';
 
-export function searchRoutes(app: FastifyInstance, deps: { search: SearchService; guard: Guard; negotiator: LocaleNegotiator }): void {
+export function searchRoutes(app: FastifyInstance, deps: { search: SearchService }): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/v1/search',
     {
@@ -21,12 +18,10 @@ export function searchRoutes(app: FastifyInstance, deps: { search: SearchService
           'Every query word must match a name or title (a song also matches through its artists and album): whole, as a prefix (last word), ' +
           'within one typo (5+ letters), or as another spelling, transliteration, Arabizi or script of the same word. ' +
           'Ordered by relevance, then popularity, then id. Page tokens are bound to q and types.',
-        security: CATALOG_SECURITY,
         querystring: SearchQuery,
-        response: { 200: SearchResponse, ...ERROR_RESPONSES },
+        response: { 200: SearchResponse },
       },
-      onRequest: deps.guard('catalog'),
-      preValidation: negotiateLocale(deps.negotiator),
+      config: { access: 'catalog' },
     },
     async (request, reply) => {
       const query = request.query as Record<string, unknown> & { q: string; types?: string };

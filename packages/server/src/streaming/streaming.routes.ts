@@ -3,10 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AcquireMusicStreamRequest, AcquireMusicStreamResponse, ErrorBody, ValidationErrorBody } from '@maqam/contract';
+import { AcquireMusicStreamRequest, AcquireMusicStreamResponse } from '@maqam/contract';
 import { ApiError } from '../errors.ts';
-import type { Guard } from '../http/credentials.ts';
-import { normalizeProtoJsonNames } from '../http/proto-json.ts';
 import { MEDIA_FILE } from './qualities.ts';
 import type { StreamClaims, StreamUrlKind, StreamUrlSigner } from './stream-urls.ts';
 import type { StreamingService } from './streaming.service.ts';
@@ -14,7 +12,6 @@ import type { StreamingService } from './streaming.service.ts';
 export interface StreamingRouteDeps {
   streaming: StreamingService;
   signer: StreamUrlSigner;
-  guard: Guard;
   mediaRoot: string;
   publicUrl: string;
   /** The app's clock (AppDeps.clock): how long a signed URL's answer may be cached. */
@@ -40,7 +37,7 @@ function parseRange(header: string | undefined, size: number): { start: number; 
 }
 
 export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps): void {
-  const { streaming, signer, guard, mediaRoot, publicUrl } = deps;
+  const { streaming, signer, mediaRoot, publicUrl } = deps;
 
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/v1/streaming/music',
@@ -50,12 +47,10 @@ export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps):
         tags: ['StreamingService'],
         summary: 'Acquires a signed HLS stream of a song for the signed-in user (OAuth scope `stream`; API keys are refused).',
         description: 'Answers a signed `manifestUrl` (HLS) at the best quality the song has up to `maxQuality`, and the qualities that exist. The manifest must be first fetched within `expiresInSeconds`; the segments it leads to stay valid for the whole listening window (acquisition + the song\'s duration + `MAQAM_STREAM_GRACE`). A stream is billed once per user, song and quality per `expiresInSeconds`; asking again inside it is not billed again.',
-        security: [{ oauth2: ['stream'] }],
         body: AcquireMusicStreamRequest,
-        response: { 200: AcquireMusicStreamResponse, 400: ValidationErrorBody, '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 200: AcquireMusicStreamResponse },
       },
-      onRequest: guard('stream'),
-      preValidation: async (request) => normalizeProtoJsonNames(request.body),
+      config: { access: 'stream' },
     },
     async (request, reply) => {
       const principal = request.principal;
