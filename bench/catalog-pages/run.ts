@@ -7,14 +7,17 @@
 // from the fragment cache) and "uniform" ids over the whole catalog (mostly
 // misses: rows read and rendered). Reported per run: requests/s, page
 // views/s, p50/p99 per request, server CPU microseconds per request (from
-// /proc over the run), RSS. Also prints the query plan of every list query
-// (explain.ts).
+// /proc over the run), RSS; and beside each run the bare node:http server
+// (bench/lib/load.ts bareServerLike): its CPU answering as many bytes (the
+// ceiling: x ceiling) and its p99 spinning for the run's CPU a request (the
+// tail that CPU alone makes at this load). Also prints the query plan of
+// every list query (explain.ts).
 //
 //   npm run bench:catalog-pages          (BENCH_SONGS, BENCH_SECONDS, BENCH_WARMUP)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { cpuSeconds, memoryOf, startPinned, stop, waitReady, warmPageCache, wrk } from '../lib/load.ts';
+import { bareServerLike, cpuSeconds, memoryOf, startPinned, stop, waitReady, warmPageCache, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -53,9 +56,7 @@ const base = `http://127.0.0.1:${PORT}`;
 const server = startPinned([BIN, 'serve'], { ...env, PORT: String(PORT) });
 await waitReady(server, () => fetch(`${base}/v1/music/albums/album-1`, { headers: { 'x-api-key': apiKey } }));
 
-console.log(`\n${SONGS.toLocaleString('en')} songs (${sizes.album.toLocaleString('en')} albums, ${sizes.artist.toLocaleString('en')} artists), ${CONNECTIONS} connections, ${SECONDS} s a run after ${WARMUP_SECONDS} s warm-up\n`);
-console.log('| page | ids | requests/s | page views/s | p50 | p99 | CPU us/request | RSS (anon) | errors |');
-console.log('|---|---|---|---|---|---|---|---|---|');
+const rows: string[] = [];
 for (const page of ['album', 'artist'] as const) {
   for (const [label, count] of [['hot', HOT], ['uniform', sizes[page]]] as const) {
     const run = (seconds: number) =>
@@ -65,14 +66,20 @@ for (const page of ['album', 'artist'] as const) {
     const result = run(SECONDS);
     const cpuUs = ((cpuSeconds(server.pid!) - cpuBefore) * 1e6) / result.requests;
     const memory = memoryOf(server.pid!);
+    const bare = await bareServerLike(result, cpuUs, CONNECTIONS, SECONDS);
     const perPage = page === 'album' ? 2 : 3;
-    console.log(
+    rows.push(
       `| ${page} | ${label} (${count.toLocaleString('en')}) | ${Math.round(result.requestsPerSecond).toLocaleString('en')} | ` +
         `${Math.round(result.requestsPerSecond / perPage).toLocaleString('en')} | ${result.p50Ms.toFixed(2)} ms | ${result.p99Ms.toFixed(2)} ms | ` +
-        `${Math.round(cpuUs)} | ${memory.rssMb} MB (${memory.rssAnonMb} MB) | ${result.errors} |`,
+        `${Math.round(cpuUs)} | ${(cpuUs / bare.ceilingUs).toFixed(1)} | ${bare.p99Ms.toFixed(2)} ms | ${memory.rssMb} MB (${memory.rssAnonMb} MB) | ${result.errors} |`,
     );
+    console.log(rows.at(-1));
   }
 }
+console.log(`\n${SONGS.toLocaleString('en')} songs (${sizes.album.toLocaleString('en')} albums, ${sizes.artist.toLocaleString('en')} artists), ${CONNECTIONS} connections, ${SECONDS} s a run after ${WARMUP_SECONDS} s warm-up\n`);
+console.log('| page | ids | requests/s | page views/s | p50 | p99 | CPU us/request | x ceiling | bare server at that CPU: p99 | RSS (anon) | errors |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+for (const row of rows) console.log(row);
 await stop(server);
 
 console.log('\nQuery plans of the list queries (SQLite):\n');

@@ -76,13 +76,14 @@ export async function bareServerAt(options: { cpuUs: number; ceilingUs: number; 
 
 /**
  * The bare server at the pace of a run that cost `cpuUs` a request and read `result`: its own cost at full
- * pace for answers of that size measured first (2 s), then paced by spinning for the rest. `timeoutSeconds`
- * is the run's wrk timeout: a request that waits longer is an error, not a latency, in both.
+ * pace for answers of that size measured first (2 s: `ceilingUs`, the ceiling of a request that answers as
+ * much), then paced by spinning for the rest. `timeoutSeconds` is the run's wrk timeout: a request that
+ * waits longer is an error, not a latency, in both.
  */
-export async function bareServerLike(result: WrkResult, cpuUs: number, connections: number, seconds: number, timeoutSeconds?: number): Promise<WrkResult & { cpuUs: number }> {
+export async function bareServerLike(result: WrkResult, cpuUs: number, connections: number, seconds: number, timeoutSeconds?: number): Promise<WrkResult & { cpuUs: number; ceilingUs: number }> {
   const bytes = result.bytesPerRequest;
   const ceilingUs = (await bareServerAt({ cpuUs: 0, ceilingUs: 0, bytes, connections, seconds: 2, warmupSeconds: 1, timeoutSeconds })).cpuUs;
-  return bareServerAt({ cpuUs, ceilingUs, bytes, connections, seconds, warmupSeconds: 1, timeoutSeconds });
+  return { ...(await bareServerAt({ cpuUs, ceilingUs, bytes, connections, seconds, warmupSeconds: 1, timeoutSeconds })), ceilingUs };
 }
 
 /**

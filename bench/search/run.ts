@@ -1,13 +1,16 @@
 // bench/search: GET /v1/search on the 1,000,000-song demo catalog, one run per
 // kind of query (one word, two words, a half-typed last word, a misspelled
 // word), wrk with 8 connections on core 1 and the server on core 0. Prints
-// p50 / p99 and CPU us per request per kind.
+// p50 / p99 and CPU us per request per kind, and beside each kind the bare
+// node:http server (bench/lib/load.ts bareServerLike): its CPU answering as many
+// bytes (the ceiling: x ceiling) and its p99 spinning for the kind's CPU a
+// request (the tail that CPU alone makes at this load).
 //
 //   npm run bench:search        (DATABASE_URL to use another catalog, e.g. PostgreSQL; BENCH_SECONDS)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { cpuSeconds, startPinned, stop, waitReady, warmPageCache, wrk } from '../lib/load.ts';
+import { bareServerLike, cpuSeconds, startPinned, stop, waitReady, warmPageCache, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DATA = join(ROOT, 'bench/.data');
@@ -45,9 +48,7 @@ const base = `http://127.0.0.1:${PORT}`;
 const server = startPinned([BIN, 'serve'], { ...env, PORT: String(PORT) });
 await waitReady(server, () => fetch(`${base}/v1/search?q=x`, { headers: { 'x-api-key': apiKey } }));
 
-console.log(`\n${databaseUrl.split(':')[0]}: 8 connections, ${SECONDS} s a kind\n`);
-console.log('| query kind | requests/s | p50 | p99 | CPU us/request | errors |');
-console.log('|---|---|---|---|---|---|');
+const rows: string[] = [];
 for (const [kind, queries] of Object.entries(KINDS)) {
   const file = join(DATA, `search-${kind.replace(/\W+/g, '-')}.txt`);
   writeFileSync(file, queries.map((q) => encodeURIComponent(q)).join('\n') + '\n');
@@ -56,6 +57,13 @@ for (const [kind, queries] of Object.entries(KINDS)) {
   const before = cpuSeconds(server.pid!);
   const result = run(SECONDS);
   const cpuUs = ((cpuSeconds(server.pid!) - before) * 1e6) / Math.max(1, result.requests);
-  console.log(`| ${kind} | ${result.requestsPerSecond.toFixed(1)} | ${result.p50Ms.toFixed(1)} ms | ${result.p99Ms.toFixed(1)} ms | ${Math.round(cpuUs).toLocaleString('en')} | ${result.errors} |`);
+  const bare = await bareServerLike(result, cpuUs, 8, SECONDS, 60);
+  rows.push(`| ${kind} | ${result.requestsPerSecond.toFixed(1)} | ${result.p50Ms.toFixed(1)} ms | ${result.p99Ms.toFixed(1)} ms | ${Math.round(cpuUs).toLocaleString('en')} | ${(cpuUs / bare.ceilingUs).toFixed(1)} | ${bare.p99Ms.toFixed(1)} ms | ${result.errors} |`);
+  console.log(rows.at(-1));
 }
 await stop(server);
+
+console.log(`\n${databaseUrl.split(':')[0]}: 8 connections, ${SECONDS} s a kind\n`);
+console.log('| query kind | requests/s | p50 | p99 | CPU us/request | x ceiling | bare server at that CPU: p99 | errors |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+for (const row of rows) console.log(row);
