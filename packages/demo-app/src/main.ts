@@ -29,7 +29,7 @@ import { store } from './store.ts';
 const settings = await readSettings();
 // The sign-in returns to the issuer's origin; start there so the stored PKCE verifier is found on return.
 if (new URL(settings.issuer).origin !== location.origin) location.replace(`${settings.issuer}/demo`);
-store.init(firstLanguage(), settings);
+store.init(firstLanguage(), settings, currentRoute());
 const maqam = connect(settings);
 // For the console: try `await maqam.artists.get('artist-1')`.
 Object.assign(globalThis, { maqam });

@@ -12,7 +12,7 @@ import type { PlaylistView } from './pages/playlist.ts';
 import type { PlaylistsView } from './pages/playlists.ts';
 import type { SearchView } from './pages/search.ts';
 import { EMPTY_QUEUE, type QueueState } from './player/play-queue.ts';
-import { routeOf, type Route } from './router.ts';
+import type { Route } from './router.ts';
 import type { Lang } from './texts.ts';
 
 export interface DemoSettings {
@@ -88,10 +88,11 @@ export const store = {
     return state;
   },
 
-  /** The first state; before anything subscribes. */
-  init(lang: Lang, settings: DemoSettings) {
+  /** The first state, and no subscribers yet. */
+  init(lang: Lang, settings: DemoSettings, route: Route) {
+    subscriptions.length = 0;
     state = {
-      starting: true, lang, settings, route: routeOf(location.hash), user: null, displayName: '', view: null, loading: false, status: '', searchText: '',
+      starting: true, lang, settings, route, user: null, displayName: '', view: null, loading: false, status: '', searchText: '',
       saved: new Set(), following: new Set(), myPlaylists: null, menu: null,
       queue: EMPTY_QUEUE, nowPlaying: null, playContext: undefined, quality: 'AUDIO_QUALITY_STANDARD', paused: true, position: 0, duration: Number.NaN,
       lyrics: null, lyricsOpen: false, queueOpen: false,
@@ -103,7 +104,7 @@ export const store = {
     const patch = typeof change === 'function' ? change(state) : change;
     if (Object.entries(patch).every(([key, value]) => Object.is(state[key as keyof State], value))) return;
     state = { ...state, ...patch };
-    // A subscriber that updates in turn: each hears of every state, in order, once the one before is done.
+    // A subscriber that updates in turn: the loop goes on until every subscriber has heard of the newest state, once.
     if (notifying) return;
     notifying = true;
     try {
