@@ -36,6 +36,13 @@ function searchSoon() {
   }, 250);
 }
 
+/**
+ * A link or Back went elsewhere meanwhile: the search still waiting must not
+ * take the page back (typing, emptying the box and tapping Playlists within
+ * the pause showed Home).
+ */
+export const forgetTypedSearch = () => clearTimeout(typing);
+
 function onSearchInput(event: Event) {
   store.update({ searchText: (event.target as HTMLInputElement).value });
   searchSoon();

@@ -16,6 +16,7 @@
 // player/ folder plays, reports plays and draws the player.
 import { renderApp } from './app.ts';
 import { startAddMenu } from './components/add-menu.ts';
+import { forgetTypedSearch } from './header.ts';
 import { navigate } from './navigation.ts';
 import { loadView } from './pages/index.ts';
 import { refreshRecent } from './pages/home.ts';
@@ -58,4 +59,7 @@ if (await maqam.auth.tokens()) {
   });
 }
 store.update({ starting: false });
-addEventListener('hashchange', () => void navigate());
+addEventListener('hashchange', () => {
+  forgetTypedSearch();
+  void navigate();
+});
