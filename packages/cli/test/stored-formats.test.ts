@@ -61,10 +61,10 @@ describe.each(dialects.map((d) => [d.name, d] as const))('stored formats on %s',
       expect(JSON.parse(before.at(-1)!.body).length).toBeGreaterThan(0);
       expect(await runCliJson(env, ['migrate'])).toEqual({ applied: [], rebuilt: [] });
 
-      // As an earlier release left it: templates of format 1 (no format byte), no versions recorded, and the
+      // As an earlier release left it: templates of layout 1 (no format mark), no versions recorded, and the
       // search index empty (migration 012 no longer indexes the catalog it finds).
-      const withoutFormatByte = name === 'postgres' ? sql`substring(template from 2)` : sql`substr(template, 2)`;
-      await sql`update song_templates set template = ${withoutFormatByte}`.execute(storage.db);
+      const withoutFormat = name === 'postgres' ? sql`substring(template from 5)` : sql`substr(template, 5)`;
+      await sql`update song_templates set template = ${withoutFormat}`.execute(storage.db);
       await sql`delete from settings where key like 'format:%'`.execute(storage.db);
       for (const table of ['search_doclists', 'search_items', 'search_segments', 'search_vocabulary']) await sql`delete from ${sql.table(table)}`.execute(storage.db);
 

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { Song } from '@maqam/contract';
 import type { SongRow } from './catalog.repo.ts';
 import { localizedJson } from './render.ts';
 
@@ -23,7 +25,7 @@ import { localizedJson } from './render.ts';
  *
  * Layout (every count and length a u32, little-endian, so no record the
  * importer accepts is too large for it):
- *   format                      one byte, SONG_TEMPLATE_FORMAT (a reader refuses any other)
+ *   format                      a u32, SONG_TEMPLATE_FORMAT (a reader refuses any other)
  *   length, head bytes          `"<id>":{"song":{"id":{"value":"<id>"},"title":`
  *   count, then per title       length, language tag (ASCII); length, LocalizedString bytes
  *                               (the first has an empty tag: the original, the fallback)
@@ -32,12 +34,20 @@ import { localizedJson } from './render.ts';
  */
 
 /**
- * The layout's version, the first byte of every template. Templates of
- * another version are rebuilt before a server starts (song-templates.format.ts);
- * one met while serving (a node of another version wrote it) is refused, never
- * misread. 1 was the layout before it began with this byte.
+ * The arrangement of a template's bytes (the layout above): one more at each
+ * change of it. 1 began with no format mark, 2 with a byte, 3 with a u32.
  */
-export const SONG_TEMPLATE_FORMAT = 2;
+const LAYOUT = 3;
+
+/**
+ * The templates' version, the first u32 of every template: the layout and
+ * the contract's Song schema the templates render, hashed, so that a change
+ * of either (a field added to Song, say) makes every stored template stale
+ * without anyone remembering to bump a number. Templates of another version
+ * are rebuilt before a server starts (song-templates.format.ts); one met
+ * while serving (a node of another version wrote it) is refused, never misread.
+ */
+export const SONG_TEMPLATE_FORMAT = createHash('sha256').update(`${LAYOUT}\n${JSON.stringify(Song)}`).digest().readUInt32LE(0);
 
 /** A template of another layout version than SONG_TEMPLATE_FORMAT. */
 export class SongTemplateFormatError extends Error {
@@ -68,13 +78,13 @@ export function buildSongTemplate(row: SongRow): Buffer {
     `,"releaseDate":${quote(row.release_date)},"genres":${row.genres}` +
     `,"isExplicit":${row.is_explicit === 1},"isrc":${quote(row.isrc)},"hasLyrics":${row.has_lyrics === 1}` +
     `,"popularity":${row.popularity},"artwork":${artwork},"previewUrl":${quote(row.preview_url)}}}`;
-  // The format byte; every part is a u32 length and its bytes (a tag is ASCII, written as latin1), plus the two counts.
-  let size = 1 + 4 + Buffer.byteLength(head) + 4 + 4 + 4 + Buffer.byteLength(tail);
+  // The format; every part is a u32 length and its bytes (a tag is ASCII, written as latin1), plus the two counts.
+  let size = 4 + 4 + Buffer.byteLength(head) + 4 + 4 + 4 + Buffer.byteLength(tail);
   for (const [tag, json] of titles) size += 8 + tag.length + Buffer.byteLength(json);
   for (const id of artistIds) size += 4 + Buffer.byteLength(id);
   const bytes = Buffer.allocUnsafe(size);
-  bytes[0] = SONG_TEMPLATE_FORMAT;
-  let at = 1;
+  bytes.writeUInt32LE(SONG_TEMPLATE_FORMAT, 0);
+  let at = 4;
   const text = (value: string, encoding: 'utf8' | 'latin1' = 'utf8') => {
     const length = bytes.write(value, at + 4, encoding);
     bytes.writeUInt32LE(length, at);
@@ -147,8 +157,9 @@ export function parseSongTemplates(bytes: Buffer): SongTemplates {
       grown.set(layout);
       layout = grown;
     }
-    if (bytes[at] !== SONG_TEMPLATE_FORMAT) throw new SongTemplateFormatError(bytes[at]!);
-    at++;
+    const format = at + 4 <= bytes.length ? bytes.readUInt32LE(at) : -1;
+    if (format !== SONG_TEMPLATE_FORMAT) throw new SongTemplateFormatError(format);
+    at += 4;
     const fields = n * LAYOUT_FIELDS;
     layout[fields + HEAD_START] = at + 4;
     layout[fields + HEAD_END] = skip();
