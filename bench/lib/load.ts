@@ -120,8 +120,8 @@ export async function waitReady(child: ChildProcess, probe: () => Promise<Respon
 }
 
 /**
- * Commits before `bench/README.md`'s "One table for songs the cache lacks"
- * kept a song snapshot on SQLite, built after the server started: waits
+ * Commits before the song snapshot was removed (bench/README.md at 9b0c7f5, "One table for songs the
+ * cache lacks") kept a song snapshot on SQLite, built after the server started: waits
  * until it is (its /metrics gauge is above 0), so no run of such a commit
  * measures the build. At once for a server without that gauge.
  */

@@ -99,8 +99,8 @@ for (const dialect of DIALECTS) {
     cursors.push(cursor);
     cursor = page.nextCursor as string;
   }
-  // PostgreSQL's planner needs statistics of the tables just filled (CI's server runs without autovacuum, as
-  // bench/README.md says of the import); SQLite's plans do not depend on them.
+  // PostgreSQL's planner needs statistics of the tables just filled (CI's server runs without autovacuum:
+  // bench/README.md, "Setup"); SQLite's plans do not depend on them.
   if (dialect === 'postgres') {
     const analyzed = openStorage(url);
     await analyzeTables(analyzed, ['library_items', 'library_changes', 'play_history', 'users']);
