@@ -61,7 +61,7 @@ export function createHistoryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
      * at the position's time, then the older ones. One condition with an OR instead (an earlier time, or the
      * same time and a later playId) cannot be sought: SQLite walked every play of that time from the first.
      * Walking the 100,000 plays of a user who reported them all with one start, a page cost 3,020 us of the
-     * server's CPU, and 454 us as two ranges (bench/README.md, "bench/library").
+     * server's CPU, and 454 us as two ranges (bench/README.md at 9b0c7f5, "history pages by two ranges").
      */
     async page(userId: string, since: number, after: HistoryPosition | null, limit: number): Promise<PlayRow[]> {
       const rows = after === null ? await firstPage(userId, since, limit) : await pageAfter(userId, since, after[0], after[1], limit);

@@ -158,7 +158,7 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
     const top = precompiledQuery(db, (userId: string, limit: number) => newestFirst(theirs(userId), limit), [marker.text(0), marker.number(1)]);
     const after = precompiledQuery(db, (userId: string, savedAt: number, id: string, kind: string, limit: number) =>
       // The bound on the time alone lets the index walk start at the page (an OR alone scans from the top:
-      // 1.2 ms a page at the end of 10,000 likes, bench/README.md).
+      // 1.2 ms a page at the end of 10,000 likes, bench/README.md at 9b0c7f5).
       newestFirst(theirs(userId).where('li.saved_at', '<=', savedAt).where((eb) => eb.or([
         eb('li.saved_at', '<', savedAt),
         eb.and([eb('li.saved_at', '=', savedAt), eb('li.item_id', '>', id)]),
@@ -199,7 +199,7 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
      * kind; `limit` rows at most. Withdrawn ones are among them: the catalog
      * renders none (library.service.ts leaves them out), and checking each
      * here cost a key lookup an item: 62 against 39 us for a page of 51 in the
-     * middle of 10,000 likes (bench/README.md, "The user's library").
+     * middle of 10,000 likes (bench/README.md at 9b0c7f5, "the user's library under load").
      */
     async page(userId: string, kinds: readonly LibraryKind[], after: SavedPosition | null, limit: number): Promise<SavedRow[]> {
       const rows = await pageQuery(kinds)(userId, after, limit);

@@ -53,7 +53,7 @@ const FOLLOWING = stateMembers('following', 'followedAt');
  * A check's map of states, keyed by id in the order asked, as the JSON text
  * the response schema's serializer would write (SavedState, FollowingState):
  * a map of a hundred states built as an object and walked by the serializer
- * cost about twice as much (bench/README.md, "The user's library").
+ * cost about twice as much (bench/README.md at 9b0c7f5, "The checks' answers written as text").
  */
 function statesJson(states: ReadonlyMap<string, number | undefined>, members: StateMembers): string {
   let json = '{';
@@ -71,7 +71,7 @@ function statesJson(states: ReadonlyMap<string, number | undefined>, members: St
  * are; the changes of one write share their time, written once. For 500
  * changes and their byte length, 105 to 136 us against 265 to 351 with
  * JSON.stringify for each member and a time for each change, and 359 to 434
- * with an object for each change walked by the serializer (bench/README.md,
+ * with an object for each change walked by the serializer (bench/README.md at 9b0c7f5,
  * "The change feed written as text").
  */
 function changesJson(changes: readonly ChangeRow[], nextCursor: string): string {

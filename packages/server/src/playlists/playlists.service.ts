@@ -187,7 +187,7 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
    * Entries added by the write of `version`. Their ids are that version and
    * their index (unique in the playlist, as no two writes share a version),
    * so one write's entries sit side by side in the primary key's index: an
-   * add of 100 writes a page or two of it, not 100 (bench/README.md, "bench/playlists").
+   * add of 100 writes a page or two of it, not 100 (bench/README.md at 9b0c7f5, "playlists under load").
    */
   const newEntries = (songIds: readonly string[], durations: readonly number[], keys: readonly string[], now: number, version: number): NewEntry[] =>
     songIds.map((songId, i) => ({

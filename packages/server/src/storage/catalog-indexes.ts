@@ -10,7 +10,7 @@ import type { Database, DialectName } from './database.ts';
  * So a load into an empty catalog drops them first and builds them at its
  * end: sorting a million rows once is much cheaper than inserting them one
  * by one at random places of four B-trees. Measured on the 1M demo import
- * (SQLite, bench/README.md): 89.0 s without these indexes plus 2.1 s to
+ * (SQLite, bench/README.md at 9b0c7f5): 89.0 s without these indexes plus 2.1 s to
  * build them, against 113 to 120 s with them, on the same machine.
  *
  * Their definitions are those the migrations made (006, and 001 for
@@ -69,7 +69,7 @@ export async function buildReadOnlyCatalogIndexes(storage: { readonly db: Kysely
  * before the transaction commits. The merge rewrites every item (1.14M for
  * the 1M demo) and deletes their earlier copies: maintaining both indexes
  * row by row took the merge 14.6 s, against 9.9 s without them plus 1.2 s to
- * build them (bench/README.md). SQLite only: its readers keep their snapshot
+ * build them (bench/README.md at 9b0c7f5). SQLite only: its readers keep their snapshot
  * until the commit, so none ever sees the indexes missing, where PostgreSQL
  * would lock searches out of the table for the whole merge.
  */

@@ -10,7 +10,7 @@ const CLIENT_DEADLINE_GRACE_MS = 200;
 /**
  * Statements with one to this many parameters are prepared once on each connection, under a name made
  * from their text, so PostgreSQL parses and plans them once instead of at every run: a playlist add and
- * its removal on one connection, p50 7.7 to 5.2 ms (bench/README.md, "Prepared statements on PostgreSQL").
+ * its removal on one connection, p50 7.7 to 5.2 ms (bench/README.md at 9b0c7f5, "Prepared statements on PostgreSQL").
  * Their texts are few (a list of ids is one array parameter, Storage.idList). Longer ones, inserts of many
  * rows, differ with their row count, and each name a connection prepares stays in the server's memory
  * while it lives. MAQAM_PG_PREPARED_PARAMETERS sets it; 0 prepares nothing. A migration that changes a

@@ -104,7 +104,7 @@ function unavailableOr<T>(run: () => T): T {
  *
  * Rows are read as arrays and made objects here. node:sqlite's own row objects (made in C++) end up in V8's
  * old generation: a page of 101 rows left about 3 KB there, so a server reading pages ran a full
- * collection every second or so, the tail of its latency (bench/README.md, "Rows as arrays"). Objects built in
+ * collection every second or so, the tail of its latency (bench/README.md at 9b0c7f5, "Rows as arrays"). Objects built in
  * JavaScript from the column names die young, and cost less to make.
  */
 function adaptStatement(statement: StatementSync, noteWrite: (() => void) | undefined): SqliteStatement {
@@ -183,7 +183,7 @@ function boundLimits(sql: string): BoundLimits | undefined {
  * node:sqlite's) plans a query with its LIMIT in view, so binding a LIMIT
  * expires the statement, and each run prepared it again: a page of 21 of a
  * user's saved songs took 12.5 us with `limit ?` and 6.4 with `limit 21`,
- * and 80 against 28 us in the server under load (bench/README.md, "A LIMIT
+ * and 80 against 28 us in the server under load (bench/README.md at 9b0c7f5, "A LIMIT
  * bound as a parameter"). Limits that are not whole numbers run the
  * statement as written.
  */

@@ -230,7 +230,7 @@ export async function migrateToLatest(storage: Storage): Promise<string[]> {
  * every call, which costs more than the indexed lookup itself on the
  * per-request paths (credential checks, BatchGetSongs; 40 to 57 us for a
  * library page's keyset query on a machine whose bare node:http answer costs
- * 73 us, bench/README.md). `build` is called once, with `markers`; each call
+ * 73 us, bench/README.md at 9b0c7f5). `build` is called once, with `markers`; each call
  * binds `parametersOf(args)[i]` wherever the query bound
  * `parametersOf(markers)[i]`, so every marker must be bound at least once and
  * be a value bound nowhere else (`marker` makes such values). It runs on

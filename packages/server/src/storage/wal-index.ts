@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
  * transaction to do so: file locks taken and released. Every credential
  * check asks (VersionedCache): on their own, 3.1 us a question against 0.9 us
  * for the `pread`; under load the `pread` still cost about 2.5 us, and a
- * cached BatchGetSongs request about 3 us less (A/B, bench/README).
+ * cached BatchGetSongs request about 3 us less (A/B, bench/README.md at 9b0c7f5).
  *
  * The header is two copies of a 48-byte record that every commit rewrites
  * (its change counter, last frame and checksums move), the second copy
