@@ -8,13 +8,13 @@
 // --initial-old-space-size=64 lets the old generation grow to 64 MB before V8 collects it. With V8's own
 // limit, a search server of about 31 MB live ran a full collection every second (3 to 14 ms pauses, and
 // marking threads taking the pinned core): bench/search's p99 was 19.7 to 21.5 ms, and 8.9 to 10.1 ms
-// with this flag; BatchGetSongs' RSS under fresh Zipf went from 251 to 265 MB (2026-11-26, bench/README.md).
+// with this flag; BatchGetSongs' RSS under fresh Zipf went from 251 to 265 MB (2026-11-26, bench/README.md at 9b0c7f5).
 // --no-allocation-site-pretenuring --no-maglev: V8 learned from pg's rows that what some sites allocate survives,
 // allocated them straight into the old generation, and the young rows those point to were promoted with them
 // (a bare pg loop of 101-row queries promoted a third of what it allocated: 33 full collections in 5 s, 5 with
 // both flags). The server's PostgreSQL reads on one connection ran a full collection a second; p99 before/after
 // (bench/playlists, bench/library, 2026-11-27): a page of a playlist 21.4 to 3.9 ms, GetHistory 9.4 to 3.0,
-// the change feed 21.0 to 2.6 (bench/README.md, "A V8 feedback loop on pg's rows"). The cost: a slower warm-up
+// the change feed 21.0 to 2.6 (bench/README.md at 9b0c7f5, "A V8 feedback loop on pg's rows"). The cost: a slower warm-up
 // (a SQLite page walk's p99 in its first 10 s under load 83 against 44 ms, then 31 against 41).
 // `import` and `seed-demo` run again without the cap (src/young-generation.ts): it made the 1M import 20% slower.
 // The CLI is TypeScript run by Node's built-in type stripping, which needs Node 24.

@@ -8,7 +8,7 @@ import { constants } from 'node:os';
  * rows live until the batch is written, so with 8 MB most of them are
  * copied by a scavenge or two before they die. The 1M demo import took 121 s
  * with the cap against 100 to 114 s with V8's default on the same machine
- * (bench/README.md). Those commands therefore run again in a child Node
+ * (bench/README.md at 9b0c7f5). Those commands therefore run again in a child Node
  * without the cap; run directly (`node bin/maqam.js`, as the benches and
  * tests do) they have none to shed.
  */

@@ -200,7 +200,7 @@ export const SETTINGS = [
     shownDefault: '64 on SQLite, else 128',
     description: 'Memory for serialized songs (all locales together); 0 disables the cache.',
     // SQLite: the server and its database share one machine's memory, and the 1M catalog's RSS target is 300 MB;
-    // half the cache costs little CPU there (bench/README.md). PostgreSQL nodes keep more, as a miss is a round trip.
+    // half the cache costs little CPU there (bench/README.md at 9b0c7f5). PostgreSQL nodes keep more, as a miss is a round trip.
     parse: (raw, partial) => integer('MAQAM_SONG_CACHE_MB', partial.databaseUrl?.startsWith('sqlite:') ? 64 : 128, 0, 4095)(raw),
   } satisfies Setting<'songCacheMegabytes'>,
   {

@@ -259,7 +259,7 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
    * A list answer in memory the catalog lends, like a Batch* answer's: a
    * page of songs is tens of kilobytes, and allocated afresh for every
    * request they made the old space collect every 150 ms under load
-   * (bench/README.md, "The user's library"). Give it back with releaseAnswer.
+   * (bench/README.md at 9b0c7f5, "the user's library under load"). Give it back with releaseAnswer.
    */
   function lentListAnswer(member: string, items: readonly (Buffer | readonly Buffer[])[], nextPageToken: string | undefined): Buffer {
     return listAnswer(member, items, nextPageToken, (size) => buffers.take(size));

@@ -130,7 +130,7 @@ export class NormalizedTexts {
    * posting an item, by its last number, instead of a set per item here.
    * (The loop that built the sets was 6.2 s of a 219 s profile of the 1M
    * import; the import's time did not measurably change without them on a
-   * noisy machine, bench/README.md.)
+   * noisy machine, bench/README.md at 9b0c7f5.)
    */
   searchWords(items: readonly IndexedItem[]): {
     wordsOf: ItemWords;
