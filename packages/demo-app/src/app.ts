@@ -28,7 +28,8 @@ function mainContent(state: State) {
 /**
  * What the page on screen is drawn from. It is drawn again only when one of
  * these changes: not at each tick of the music, which moves only the
- * progress bar and the lyrics.
+ * progress bar and the lyrics. A page or component that reads more of the
+ * state (through `store.state`, `t()` or `playable`) adds it here.
  */
 const mainInputs = (state: State) => [
   state.starting, state.user, state.lang, state.view, state.saved, state.following, state.nowPlaying?.id.value, state.settings.mediaSongs, state.menu?.opener,
