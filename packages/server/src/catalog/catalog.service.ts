@@ -1,11 +1,15 @@
-import { DomainError, ERRORS, formatMessage, invalidRequest, type ErrorReason, type MessageLocale } from '../errors.ts';
+import { DomainError, ERRORS, formatMessage, type ErrorReason, type MessageLocale } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
 import { batchFrameBytes, listAnswer, writeBatchAnswer } from './answer-writer.ts';
 import type { ArtistNames } from './artist-names.ts';
 import type { BufferPool } from './buffer-pool.ts';
 import type { CatalogRepo, KeysetRow } from './catalog.repo.ts';
 import { NOT_CACHED, REPEATED, type FragmentCache } from './fragment-cache.ts';
-import type { KeysetPosition, PageCursorCodec } from './page-cursor.ts';
+import { keysetPage, type KeysetPosition, type PageCursorCodec, type PageRequest } from './page-cursor.ts';
+
+/** A keyset row's position and id (catalog.repo.ts KeysetRow). */
+const keyOf = <P extends KeysetPosition>(row: KeysetRow<P>) => row.key;
+const idOf = (row: KeysetRow<KeysetPosition>) => row.id;
 import { renderAlbumResult, renderArtistResult, renderLyrics } from './render.ts';
 import { databaseUnavailable } from '../storage/unavailable.ts';
 import { expandSongTemplate, parseSongTemplates, SongTemplateFormatError, type SongTemplates } from './song-template.ts';
@@ -21,12 +25,6 @@ export interface CatalogServiceDeps {
   cursors: PageCursorCodec;
   /** MAQAM_PUBLIC_URL: what server-relative image URLs resolve against. */
   publicUrl: string;
-}
-
-/** A page request as the route read it: the size, and the token with the name the client spelled it by. */
-export interface PageRequest {
-  readonly size: number;
-  readonly token?: { readonly field: string; readonly value: string };
 }
 
 /**
@@ -265,21 +263,6 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
     return listAnswer(member, items, nextPageToken, (size) => buffers.take(size));
   }
 
-  /** Where a page starts: after the position in its token (checked against the list's scope), or at the top. */
-  function positionAfter<P extends KeysetPosition>(scope: string, shape: readonly ('string' | 'number')[], request: PageRequest): P | null {
-    if (request.token === undefined || request.token.value === '') return null;
-    const after = cursors.decode<P>(request.token.value, scope, shape);
-    if (after === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
-    return after;
-  }
-
-  /** The page from a query run for one row more than the page size (which tells whether another page follows). */
-  function pageOf<P extends KeysetPosition>(scope: string, rows: KeysetRow<P>[], size: number): { ids: string[]; nextPageToken: string } {
-    const items = rows.slice(0, size);
-    const last = items[items.length - 1];
-    return { ids: items.map((row) => row.id), nextPageToken: rows.length > size && last ? cursors.encode(scope, last.key) : '' };
-  }
-
   async function requireArtist(id: string): Promise<void> {
     if (!(await repo.artistVisible(id))) throw new DomainError('artistNotFound', { params: { id } });
   }
@@ -305,28 +288,25 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
 
     async relatedArtists(artistId: string, request: PageRequest, negotiation: Negotiation): Promise<Buffer> {
       // The token is checked before the artist, so a bad token is a 400 whatever the artist.
-      const scope = `related\u0000${artistId}`;
-      const after = positionAfter<[number, string]>(scope, ['number', 'string'], request);
+      const page = keysetPage<[number, string]>(cursors, request, `related\u0000${artistId}`, ['number', 'string']);
       await requireArtist(artistId);
-      const { ids, nextPageToken } = pageOf(scope, await repo.relatedArtists(artistId, after, request.size + 1), request.size);
-      return listBody('artists', artist, ids, negotiation, nextPageToken);
+      const { rows, nextPageToken } = await page.read((after, limit) => repo.relatedArtists(artistId, after, limit), keyOf);
+      return listBody('artists', artist, rows.map(idOf), negotiation, nextPageToken);
     },
 
     async albumTracks(albumId: string, request: PageRequest, negotiation: Negotiation): Promise<Buffer> {
-      const scope = `tracks\u0000${albumId}`;
-      const after = positionAfter<[number, number, string]>(scope, ['number', 'number', 'string'], request);
+      const page = keysetPage<[number, number, string]>(cursors, request, `tracks\u0000${albumId}`, ['number', 'number', 'string']);
       if (!(await repo.albumVisible(albumId))) throw new DomainError('albumNotFound', { params: { id: albumId } });
-      const { ids, nextPageToken } = pageOf(scope, await repo.albumTracks(albumId, after, request.size + 1), request.size);
-      return listBody('tracks', song, ids, negotiation, nextPageToken);
+      const { rows, nextPageToken } = await page.read((after, limit) => repo.albumTracks(albumId, after, limit), keyOf);
+      return listBody('tracks', song, rows.map(idOf), negotiation, nextPageToken);
     },
 
     async artistAlbums(artistId: string, albumType: string | undefined, request: PageRequest, negotiation: Negotiation): Promise<Buffer> {
       // The filter is part of the scope: a token of the unfiltered list does not page a filtered one.
-      const scope = `albums\u0000${artistId}\u0000${albumType ?? ''}`;
-      const after = positionAfter<[string, string]>(scope, ['string', 'string'], request);
+      const page = keysetPage<[string, string]>(cursors, request, `albums\u0000${artistId}\u0000${albumType ?? ''}`, ['string', 'string']);
       await requireArtist(artistId);
-      const { ids, nextPageToken } = pageOf(scope, await repo.artistAlbums(artistId, albumType, after, request.size + 1), request.size);
-      return listBody('albums', album, ids, negotiation, nextPageToken);
+      const { rows, nextPageToken } = await page.read((after, limit) => repo.artistAlbums(artistId, albumType, after, limit), keyOf);
+      return listBody('albums', album, rows.map(idOf), negotiation, nextPageToken);
     },
 
     async artistTopTracks(artistId: string, size: number, negotiation: Negotiation): Promise<Buffer> {

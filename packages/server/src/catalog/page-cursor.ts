@@ -1,7 +1,17 @@
 import type { TokenSealer } from '../crypto/sealed-token.ts';
+import { invalidRequest } from '../errors.ts';
 
 /** A keyset position: the sort values of the last item of a page, in sort order. */
 export type KeysetPosition = readonly (string | number)[];
+
+/** The types of a position's values, in order: what a token of the list must hold. */
+export type KeysetShape = readonly ('string' | 'number')[];
+
+/** A page request as the route read it: the size, and the token with the name the client spelled it by. */
+export interface PageRequest {
+  readonly size: number;
+  readonly token?: { readonly field: string; readonly value: string };
+}
 
 /**
  * Page tokens of the catalog's lists: a keyset position bound to its scope
@@ -32,3 +42,39 @@ export function createPageCursorCodec(sealer: TokenSealer, ttlSeconds: number, c
 }
 
 export type PageCursorCodec = ReturnType<typeof createPageCursorCodec>;
+
+/** A page of a keyset list, once its token is known good (keysetPage). */
+export interface KeysetPage<P extends KeysetPosition> {
+  /** Where the page starts: after this position, or at the top (null). */
+  readonly after: P | null;
+  /**
+   * The page: `read` is asked for one row more than the page (which tells
+   * whether another follows) after `after`; the next page's token holds the
+   * last row's position, '' on the last page.
+   */
+  read<Row>(read: (after: P | null, limit: number) => Promise<Row[]>, positionOf: (row: Row) => P): Promise<{ rows: Row[]; nextPageToken: string }>;
+}
+
+/**
+ * Every keyset list's paging, one way: the request's token is opened first
+ * (a 400 naming the token as the client spelled it when it is not one of
+ * this list's `scope` and `shape`, before anything else is looked at), then
+ * the page is read.
+ */
+export function keysetPage<P extends KeysetPosition>(cursors: PageCursorCodec, request: PageRequest, scope: string, shape: KeysetShape): KeysetPage<P> {
+  let after: P | null = null;
+  if (request.token !== undefined && request.token.value !== '') {
+    after = cursors.decode<P>(request.token.value, scope, shape);
+    if (after === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
+  }
+  return {
+    after,
+    async read(read, positionOf) {
+      const rows = await read(after, request.size + 1);
+      const more = rows.length > request.size;
+      if (more) rows.length = request.size;
+      const last = rows[rows.length - 1];
+      return { rows, nextPageToken: more && last !== undefined ? cursors.encode(scope, positionOf(last)) : '' };
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import { DEFAULT_PAGE_SIZE } from '@maqam/contract';
 import { invalidRequest, type ViolationReason } from '../errors.ts';
-import type { PageRequest } from './catalog.service.ts';
+import type { PageRequest } from './page-cursor.ts';
 
 /**
  * The value of a parameter that may be spelled several ways, and the spelling

@@ -1,8 +1,8 @@
 import { COUNTED_PLAY_MS, MAX_PLAY_AGE_MS, MAX_PLAY_CLOCK_SKEW_MS, type Play, type PlayContext } from '@maqam/contract';
-import { DomainError, invalidRequest, type ErrorReason } from '../errors.ts';
+import { DomainError, type ErrorReason } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
-import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
-import type { PageCursorCodec } from '../catalog/page-cursor.ts';
+import type { CatalogService } from '../catalog/catalog.service.ts';
+import { keysetPage, type PageCursorCodec, type PageRequest } from '../catalog/page-cursor.ts';
 import type { HistoryPosition, HistoryRepo, PlayRow } from './history.repo.ts';
 import type { BeforeCommit } from './library.repo.ts';
 import { itemFragments, rfc3339, withMembers } from './rendered-items.ts';
@@ -97,16 +97,9 @@ export function createHistoryService({ repo, catalog, cursors, historyDays, cloc
 
     /** A page of the user's counted plays, newest first: `{"entries":[...],"nextPageToken":"..."}`. */
     async list(userId: string, request: PageRequest, negotiation: Negotiation): Promise<Buffer> {
-      const scope = `history\u0000${userId}`;
-      let after: HistoryPosition | null = null;
-      if (request.token !== undefined && request.token.value !== '') {
-        after = cursors.decode<HistoryPosition>(request.token.value, scope, ['number', 'string']);
-        if (after === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
-      }
-      const rows = await repo.page(userId, clock() - retentionMs, after, request.size + 1);
-      const page = rows.slice(0, request.size);
-      const last = page[page.length - 1];
-      const nextPageToken = rows.length > request.size && last ? cursors.encode(scope, [last.startedAt, last.playId]) : '';
+      const since = clock() - retentionMs;
+      const { rows: page, nextPageToken } = await keysetPage<HistoryPosition>(cursors, request, `history\u0000${userId}`, ['number', 'string'])
+        .read((after, limit) => repo.page(userId, since, after, limit), (row) => [row.startedAt, row.playId]);
       const fragments = await itemFragments(catalog, page.map((row) => ({ kind: 'song' as const, id: row.songId })), negotiation);
       const entries: (readonly Buffer[])[] = [];
       page.forEach((row, i) => {

@@ -2,8 +2,8 @@ import { MAX_CHANGES_PER_PAGE } from '@maqam/contract';
 import type { TokenSealer } from '../crypto/sealed-token.ts';
 import { DomainError, invalidRequest, type ErrorReason } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
-import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
-import type { PageCursorCodec } from '../catalog/page-cursor.ts';
+import type { CatalogService } from '../catalog/catalog.service.ts';
+import { keysetPage, type PageCursorCodec, type PageRequest } from '../catalog/page-cursor.ts';
 import type { BeforeCommit, ChangeRow, LibraryKind, LibraryRepo, SavedPosition, SavedRow } from './library.repo.ts';
 import { itemFragments, rfc3339, withMembers } from './rendered-items.ts';
 
@@ -79,16 +79,8 @@ export function createLibraryService({ repo, catalog, cursors, changeCursors, cl
   /** A page of the user's items of these kinds, each `{"<kind>":{...},"<timeMember>":"..."}`. */
   async function list(userId: string, kinds: readonly LibraryKind[], timeMember: string, request: PageRequest, negotiation: Negotiation): Promise<Buffer> {
     // Bound to the user and the kinds: a token of one list does not page another, nor another user's.
-    const scope = `library\u0000${userId}\u0000${[...kinds].sort().join(',')}`;
-    let after: SavedPosition | null = null;
-    if (request.token !== undefined && request.token.value !== '') {
-      after = cursors.decode<SavedPosition>(request.token.value, scope, ['number', 'string', 'string']);
-      if (after === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
-    }
-    const rows = await repo.page(userId, kinds, after, request.size + 1);
-    const page = rows.slice(0, request.size);
-    const last = page[page.length - 1];
-    const nextPageToken = rows.length > request.size && last ? cursors.encode(scope, [last.savedAt, last.id, last.kind]) : '';
+    const { rows: page, nextPageToken } = await keysetPage<SavedPosition>(cursors, request, `library\u0000${userId}\u0000${[...kinds].sort().join(',')}`, ['number', 'string', 'string'])
+      .read((after, limit) => repo.page(userId, kinds, after, limit), (row) => [row.savedAt, row.id, row.kind]);
     const fragments = await itemFragments(catalog, page, negotiation);
     const items: (readonly Buffer[])[] = [];
     page.forEach((row: SavedRow, i) => {

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { MAX_PLAYLIST_DESCRIPTION, MAX_PLAYLIST_NAME, MAX_PLAYLISTS_PER_USER, type PlaylistVisibility } from '@maqam/contract';
 import { DomainError, invalidRequest, localizedError, type MessageLocale, type Violation } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
-import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
-import type { PageCursorCodec } from '../catalog/page-cursor.ts';
+import type { CatalogService } from '../catalog/catalog.service.ts';
+import { keysetPage, type PageCursorCodec, type PageRequest } from '../catalog/page-cursor.ts';
 import { listAnswer, type AnswerPart } from '../catalog/answer-writer.ts';
 import { rfc3339 } from '../library/rendered-items.ts';
 import { CHANGES_KEPT_MS } from '../library/library.service.ts';
@@ -355,16 +355,8 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
 
     /** The user's playlists, newest first, then id: `{"playlists":[...],"nextPageToken"}`. */
     async owned(userId: string, request: PageRequest): Promise<Buffer> {
-      const scope = `playlists\u0000${userId}`;
-      let after: OwnedPosition | null = null;
-      if (request.token !== undefined && request.token.value !== '') {
-        after = cursors.decode<OwnedPosition>(request.token.value, scope, ['number', 'string']);
-        if (after === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
-      }
-      const rows = await repo.owned(userId, after, request.size + 1);
-      const page = rows.slice(0, request.size);
-      const last = page[page.length - 1];
-      const nextPageToken = rows.length > request.size && last !== undefined ? cursors.encode(scope, [last.createdAt, last.id]) : '';
+      const { rows: page, nextPageToken } = await keysetPage<OwnedPosition>(cursors, request, `playlists\u0000${userId}`, ['number', 'string'])
+        .read((after, limit) => repo.owned(userId, after, limit), (row) => [row.createdAt, row.id]);
       return Buffer.from(JSON.stringify({ playlists: page.map(playlistJson), nextPageToken }));
     },
 

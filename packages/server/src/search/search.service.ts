@@ -1,7 +1,6 @@
-import { invalidRequest } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
-import type { CatalogService, PageRequest } from '../catalog/catalog.service.ts';
-import type { PageCursorCodec } from '../catalog/page-cursor.ts';
+import type { CatalogService } from '../catalog/catalog.service.ts';
+import { keysetPage, type PageCursorCodec, type PageRequest } from '../catalog/page-cursor.ts';
 import { listAnswer } from '../catalog/answer-writer.ts';
 import { searchTerms, type SearchTerm } from '../text/normalize.ts';
 import { BitmapPool, bitmapWords, CHUNK_SIZE, type ChunkBitmap, decodeChunk } from './doclist.ts';
@@ -256,17 +255,8 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
     async search(q: string, kinds: readonly SearchKind[], request: PageRequest, negotiation: Negotiation): Promise<Buffer> {
       const terms = searchTerms(q);
       const scope = `search\u0000${terms.map((t) => t.word).join(' ')}\u0000${[...kinds].sort().join(',')}`;
-      let after: Position | null = null;
-      if (request.token !== undefined && request.token.value !== '') {
-        after = cursors.decode<Position>(request.token.value, scope, ['number', 'number', 'string', 'string']);
-        if (after === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
-      }
-      const need = request.size + 1; // one more tells whether another page follows
-      const page: Position[] = terms.length > 0 ? await rankedPage(terms, kinds, after, need) : [];
-      const more = page.length > request.size;
-      page.length = Math.min(page.length, request.size);
-      const last = page[page.length - 1];
-      const nextPageToken = more && last ? cursors.encode(scope, last) : '';
+      const { rows: page, nextPageToken } = await keysetPage<Position>(cursors, request, scope, ['number', 'number', 'string', 'string'])
+        .read(async (after, limit) => (terms.length > 0 ? rankedPage(terms, kinds, after, limit) : []), (position) => position);
 
       const byKind = new Map<SearchKind, string[]>();
       for (const [, , id, kind] of page) {
