@@ -325,3 +325,9 @@ export function createCatalogService({ repo, cache, buffers, artistNames, cursor
 
 
 export type CatalogService = ReturnType<typeof createCatalogService>;
+
+/** What a feature that answers with catalog items asks of the catalog: their rendered fragments (the read path, cached). */
+export type CatalogFragments = Pick<CatalogService, 'fragments'>;
+
+/** What a feature that answers lists of catalog items asks of it: the fragments, and list answers in lent memory. */
+export type CatalogLists = Pick<CatalogService, 'fragments' | 'listAnswer'>;

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../storage/database.ts';
 import { marker, precompiledQuery, type Storage } from '../storage/storage.ts';
-import { writeAsUser, type BeforeCommit } from './library.repo.ts';
+import { writeAsUser, type BeforeCommit } from './user-write.ts';
 
 /** A play as stored. */
 export interface PlayRow {

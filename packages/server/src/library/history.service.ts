@@ -1,10 +1,10 @@
 import { COUNTED_PLAY_MS, MAX_PLAY_AGE_MS, MAX_PLAY_CLOCK_SKEW_MS, type Play, type PlayContext } from '@maqam/contract';
 import { DomainError, type ErrorReason } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
-import type { CatalogService } from '../catalog/catalog.service.ts';
+import type { CatalogLists } from '../catalog/catalog.service.ts';
 import { keysetPage, type PageCursorCodec, type PageRequest } from '../catalog/page-cursor.ts';
 import type { HistoryPosition, HistoryRepo, PlayRow } from './history.repo.ts';
-import type { BeforeCommit } from './library.repo.ts';
+import type { BeforeCommit } from './user-write.ts';
 import { itemFragments, rfc3339, withMembers } from './rendered-items.ts';
 
 /** What ReportPlays answers for one playId: whether it counts, or why it was refused. */
@@ -43,7 +43,7 @@ export function playCounts(msPlayed: number, songDurationMs: number): boolean {
 
 export interface HistoryServiceDeps {
   repo: HistoryRepo;
-  catalog: CatalogService;
+  catalog: CatalogLists;
   cursors: PageCursorCodec;
   /** MAQAM_HISTORY_DAYS: how long plays are kept. */
   historyDays: number;

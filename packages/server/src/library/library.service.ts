@@ -2,14 +2,12 @@ import { MAX_CHANGES_PER_PAGE } from '@maqam/contract';
 import type { TokenSealer } from '../crypto/sealed-token.ts';
 import { DomainError, invalidRequest, type ErrorReason } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
-import type { CatalogService } from '../catalog/catalog.service.ts';
+import type { CatalogLists } from '../catalog/catalog.service.ts';
 import { keysetPage, type PageCursorCodec, type PageRequest } from '../catalog/page-cursor.ts';
-import type { BeforeCommit, ChangeRow, LibraryKind, LibraryRepo, SavedPosition, SavedRow } from './library.repo.ts';
+import type { ChangeRow, LibraryKind, LibraryRepo, SavedPosition, SavedRow } from './library.repo.ts';
+import { CHANGES_KEPT_DAYS, CHANGES_KEPT_MS, type BeforeCommit } from './user-write.ts';
 import { itemFragments, rfc3339, withMembers } from './rendered-items.ts';
 
-/** How long the change feed keeps a change, and a cursor stays good. */
-export const CHANGES_KEPT_DAYS = 90;
-export const CHANGES_KEPT_MS = CHANGES_KEPT_DAYS * 24 * 3600 * 1000;
 
 /** What a save or follow answers for one id: when it was first saved, or why it was not. */
 export type SaveOutcome = { readonly savedAt: number } | { readonly error: ErrorReason; readonly id: string };
@@ -21,7 +19,7 @@ const NOT_FOUND: Record<LibraryKind, ErrorReason> = { song: 'songNotFound', albu
 
 export interface LibraryServiceDeps {
   repo: LibraryRepo;
-  catalog: CatalogService;
+  catalog: CatalogLists;
   /** Page tokens of the lists (bound to the user and the list). */
   cursors: PageCursorCodec;
   /** Seals the change feed's cursors. */

@@ -1,5 +1,5 @@
 import type { Negotiation } from '../locale/negotiation.ts';
-import type { CatalogService } from '../catalog/catalog.service.ts';
+import type { CatalogFragments } from '../catalog/catalog.service.ts';
 
 const DAY_MS = 86_400_000;
 const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
@@ -38,7 +38,7 @@ export function rfc3339(ms: number): string {
  * an item the catalog no longer shows.
  */
 export async function itemFragments(
-  catalog: CatalogService,
+  catalog: CatalogFragments,
   items: readonly { readonly kind: 'song' | 'album' | 'artist'; readonly id: string }[],
   negotiation: Negotiation,
 ): Promise<(Buffer | undefined)[]> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, PlaylistsTable } from '../storage/database.ts';
 import { marker, precompiledLookup, precompiledQuery, type Storage } from '../storage/storage.ts';
-import { writeAsUser, type BeforeCommit, type UserWriteSession } from '../library/library.repo.ts';
+import { writeAsUser, type BeforeCommit, type UserWriteSession } from '../library/user-write.ts';
 
 export type Visibility = PlaylistsTable['visibility'];
 

@@ -2,14 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { MAX_PLAYLIST_DESCRIPTION, MAX_PLAYLIST_NAME, MAX_PLAYLISTS_PER_USER, type PlaylistVisibility } from '@maqam/contract';
 import { DomainError, invalidRequest, localizedError, type MessageLocale, type Violation } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
-import type { CatalogService } from '../catalog/catalog.service.ts';
+import type { CatalogFragments } from '../catalog/catalog.service.ts';
 import { keysetPage, type PageCursorCodec, type PageRequest } from '../catalog/page-cursor.ts';
 import { listAnswer, type AnswerPart } from '../catalog/answer-writer.ts';
 import { rfc3339 } from '../library/rendered-items.ts';
-import { CHANGES_KEPT_MS } from '../library/library.service.ts';
 import { firstKeys, keysBetween, wholeKey } from './order-keys.ts';
 import type { NewEntry, PlaylistChanges, PlaylistRead, PlaylistRow, PlaylistWrite, PlaylistsRepo } from './playlists.repo.ts';
-import type { BeforeCommit } from '../library/library.repo.ts';
+import { CHANGES_KEPT_MS, type BeforeCommit } from '../library/user-write.ts';
 
 /** Who reads: a user (their token), or an API key (no user). */
 export interface Reader {
@@ -44,7 +43,7 @@ export type IfMatch = readonly string[] | undefined;
 
 export interface PlaylistServiceDeps {
   repo: PlaylistsRepo;
-  catalog: CatalogService;
+  catalog: CatalogFragments;
   /** Page tokens (bound to the list they page). */
   cursors: PageCursorCodec;
   clock: () => number;

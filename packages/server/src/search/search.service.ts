@@ -1,5 +1,5 @@
 import type { Negotiation } from '../locale/negotiation.ts';
-import type { CatalogService } from '../catalog/catalog.service.ts';
+import type { CatalogFragments } from '../catalog/catalog.service.ts';
 import { keysetPage, type PageCursorCodec, type PageRequest } from '../catalog/page-cursor.ts';
 import { listAnswer } from '../catalog/answer-writer.ts';
 import { searchTerms, type SearchTerm } from '../text/normalize.ts';
@@ -66,7 +66,7 @@ const POSTINGS_CACHE_BYTES = 32 * 1024 * 1024;
 
 export interface SearchServiceDeps {
   repo: SearchRepo;
-  catalog: CatalogService;
+  catalog: CatalogFragments;
   cursors: PageCursorCodec;
 }
 

@@ -1,0 +1,114 @@
+import type { Transaction } from 'kysely';
+import type { Database, LibraryChangesTable } from '../storage/database.ts';
+import type { Storage } from '../storage/storage.ts';
+
+/**
+ * A user's write (contract sections 13 and 14): one transaction, in which
+ * every feature that writes a user's rows (the library, history, playlists)
+ * does its work with its repository bound to it, takes turns with the user's
+ * other writes on any node, numbers the changes it makes in the user's feed,
+ * and keeps the answer that reports it (`beforeCommit`), so that all of it
+ * commits or none of it does.
+ */
+
+/** How long the change feed keeps a change, and a cursor stays good. */
+export const CHANGES_KEPT_DAYS = 90;
+export const CHANGES_KEPT_MS = CHANGES_KEPT_DAYS * 24 * 3600 * 1000;
+
+type ChangeKind = LibraryChangesTable['kind'];
+type ChangeType = LibraryChangesTable['change'];
+
+/** A change about to be recorded. */
+export interface NewChange {
+  readonly kind: ChangeKind;
+  readonly id: string;
+  readonly change: ChangeType;
+}
+
+
+/**
+ * What every write to a user's library (saves, follows, plays' feed,
+ * playlists) does inside its transaction besides its own rows: record the
+ * changes the feed lists, and forget the feed's old ones.
+ */
+export interface UserWriteSession {
+  readonly trx: Transaction<Database>;
+  /** A change this write makes, in the order it makes them, recorded (numbered) when it ends. */
+  record(change: NewChange, now: number): void;
+  /** Forgets the user's changes older than `before` (the feed keeps 90 days). */
+  forgetChangesBefore(before: number): Promise<void>;
+}
+
+/**
+ * Takes the user's counter row for the rest of the transaction (made on
+ * the first write; a write, so on SQLite the transaction holds the write
+ * lock from here) and answers how many changes the library has had;
+ * undefined when there is no such user.
+ *
+ * On PostgreSQL it also holds the user's row (KEY SHARE) until the write
+ * ends: deleting the user waits for the write, and the write's rows that
+ * name the user never meet a user deleted under them (a foreign-key error,
+ * or a deadlock between the delete's cascade and the write's key check).
+ * SQLite's single writer keeps the delete out already.
+ */
+async function lockUser(storage: WriteStorage, trx: Transaction<Database>, userId: string): Promise<number | undefined> {
+  const row = await trx.insertInto('library_counters')
+    .columns(['user_id', 'changes'])
+    .expression((eb) => {
+      const user = eb.selectFrom('users').select((inner) => ['id', inner.lit(0).as('changes')]).where('id', '=', userId);
+      return storage.dialect === 'postgres' ? user.forKeyShare() : user;
+    })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ changes: eb.ref('library_counters.changes') })))
+    .returning('changes')
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.changes);
+}
+
+/** What a user's write needs of the storage. */
+export type WriteStorage = Pick<Storage, 'db' | 'dialect'>;
+
+/**
+ * What a write does last inside its transaction with what it made: keep the
+ * answer that reports it (http/idempotency.ts), so the two commit together.
+ * Throwing rolls the write back.
+ */
+export type BeforeCommit<T> = (trx: Transaction<Database>, result: T) => Promise<void>;
+
+/**
+ * Runs `work` as one of the user's writes: one transaction that first takes
+ * the user's counter row (`lockUser`), so writes for one user take turns on
+ * any node, and what a write reads of the user's rows is what it changes; its
+ * changes are numbered in commit order when it ends, and `beforeCommit` runs
+ * with its result just before it commits. Undefined when the user is gone.
+ * Every feature that writes a user's library (this one, history, playlists)
+ * writes through it.
+ */
+export async function writeAsUser<T>(
+  storage: WriteStorage, userId: string, work: (session: UserWriteSession) => Promise<T>, beforeCommit?: BeforeCommit<T>,
+): Promise<T | undefined> {
+  return storage.db.transaction().execute(async (trx) => {
+    const count = await lockUser(storage, trx, userId);
+    if (count === undefined) return undefined;
+    const changes: NewChange[] = [];
+    let at = 0;
+    const result = await work({
+      trx,
+      record(change, now) {
+        changes.push(change);
+        at = now;
+      },
+      forgetChangesBefore: async (before) => {
+        await trx.deleteFrom('library_changes').where('user_id', '=', userId).where('changed_at', '<', before).execute();
+      },
+    });
+    if (changes.length > 0) {
+      await trx.insertInto('library_changes')
+        .values(changes.map((change, i) => ({ user_id: userId, number: count + i + 1, kind: change.kind, item_id: change.id, change: change.change, changed_at: at })))
+        .execute();
+      await trx.updateTable('library_counters').set({ changes: count + changes.length }).where('user_id', '=', userId).execute();
+    }
+    await beforeCommit?.(trx, result);
+    return result;
+  });
+}
+
