@@ -53,6 +53,7 @@ import { createIdempotencyRecordsRepo } from './storage/idempotency-records.repo
 import { openApiScopes } from './oauth/scopes.ts';
 import { wireEdge } from './http/edge.ts';
 import { createIdempotency } from './http/idempotency.ts';
+import { createUserStore } from './library/user-write.ts';
 import { createLibraryRepo } from './library/library.repo.ts';
 import { createLibraryService } from './library/library.service.ts';
 import { createHistoryRepo } from './library/history.repo.ts';
@@ -289,17 +290,27 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     publicUrl: config.publicUrl,
     clock,
   });
+  // A user's writes: one transaction each, with every feature's repository bound to it (library/user-write.ts).
+  const libraryRepo = createLibraryRepo(storage);
+  const historyRepo = createHistoryRepo(storage);
+  const playlistsRepo = createPlaylistsRepo(storage);
+  // Bound when a write asks for it: a save makes no playlist session.
+  const writes = createUserStore(storage, (session) => ({
+    get library() { return libraryRepo.within(session); },
+    get history() { return historyRepo.within(session); },
+    get playlists() { return playlistsRepo.within(session); },
+  }));
   await app.register(libraryRoutes, {
     catalog,
     library: createLibraryService({
-      repo: createLibraryRepo(storage), catalog, cursors, changeCursors: createTokenSealer(subkey(secret, 'library-changes')), clock,
+      repo: libraryRepo, writes, catalog, cursors, changeCursors: createTokenSealer(subkey(secret, 'library-changes')), clock,
     }),
-    history: createHistoryService({ repo: createHistoryRepo(storage), catalog, cursors, historyDays: config.historyDays, clock }),
+    history: createHistoryService({ repo: historyRepo, writes, catalog, cursors, historyDays: config.historyDays, clock }),
     idempotency,
   });
   await app.register(playlistRoutes, {
     playlists: createPlaylistService({
-      repo: createPlaylistsRepo(storage), catalog, cursors, clock, maxItems: config.playlistMaxItems, publicUrl: config.publicUrl,
+      repo: playlistsRepo, writes, catalog, cursors, clock, maxItems: config.playlistMaxItems, publicUrl: config.publicUrl,
     }),
     idempotency,
   });

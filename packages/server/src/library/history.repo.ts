@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../storage/database.ts';
 import { marker, precompiledQuery, type Storage } from '../storage/storage.ts';
-import { writeAsUser, type BeforeCommit } from './user-write.ts';
+import type { UserWriteSession } from './user-write.ts';
 
 /** A play as stored. */
 export interface PlayRow {
@@ -35,24 +35,15 @@ export function createHistoryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
   }, [marker.text(0), marker.number(1), marker.number(2), marker.text(3), marker.number(4)]);
 
   return {
-    /**
-     * Records the plays whose playId the user has not reported before, and
-     * answers whether each reported playId counted as first recorded, and
-     * forgets the user's plays that started before `forgetBefore` (the
-     * history's retention); one of the user's writes (writeAsUser), so
-     * `beforeCommit` keeps its answer with it, and a user deleted meanwhile
-     * is undefined. One statement decides
-     * between two reports of a playId (from two nodes at once, say): the
-     * second inserts nothing and reads the first.
-     */
-    async record<T>(
-      userId: string, plays: readonly PlayRow[], forgetBefore: number, answer: (counted: Map<string, boolean>) => T, beforeCommit?: BeforeCommit<T>,
-    ): Promise<T | undefined> {
-      return writeAsUser(storage, userId, async ({ trx }) => {
-        const counted = await recordIn(trx, userId, plays);
-        await trx.deleteFrom('play_history').where('user_id', '=', userId).where('started_at', '<', forgetBefore).execute();
-        return answer(counted);
-      }, beforeCommit);
+    /** The user's history within one of their writes (user-write.ts), on its transaction. */
+    within({ trx, userId }: UserWriteSession): HistoryWrite {
+      return {
+        async record(plays, forgetBefore) {
+          const counted = await recordIn(trx, userId, plays);
+          await trx.deleteFrom('play_history').where('user_id', '=', userId).where('started_at', '<', forgetBefore).execute();
+          return counted;
+        },
+      };
     },
 
     /**
@@ -94,3 +85,15 @@ export function createHistoryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
 }
 
 export type HistoryRepo = ReturnType<typeof createHistoryRepo>;
+
+/** What one of the user's writes may do to their history. */
+export interface HistoryWrite {
+  /**
+   * Records the plays whose playId the user has not reported before, and
+   * answers whether each reported playId counted as first recorded; forgets
+   * the user's plays that started before `forgetBefore` (the retention). One
+   * statement decides between two reports of a playId (from two nodes at
+   * once, say): the second inserts nothing and reads the first.
+   */
+  record(plays: readonly PlayRow[], forgetBefore: number): Promise<Map<string, boolean>>;
+}

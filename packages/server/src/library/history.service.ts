@@ -3,8 +3,8 @@ import { DomainError, type ErrorReason } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
 import type { CatalogLists } from '../catalog/catalog.service.ts';
 import { keysetPage, type PageCursorCodec, type PageRequest } from '../catalog/page-cursor.ts';
-import type { HistoryPosition, HistoryRepo, PlayRow } from './history.repo.ts';
-import type { BeforeCommit } from './user-write.ts';
+import type { HistoryPosition, HistoryRepo, HistoryWrite, PlayRow } from './history.repo.ts';
+import type { BeforeCommit, UserStore } from './user-write.ts';
 import { itemFragments, rfc3339, withMembers } from './rendered-items.ts';
 
 /** What ReportPlays answers for one playId: whether it counts, or why it was refused. */
@@ -42,7 +42,10 @@ export function playCounts(msPlayed: number, songDurationMs: number): boolean {
 }
 
 export interface HistoryServiceDeps {
-  repo: HistoryRepo;
+  /** The history's reads. */
+  repo: Pick<HistoryRepo, 'page' | 'songDurations'>;
+  /** The user's writes, with the history bound to each (user-write.ts). */
+  writes: UserStore<{ history: HistoryWrite }>;
   catalog: CatalogLists;
   cursors: PageCursorCodec;
   /** MAQAM_HISTORY_DAYS: how long plays are kept. */
@@ -51,7 +54,7 @@ export interface HistoryServiceDeps {
 }
 
 /** A user's listening history: plays reported by their apps, idempotent by playId, kept for `historyDays`. */
-export function createHistoryService({ repo, catalog, cursors, historyDays, clock }: HistoryServiceDeps) {
+export function createHistoryService({ repo, writes, catalog, cursors, historyDays, clock }: HistoryServiceDeps) {
   const retentionMs = historyDays * DAY_MS;
 
   return {
@@ -85,7 +88,8 @@ export function createHistoryService({ repo, catalog, cursors, historyDays, cloc
       }
       // The answer is made inside the write, from what it recorded: a retry of a committed report replays it.
       // Plays older than the retention are forgotten in the same write: what is older is never listed anyway.
-      const answered = await repo.record(userId, rows, now - retentionMs, (recorded) => {
+      const answered = await writes.write(userId, async ({ history }) => {
+        const recorded = await history.record(rows, now - retentionMs);
         for (const row of rows) outcomes.set(row.playId, { counted: recorded.get(row.playId) ?? row.counted });
         // In the order the request named them.
         return new Map(distinct.map((play) => [play.playId, outcomes.get(play.playId)!]));

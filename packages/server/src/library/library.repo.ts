@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, LibraryChangesTable, LibraryItemsTable } from '../storage/database.ts';
 import { marker, precompiledLookup, precompiledQuery, type Storage } from '../storage/storage.ts';
-import { writeAsUser, type BeforeCommit, type UserWriteSession } from './user-write.ts';
+import type { UserWriteSession } from './user-write.ts';
 
 export type LibraryKind = LibraryItemsTable['kind'];
 export type ChangeKind = LibraryChangesTable['kind'];
@@ -30,7 +30,7 @@ const CATALOG_TABLE = { song: 'songs', album: 'albums', artist: 'artists' } as c
 
 /**
  * A user's library: the items they saved or follow, and the numbered feed of
- * its changes. Every write goes through writeAsUser.
+ * its changes. Every write is made within one of the user's writes (`within`).
  */
 export function createLibraryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idList' | 'idRows' | 'idListParameter'>) {
   const { db } = storage;
@@ -78,9 +78,9 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
   }
 
   return {
-    /** Runs `work` as one of the user's library writes; undefined when the user is gone. */
-    write<T>(userId: string, work: (session: LibraryWrite) => Promise<T>, beforeCommit?: BeforeCommit<T>): Promise<T | undefined> {
-      return writeAsUser(storage, userId, ({ trx, record, forgetChangesBefore }) => work({
+    /** The user's library within one of their writes (user-write.ts), on its transaction. */
+    within({ trx, userId, record, forgetChangesBefore }: UserWriteSession): LibraryWrite {
+      return {
         record,
         forgetChangesBefore,
         saved: (kind, ids) => savedIn(trx, userId, kind, ids),
@@ -96,7 +96,7 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
             .returning('item_id').execute();
           return removed.map((row) => row.item_id);
         },
-      }), beforeCommit);
+      };
     },
 
     /** Which of these items the user has, with when they were first saved. */
@@ -148,7 +148,7 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
 }
 
 /** What one library write may do, inside its transaction (LibraryRepo.write). */
-export interface LibraryWrite extends Omit<UserWriteSession, 'trx'> {
+export interface LibraryWrite extends Omit<UserWriteSession, 'trx' | 'userId'> {
   /** Which of these items the user has, with when they were first saved. */
   saved(kind: LibraryKind, ids: readonly string[]): Promise<Map<string, number>>;
   /** Which of these ids the catalog shows (not withdrawn). */

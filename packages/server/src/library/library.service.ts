@@ -4,8 +4,8 @@ import { DomainError, invalidRequest, type ErrorReason } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
 import type { CatalogLists } from '../catalog/catalog.service.ts';
 import { keysetPage, type PageCursorCodec, type PageRequest } from '../catalog/page-cursor.ts';
-import type { ChangeRow, LibraryKind, LibraryRepo, SavedPosition, SavedRow } from './library.repo.ts';
-import { CHANGES_KEPT_DAYS, CHANGES_KEPT_MS, type BeforeCommit } from './user-write.ts';
+import type { ChangeRow, LibraryKind, LibraryRepo, LibraryWrite, SavedPosition, SavedRow } from './library.repo.ts';
+import { CHANGES_KEPT_DAYS, CHANGES_KEPT_MS, type BeforeCommit, type UserStore } from './user-write.ts';
 import { itemFragments, rfc3339, withMembers } from './rendered-items.ts';
 
 
@@ -18,7 +18,10 @@ export type SaveOutcomes = Map<LibraryKind, Map<string, SaveOutcome>>;
 const NOT_FOUND: Record<LibraryKind, ErrorReason> = { song: 'songNotFound', album: 'albumNotFound', artist: 'artistNotFound' };
 
 export interface LibraryServiceDeps {
-  repo: LibraryRepo;
+  /** The library's reads. */
+  repo: Pick<LibraryRepo, 'saved' | 'page' | 'changeCount' | 'changesAfter' | 'user'>;
+  /** The user's writes, with the library bound to each (user-write.ts). */
+  writes: UserStore<{ library: LibraryWrite }>;
   catalog: CatalogLists;
   /** Page tokens of the lists (bound to the user and the list). */
   cursors: PageCursorCodec;
@@ -32,12 +35,12 @@ export interface LibraryServiceDeps {
  * artists (the same set, of kind artist), and the feed of their changes.
  * Items are answered as the catalog renders them for the request's locale.
  */
-export function createLibraryService({ repo, catalog, cursors, changeCursors, clock }: LibraryServiceDeps) {
+export function createLibraryService({ repo, writes, catalog, cursors, changeCursors, clock }: LibraryServiceDeps) {
   /** A write for a user whose token is live but whose account is gone answers as the token does: 401. */
   const userGone = () => new DomainError('accessTokenInvalid');
 
   async function add(userId: string, byKind: ReadonlyMap<LibraryKind, readonly string[]>, beforeCommit?: BeforeCommit<SaveOutcomes>): Promise<SaveOutcomes> {
-    const outcome = await repo.write(userId, async (write) => {
+    const outcome = await writes.write(userId, async ({ library: write }) => {
       const now = clock();
       await write.forgetChangesBefore(now - CHANGES_KEPT_MS);
       const results = new Map<LibraryKind, Map<string, SaveOutcome>>();
@@ -56,7 +59,7 @@ export function createLibraryService({ repo, catalog, cursors, changeCursors, cl
   }
 
   async function remove(userId: string, byKind: ReadonlyMap<LibraryKind, readonly string[]>, beforeCommit?: BeforeCommit<true>): Promise<void> {
-    const done = await repo.write(userId, async (write) => {
+    const done = await writes.write(userId, async ({ library: write }) => {
       const now = clock();
       await write.forgetChangesBefore(now - CHANGES_KEPT_MS);
       for (const [kind, ids] of byKind) {

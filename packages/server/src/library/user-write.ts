@@ -33,6 +33,8 @@ export interface NewChange {
  */
 export interface UserWriteSession {
   readonly trx: Transaction<Database>;
+  /** The user the write is for. */
+  readonly userId: string;
   /** A change this write makes, in the order it makes them, recorded (numbered) when it ends. */
   record(change: NewChange, now: number): void;
   /** Forgets the user's changes older than `before` (the feed keeps 90 days). */
@@ -93,6 +95,7 @@ export async function writeAsUser<T>(
     let at = 0;
     const result = await work({
       trx,
+      userId,
       record(change, now) {
         changes.push(change);
         at = now;
@@ -112,3 +115,18 @@ export async function writeAsUser<T>(
   });
 }
 
+/**
+ * A user's writes as a store scoped to one transaction (house style; the
+ * model is navidrome's `WithTx`): `write` hands its work every feature's
+ * repository bound to the write's transaction (`bind`, composed where the
+ * features are: app.ts), so a feature asks for the repositories it uses and
+ * none lends its transaction to another.
+ */
+export interface UserStore<Tx> {
+  /** Runs `work` as one of the user's writes (writeAsUser); undefined when the user is gone. */
+  write<T>(userId: string, work: (tx: Tx) => Promise<T>, beforeCommit?: BeforeCommit<T>): Promise<T | undefined>;
+}
+
+export function createUserStore<Tx>(storage: WriteStorage, bind: (session: UserWriteSession) => Tx): UserStore<Tx> {
+  return { write: (userId, work, beforeCommit) => writeAsUser(storage, userId, (session) => work(bind(session)), beforeCommit) };
+}

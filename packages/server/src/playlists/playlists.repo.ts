@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, PlaylistsTable } from '../storage/database.ts';
 import { marker, precompiledLookup, precompiledQuery, type Storage } from '../storage/storage.ts';
-import { writeAsUser, type BeforeCommit, type UserWriteSession } from '../library/user-write.ts';
+import type { UserWriteSession } from '../library/user-write.ts';
 
 export type Visibility = PlaylistsTable['visibility'];
 
@@ -264,10 +264,8 @@ export function createPlaylistsRepo(storage: RepoStorage) {
   [marker.text(0), marker.number(1), marker.text(2), marker.number(3)]);
 
   return {
-    /** Runs `work` as one of the user's writes (writeAsUser); undefined when the user is gone. */
-    write<T>(userId: string, work: (write: PlaylistWrite) => Promise<T>, beforeCommit?: BeforeCommit<T>): Promise<T | undefined> {
-      return writeAsUser(storage, userId, (user) => work(writeSession(storage, reads(user.trx), user.trx, user)), beforeCommit);
-    },
+    /** The user's playlists within one of their writes (user-write.ts), on its transaction. */
+    within: (session: UserWriteSession): PlaylistWrite => writeSession(storage, reads(session.trx), session.trx, session),
 
     /**
      * Runs `work` on one snapshot: every read in it sees the database as of
@@ -298,7 +296,7 @@ export interface PlaylistRead {
   entriesById(playlistId: string, itemIds: readonly string[]): Promise<EntryRow[]>;
 }
 
-/** What one playlist write may do, inside the owner's write transaction (PlaylistsRepo.write). */
+/** What one playlist write may do, inside the owner's write transaction (PlaylistsRepo.within). */
 export type PlaylistWrite = ReturnType<typeof writeSession>;
 
 export type PlaylistsRepo = ReturnType<typeof createPlaylistsRepo>;

@@ -8,7 +8,7 @@ import { listAnswer, type AnswerPart } from '../catalog/answer-writer.ts';
 import { rfc3339 } from '../library/rendered-items.ts';
 import { firstKeys, keysBetween, wholeKey } from './order-keys.ts';
 import type { NewEntry, PlaylistChanges, PlaylistRead, PlaylistRow, PlaylistWrite, PlaylistsRepo } from './playlists.repo.ts';
-import { CHANGES_KEPT_MS, type BeforeCommit } from '../library/user-write.ts';
+import { CHANGES_KEPT_MS, type BeforeCommit, type UserStore } from '../library/user-write.ts';
 
 /** Who reads: a user (their token), or an API key (no user). */
 export interface Reader {
@@ -42,7 +42,10 @@ export interface EntriesWritten {
 export type IfMatch = readonly string[] | undefined;
 
 export interface PlaylistServiceDeps {
-  repo: PlaylistsRepo;
+  /** The playlists' reads. */
+  repo: Pick<PlaylistsRepo, 'read' | 'owned'>;
+  /** The user's writes, with their playlists bound to each (user-write.ts). */
+  writes: UserStore<{ playlists: PlaylistWrite }>;
   catalog: CatalogFragments;
   /** Page tokens (bound to the list they page). */
   cursors: PageCursorCodec;
@@ -76,7 +79,7 @@ const lengthOf = (text: string) => [...text].length;
  * If-Match is checked against the version no other write can change before
  * it commits.
  */
-export function createPlaylistService({ repo, catalog, cursors, clock, maxItems, publicUrl }: PlaylistServiceDeps) {
+export function createPlaylistService({ repo, writes, catalog, cursors, clock, maxItems, publicUrl }: PlaylistServiceDeps) {
   const userGone = () => new DomainError('accessTokenInvalid');
   const notFound = (id: string) => new DomainError('playlistNotFound', { params: { id } });
 
@@ -98,7 +101,7 @@ export function createPlaylistService({ repo, catalog, cursors, clock, maxItems,
    * The work answers something (not undefined), which is how a gone user is told apart.
    */
   async function write<T extends object | boolean>(userId: string, work: (write: PlaylistWrite, now: number) => Promise<T>, beforeCommit?: BeforeCommit<T>): Promise<T> {
-    const result = await repo.write(userId, async (session) => {
+    const result = await writes.write(userId, async ({ playlists: session }) => {
       const now = clock();
       await session.forgetChangesBefore(now - CHANGES_KEPT_MS);
       return work(session, now);
