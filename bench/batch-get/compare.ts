@@ -1,10 +1,11 @@
-// bench/batch-get/compare.ts: BatchGetSongs CPU per request of this tree (B) against another commit (A),
+// bench/batch-get/compare.ts: BatchGetSongs CPU per request of this tree, or a second commit, (B) against another commit (A),
 // by bench/lib/compare.ts: three servers up at once, all pinned to core 0 and loaded in turn by wrk on
 // core 1 (A, A again: a second server of the same commit, B), the order turned each round; the verdict
 // is the median of the per-round ratios B / A, beside the A again / A ratios as the noise band.
 //
 //   npm run bench:batch-get                                   # once: seeds bench/.data and writes the streams
 //   npm run bench:batch-get:compare -- HEAD~1                 # this tree against HEAD~1
+//   npm run bench:batch-get:compare -- HEAD~1 HEAD            # HEAD against HEAD~1 (neither with this tree's uncommitted edits)
 //   BENCH_STREAMS=hits BENCH_ROUNDS=6 BENCH_SECONDS=6 npm run bench:batch-get:compare -- 45c8d2d
 //   BENCH_THIS_ENV="MAQAM_SONG_CACHE_MB=96" npm run bench:batch-get:compare   # a setting against none, this tree both sides
 //   BENCH_OTHER_DATABASE=bench/.data/bench-1000000-e803b81.db npm run bench:batch-get:compare -- e803b81
@@ -27,6 +28,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 8);
 const other = process.argv[2];
+/** B: another commit than this tree, when given. */
+const bCommit = process.argv[3];
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
@@ -38,6 +41,7 @@ for (const stream of STREAMS) {
 }
 
 const otherTree = other ? treeAt(ROOT, other) : undefined;
+const bTree = bCommit ? treeAt(ROOT, bCommit) : undefined;
 const env = { ...process.env, DATABASE_URL: `sqlite:${DB_FILE}`, LOG_LEVEL: 'warn', MAQAM_RATE_LIMIT: '0', PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}` };
 const otherEnv: Record<string, string> = otherTree && process.env.BENCH_OTHER_DATABASE ? { DATABASE_URL: `sqlite:${resolve(process.env.BENCH_OTHER_DATABASE)}` } : {};
 /** A key made by a tree's own CLI in the database its server reads. */
@@ -83,7 +87,8 @@ try {
   const a = otherTree
     ? { label: other!, root: otherTree.root, extra: otherEnv }
     : { label: 'this tree', root: ROOT, extra: {} };
-  const b = { label: Object.keys(thisEnv).length ? `this tree, ${process.env.BENCH_THIS_ENV}` : 'this tree', root: ROOT, extra: thisEnv };
+  const thisLabel = bCommit ?? 'this tree';
+  const b = { label: Object.keys(thisEnv).length ? `${thisLabel}, ${process.env.BENCH_THIS_ENV}` : thisLabel, root: bTree?.root ?? ROOT, extra: thisEnv };
   const sides = {
     a: await serverSide(a.label, a.root, a.extra),
     aAgain: await serverSide(a.label, a.root, a.extra),
@@ -99,4 +104,5 @@ try {
 } finally {
   for (const child of children) await stop(child);
   otherTree?.remove();
+  bTree?.remove();
 }

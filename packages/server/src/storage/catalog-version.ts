@@ -11,7 +11,7 @@ import { readSetting, writeSetting } from './settings.repo.ts';
  * a bump reaches the deployment's other processes through Redis when it is
  * configured (catalog-changes.ts) and by their polls of it otherwise. The
  * other version caches depend on, the write version (credentials depend on it), is
- * Storage.writeVersion (sqlite.ts's WAL index, shared-write-version.ts's shared version in Redis).
+ * Storage.writeVersion (sqlite.ts's data_version, shared-write-version.ts's shared version in Redis).
  */
 const KEY = 'catalog_version';
 

@@ -5,7 +5,6 @@ import { Worker } from 'node:worker_threads';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SelectQueryNode, SqliteDialect, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { databaseUnavailable, isSqliteBusy, isSqliteUnavailable } from './unavailable.ts';
-import { WalIndexWatch } from './wal-index.ts';
 
 /** Prepared statements kept per connection; the hot paths use a handful, imports a few more. */
 const STATEMENT_CACHE_SIZE = 256;
@@ -26,12 +25,8 @@ class NodeSqliteDatabase implements SqliteDatabase {
     this.#localWrites++;
   };
 
-  /** Commits by other connections, told without a read transaction; none for a database not in WAL mode. */
-  readonly #walIndex: WalIndexWatch | undefined;
-
-  constructor(db: DatabaseSync, walIndex: WalIndexWatch | undefined) {
+  constructor(db: DatabaseSync) {
     this.#db = db;
-    this.#walIndex = walIndex;
   }
 
   /** ROLLBACK, or nothing when SQLite has already rolled the transaction back. */
@@ -51,7 +46,6 @@ class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   close(): void {
-    this.#walIndex?.close();
     this.#statements.clear();
     if (this.#db.isOpen) this.#db.close();
   }
@@ -76,13 +70,11 @@ class NodeSqliteDatabase implements SqliteDatabase {
 
   /**
    * Changes whenever the database may have changed: a commit by any other
-   * connection, in any process (the WAL index's header, or SQLite's
-   * data_version when that cannot tell), or a writing statement on this one.
+   * connection, in any process (SQLite's `PRAGMA data_version`, which changes
+   * exactly then), or a writing statement on this one (which data_version
+   * does not count).
    */
   writeVersion(): string {
-    const walVersion = this.#walIndex?.version();
-    // Its own prefix: a version of one source never equals one of the other.
-    if (walVersion !== undefined) return `w${walVersion}:${this.#localWrites}`;
     this.#dataVersion ??= this.#db.prepare('PRAGMA data_version');
     const { data_version: version } = unavailableOr(() => this.#dataVersion!.get()) as { data_version: number };
     return `${version}:${this.#localWrites}`;
@@ -446,8 +438,7 @@ export function createSqliteDialect(path: string, lockWaitMs = 5000, cacheMb = 1
     PRAGMA cache_size = -${Math.round(cacheMb * 1024)};
     PRAGMA temp_store = MEMORY;
   `);
-  const { journal_mode: journalMode } = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
-  const database = new NodeSqliteDatabase(db, journalMode === 'wal' ? new WalIndexWatch(path) : undefined);
+  const database = new NodeSqliteDatabase(db);
   return { dialect: new LockWaitingSqliteDialect(database, lockWaitMs), writeVersion: () => database.writeVersion() };
 }
 
