@@ -149,6 +149,13 @@ export const ERRORS = {
       ar: 'استبدال كل عناصر قائمة التشغيل يتطلب ترويسة If-Match بالإصدار الذي قرأته، كي لا يضيع أي تغيير جرى بعده.',
     },
   },
+  playlistSpotFull: {
+    code: 'ERROR_CODE_CONFLICT',
+    message: {
+      en: 'Too many entries were put one at a time just before "{id}"; add them in one request, or put them elsewhere.',
+      ar: 'وُضعت عناصر كثيرة جدًا واحدًا تلو الآخر قبل "{id}" مباشرة؛ أضفها في طلب واحد أو ضعها في مكان آخر.',
+    },
+  },
   playlistEntryNotFound: {
     code: 'ERROR_CODE_CONFLICT',
     message: {

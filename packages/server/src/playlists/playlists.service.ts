@@ -6,7 +6,7 @@ import type { CatalogFragments } from '../catalog/catalog.service.ts';
 import { keysetPage, type PageCursorCodec, type PageRequest } from '../catalog/page-cursor.ts';
 import { listAnswer, type AnswerPart } from '../catalog/answer-writer.ts';
 import { rfc3339 } from '../library/rendered-items.ts';
-import { firstKeys, keysBetween, wholeKey } from './order-keys.ts';
+import { firstKeys, keyBefore018, keysBetween } from './order-keys.ts';
 import type { NewEntry, PlaylistChanges, PlaylistRead, PlaylistRow, PlaylistWrite, PlaylistsRepo } from './playlists.repo.ts';
 import { CHANGES_KEPT_MS, type BeforeCommit, type UserStore } from '../library/user-write.ts';
 
@@ -156,10 +156,13 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
     // Entries being moved are left out of the neighbours: where they go is found among the others.
     const moving = typeof placing === 'number' ? [] : placing;
     const count = typeof placing === 'number' ? placing : placing.length;
-    if (beforeItemId === undefined) return keysBetween(await session.keyBefore(playlistId, null, moving), null, count);
+    if (beforeItemId === undefined) return keysBetween(await session.keyBefore(playlistId, null, moving), null, count)!;
     const [target] = await session.entriesById(playlistId, [beforeItemId]);
     if (target === undefined) throw new DomainError('playlistEntryNotFound', { params: { id: beforeItemId } });
-    return keysBetween(await session.keyBefore(playlistId, target.orderKey, moving), target.orderKey, count);
+    const keys = keysBetween(await session.keyBefore(playlistId, target.orderKey, moving), target.orderKey, count);
+    // Hundreds of entries put one at a time between the same two: order-keys.ts says why keys are bounded.
+    if (keys === null) throw new DomainError('playlistSpotFull', { params: { id: beforeItemId } });
+    return keys;
   }
 
   /** The entries placed at these keys, numbered from where the first one stands. */
@@ -275,7 +278,7 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
     let afterKey: string | null = null;
     let start: number | undefined;
     if (request.token !== undefined && request.token.value !== '') {
-      const position = cursors.decode<ItemsPosition>(request.token.value, scope, ITEMS_POSITION) ?? wholeKeyPosition(request.token.value, scope);
+      const position = cursors.decode<ItemsPosition>(request.token.value, scope, ITEMS_POSITION) ?? await positionBefore018(read, playlist.id, request.token.value, scope);
       if (position === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
       const [tokenSince, key, shownAt] = position;
       since = tokenSince;
@@ -310,10 +313,18 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
     return { entries: page, nextPageToken };
   }
 
-  /** A page token made before keys were text (migration 018 wrote each whole key k as wholeKey(k)), as one of now. */
-  function wholeKeyPosition(token: string, scope: string): ItemsPosition | null {
+  /**
+   * A page token made before keys were text, as one of now: after its last
+   * entry's key if that entry has not moved since, else after its key as
+   * migration 018 wrote it (which a renumbering in the hours before the
+   * upgrade may have moved; a token is good for a day).
+   */
+  async function positionBefore018(read: PlaylistRead, playlistId: string, token: string, scope: string): Promise<ItemsPosition | null> {
     const position = cursors.decode<WholeKeyPosition>(token, scope, WHOLE_KEY_POSITION);
-    return position === null ? null : [position[0], wholeKey(position[1]), position[3]];
+    if (position === null) return null;
+    const [since, key, itemId, shownAt] = position;
+    const [anchor] = await read.entriesById(playlistId, [itemId]);
+    return [since, anchor !== undefined && anchor.placedVersion <= since ? anchor.orderKey : keyBefore018(key), shownAt];
   }
 
   async function readablePlaylist(read: PlaylistRead, id: string, reader: Reader): Promise<PlaylistRow> {

@@ -333,6 +333,33 @@ describe.each(dialects.map((d) => [d.name, d] as const))('PlaylistService on %s'
     expect(rest.map((item) => item.position)).toEqual([31, 32, 33]);
   });
 
+  it('keeps keys short when entries go to the top again and again, and bounds what goes between the same two entries', async () => {
+    const playlist = await create({ name: 'bumped', songIdList: songIds('song-ar', 'song-en', 'song-fr') });
+    const url = `/v1/playlists/${playlist.id.value}`;
+    const tokenLength = async () => ((await call('GET', `${url}/items?page_size=1`)).json().nextPageToken as string).length;
+    const before = await tokenLength();
+    // "Bump to top", a thousand times: the first key takes whole steps down, as appends take them up.
+    for (let i = 0; i < 1000; i++) {
+      const [, , last] = await allEntries(call, playlist.id.value);
+      const first = (await allEntries(call, playlist.id.value))[0]!;
+      expect((await call('POST', `${url}/items:move`, { itemIds: [last!.itemId], beforeItemId: first.itemId })).statusCode).toBe(200);
+    }
+    // The token holds the version too (1 then 1,001): a few characters more, where halving the first key made it grow by hundreds.
+    expect(await tokenLength()).toBeLessThanOrEqual(before + 8);
+    // Two entries moved in turn just before the same one: each move halves the room there, until the write is refused, changing nothing.
+    const [a, b, c] = await allEntries(call, playlist.id.value);
+    let refused: { statusCode: number; json(): { code: string; message: string } } | undefined;
+    for (let i = 0; i < 1000 && refused === undefined; i++) {
+      const moved = await call('POST', `${url}/items:move`, { itemIds: [i % 2 === 0 ? a!.itemId : b!.itemId], beforeItemId: c!.itemId });
+      if (moved.statusCode !== 200) refused = moved;
+    }
+    expect(refused?.statusCode).toBe(409);
+    expect(refused?.json().message).toContain('one at a time');
+    expect((await allEntries(call, playlist.id.value)).map((entry) => entry.itemId).sort()).toEqual([a!.itemId, b!.itemId, c!.itemId].sort());
+    // Elsewhere there is room: the end.
+    expect((await call('POST', `${url}/items:move`, { itemIds: [a!.itemId] })).statusCode).toBe(200);
+  });
+
   it('keeps an entry whose song was withdrawn in its place, with NOT_FOUND instead of the song', async () => {
     const playlist = await create({ name: 'withdrawn', songIdList: songIds('song-ar', 'song-soon-gone', 'song-en') });
     await importRecords(server, [{

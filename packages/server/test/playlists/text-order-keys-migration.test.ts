@@ -33,7 +33,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the text order keys mi
 
       await migrateToLatest(storage);
       expect(await order()).toEqual(expected);
-      expect((await db.selectFrom('playlist_items').select('order_key').where('item_id', '=', 'p-1-2').executeTakeFirstOrThrow()).order_key).toBe('000004OmW');
+      expect((await db.selectFrom('playlist_items').select('order_key').where('item_id', '=', 'p-1-2').executeTakeFirstOrThrow()).order_key).toBe('KcqOc386a');
       expect((await migrator.migrateTo('017-typed-play-contexts')).error).toBeUndefined();
       expect(await order()).toEqual(expected);
     } finally {

@@ -4,6 +4,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 const BATCH = 1_000;
 const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const WHOLE_DIGITS = 9;
+/** Where the keys go: after the middle of the nine digits' range (playlists/order-keys.ts FIRST_WHOLE), so entries put first take whole steps too. */
+const FIRST_WHOLE = 2 ** 52;
 /** 016's gap between entries renumbered (its order-keys.ts), for going down. */
 const RENUMBERED_GAP = 1 << 20;
 
@@ -13,15 +15,16 @@ const RENUMBERED_GAP = 1 << 20;
  * that there is always room between two keys and a playlist is never
  * renumbered: a page token's key stays a place in the playlist whatever
  * happens after it (contract section 14; renumbering made a token whose
- * entry had moved a 400). Each integer key k becomes k written in nine
- * digits, the same order; `renumbered_version` goes, as nothing renumbers.
+ * entry had moved a 400). Each integer key k becomes FIRST_WHOLE + k written
+ * in nine digits, the same order; `renumbered_version` goes, as nothing
+ * renumbers.
  * Copies what it needs: it imports nothing from the live code.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   // PostgreSQL orders text by its collation's rules unless told its bytes.
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   await db.schema.alterTable('playlist_items').addColumn('order_text', postgres ? sql`text collate "C"` : 'text').execute();
-  await rewrite(db, 'order_text', (row) => wholeKey(Number(row.order_key)));
+  await rewrite(db, 'order_text', (row) => wholeKey(FIRST_WHOLE + Number(row.order_key)));
   await swapOrderColumn(db, 'order_text');
   await db.schema.alterTable('playlists').dropColumn('renumbered_version').execute();
 }
