@@ -88,6 +88,10 @@ export function createErrorHandler(negotiator: LocaleNegotiator, bodyLimit: numb
       body.error_description = oauth.description;
     }
     addVary(reply, 'Accept-Language');
+    // What a write set of its answer before it failed (its new version, its new resource) describes nothing that
+    // exists: an error carries only the headers of its own reason (a 412's current ETag, say).
+    reply.removeHeader('etag');
+    reply.removeHeader('location');
     reply
       .code(apiError.status)
       .header('x-request-id', request.id)
