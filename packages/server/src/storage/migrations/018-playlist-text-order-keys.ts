@@ -23,6 +23,10 @@ const RENUMBERED_GAP = 1 << 20;
 export async function up(db: Kysely<any>): Promise<void> {
   // PostgreSQL orders text by its collation's rules unless told its bytes.
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  // SQLite runs a migration outside a transaction: one cut off while it rewrote the keys left its column behind.
+  if (!postgres && (await sql<{ name: string }>`pragma table_info(playlist_items)`.execute(db)).rows.some((column) => column.name === 'order_text')) {
+    await db.schema.alterTable('playlist_items').dropColumn('order_text').execute();
+  }
   await db.schema.alterTable('playlist_items').addColumn('order_text', postgres ? sql`text collate "C"` : 'text').execute();
   await rewrite(db, 'order_text', (row) => wholeKey(FIRST_WHOLE + Number(row.order_key)));
   await swapOrderColumn(db, 'order_text');
