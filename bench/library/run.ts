@@ -25,11 +25,20 @@
 //
 //   npm run bench:library            (BENCH_SONGS, BENCH_SECONDS, BENCH_WARMUP, BENCH_DIALECTS=sqlite,postgres,
 //                                     BENCH_ONLY=<regular expression>: the runs whose names match, and the peer)
+//
+// Given commits, it compares two builds by bench/lib/compare.ts instead, on the same filled database: A (the
+// first commit), A again (a second server of it) and B (the second commit, or this tree), three servers pinned to
+// core 0 and loaded in turn, BENCH_ROUNDS (6) rounds of each run BENCH_ONLY selects (the peer only if it matches);
+// the verdict is the median of the per-round ratios of server CPU a request, beside the A again / A band.
+//
+//   BENCH_DIALECTS=sqlite BENCH_ONLY='CheckSavedItems, 100 ids$' npm run bench:library -- HEAD~1 HEAD
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { openStorage } from '@maqam/server';
+import type { ChildProcess } from 'node:child_process';
 import { analyzeTables } from '../../packages/server/src/storage/storage.ts';
+import { alternate, printComparison, treeAt, type Side } from '../lib/compare.ts';
 import { callerOf, eightAtOnce, seededDatabase, userTokens } from '../lib/fill.ts';
 import { bareServerLike, cpuSeconds, scaleOut, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
 
@@ -48,6 +57,9 @@ const REPORTERS = 1000;
 const LIKED = 10_000;
 const PLAYS = 100_000;
 const CHANGES = 100_000;
+/** Compare mode: A's commit, and B's (this tree when there is none). */
+const [COMPARE_A, COMPARE_B] = process.argv.slice(2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 
 mkdirSync(DATA, { recursive: true });
 mkdirSync(RESULTS, { recursive: true });
@@ -132,6 +144,11 @@ for (const dialect of DIALECTS) {
     { run: 'GetHistory, every page (20 of 100,000 plays; one connection)', script: 'pages.lua', connections: 1, env: { PATH_AND_QUERY: '/v1/library/history', TOKEN: historian }, target: 'p99 < 10 ms' },
     { run: 'GetLibraryChanges, 500 of 100,000 changes (one connection)', script: 'changes.lua', connections: 1, env: { CURSORS_FILE: join(files, 'cursors.txt'), TOKEN: changer }, target: 'p99 < 20 ms' },
   ];
+  if (COMPARE_A !== undefined) {
+    await stop(server);
+    await compareBuilds(runs.filter(({ run }) => ONLY.test(run)), env);
+    continue;
+  }
   for (const { run, script, connections = CONNECTIONS, env: scriptEnv, target } of runs.filter(({ run }) => run.startsWith('peer') || ONLY.test(run))) {
     const go = (seconds: number) => wrk({ url: `${base}/`, script: join(HERE, script), seconds, connections, env: scriptEnv });
     go(WARMUP_SECONDS);
@@ -145,6 +162,47 @@ for (const dialect of DIALECTS) {
   await stop(server);
 }
 
+/**
+ * The runs on three servers of the filled database, by bench/lib/compare.ts: A (COMPARE_A's tree), A again and B
+ * (COMPARE_B's tree, or this one), each a side whose measure is one wrk run and the server's CPU over it.
+ */
+async function compareBuilds(selected: { run: string; script: string; connections?: number; env: Record<string, string> }[], env: NodeJS.ProcessEnv): Promise<void> {
+  const trees = [treeAt(ROOT, COMPARE_A!), ...(COMPARE_B === undefined ? [] : [treeAt(ROOT, COMPARE_B)])];
+  const children: ChildProcess[] = [];
+  const serverSide = async (label: string, root: string): Promise<Side> => {
+    const port = 19_000 + Math.floor(Math.random() * 1000);
+    const child = startPinned([join(root, 'packages/cli/bin/maqam.js'), 'serve'], { ...env, PORT: String(port) });
+    children.push(child);
+    await waitReady(child, () => fetch(`http://127.0.0.1:${port}/readyz`));
+    const load = (run: string, seconds: number) => {
+      const { script, connections = CONNECTIONS, env: scriptEnv } = selected.find((candidate) => candidate.run === run)!;
+      return wrk({ url: `http://127.0.0.1:${port}/`, script: join(HERE, script), seconds, connections, env: scriptEnv });
+    };
+    return {
+      label,
+      warmUp: (run) => void load(run, WARMUP_SECONDS),
+      measure(run) {
+        const before = cpuSeconds(child.pid!);
+        const result = load(run, SECONDS);
+        if (result.errors > 0) throw new Error(`${label}, ${run}: ${result.errors} errors`);
+        return { cpuUs: ((cpuSeconds(child.pid!) - before) * 1e6) / result.requests, p99Ms: result.p99Ms };
+      },
+    };
+  };
+  try {
+    const a = await serverSide(COMPARE_A!, trees[0]!.root);
+    const aAgain = await serverSide(COMPARE_A!, trees[0]!.root);
+    const b = await serverSide(COMPARE_B ?? 'this tree', trees[1]?.root ?? ROOT);
+    console.log(`${ROUNDS} rounds of ${SECONDS} s a run and server, after ${WARMUP_SECONDS} s of warm-up each`);
+    const comparison = await alternate({ a, aAgain, b, subjects: selected.map(({ run }) => run), rounds: ROUNDS });
+    printComparison(comparison, [{ key: 'cpuUs', label: 'server CPU us/request' }, { key: 'p99Ms', label: 'p99 ms', digits: 2 }], `B: ${b.label} against A: ${a.label}`);
+  } finally {
+    for (const child of children) await stop(child);
+    for (const tree of trees) tree.remove();
+  }
+}
+
+if (COMPARE_A !== undefined) process.exit(0);
 console.log(`\n${CONNECTIONS} connections unless told, ${SECONDS} s a run after ${WARMUP_SECONDS} s of warm-up, ${SONGS.toLocaleString('en')}-song catalog\n`);
 console.log('| dialect | run | requests/s | p50 | p99 | target | server CPU us/request | RSS | errors | bare server at that CPU: p99 |');
 console.log('|---|---|---:|---:|---:|---|---:|---:|---:|---:|');
