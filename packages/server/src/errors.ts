@@ -303,6 +303,14 @@ export const ERRORS = {
     status: 416,
     message: { en: 'The requested byte range is outside the file.', ar: 'نطاق البايتات المطلوب خارج الملف.' },
   },
+  segmentPreconditionFailed: {
+    code: 'ERROR_CODE_CONFLICT',
+    status: 412,
+    message: {
+      en: 'The segment is not the one If-Match or If-Unmodified-Since names; fetch it again without them.',
+      ar: 'المقطع ليس الذي يسمّيه If-Match أو If-Unmodified-Since؛ اطلبه من جديد من دونهما.',
+    },
+  },
   rateLimited: {
     code: 'ERROR_CODE_RATE_LIMITED',
     message: { en: 'Too many requests; retry after {retryAfter} s.', ar: 'طلبات كثيرة جدًا؛ أعد المحاولة بعد {retryAfter} ثانية.' },

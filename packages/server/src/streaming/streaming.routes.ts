@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { send, type SendResult } from '@fastify/send';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AcquireMusicStreamRequest, AcquireMusicStreamResponse } from '@maqam/contract';
@@ -20,20 +20,22 @@ export interface StreamingRouteDeps {
 
 const CONTENT_TYPES: Record<string, string> = { ts: 'video/mp2t', m4s: 'audio/mp4', mp4: 'audio/mp4' };
 
-/** RFC 9110 §14.1.2 single byte range: bytes=a-b, bytes=a-, bytes=-n. null when absent or not a single range. */
-function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
-  const match = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match || (match[1] === '' && match[2] === '')) return null;
-  let start: number;
-  let end: number;
-  if (match[1] === '') {
-    start = Math.max(0, size - Number(match[2]));
-    end = size - 1;
-  } else {
-    start = Number(match[1]);
-    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
-  }
-  return start > end || start >= size ? 'unsatisfiable' : { start, end };
+/**
+ * Serving a segment's bytes is @fastify/send's (RFC 9110: a single range as 206, Accept-Ranges, ETag and
+ * Last-Modified, If-None-Match and If-Modified-Since as 304, If-Match and If-Unmodified-Since, If-Range); who
+ * may read which file is ours. Its own headers stay off: the cache lifetime is the signed URL's, the type the
+ * segment format's. Each bare HTML answer it makes in place of a file becomes the contract's error instead.
+ */
+const SEND_OPTIONS = { index: false, cacheControl: false, contentType: false } as const;
+
+function errorOf(answer: Exclude<SendResult, { type: 'file' }>): Error {
+  answer.stream.destroy();
+  if (answer.statusCode === 416) return new ApiError('rangeNotSatisfiable', { headers: { 'content-range': answer.headers['Content-Range']! } });
+  if (answer.statusCode === 412) return new ApiError('segmentPreconditionFailed');
+  // A file that is not there (404) is a URL that opens nothing, as a segment name no file has.
+  if (answer.statusCode < 500) return new ApiError('streamUrlInvalid');
+  // A disk that fails: a plain 500 with the request id.
+  return answer.type === 'error' ? answer.metadata.error : new Error(`segment answered ${answer.statusCode}`);
 }
 
 export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps): void {
@@ -92,25 +94,11 @@ export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps):
   app.get<{ Params: { token: string; segment: string } }>('/v1/streaming/hls/:token/:segment', { schema: { hide: true } }, async (request, reply) => {
     const { directory, claims } = await directoryOf(request.params.token, 'media');
     if (!MEDIA_FILE.test(request.params.segment)) throw new ApiError('streamUrlInvalid');
-    const path = join(directory, request.params.segment);
-    const info = await stat(path).catch(() => null);
-    if (!info) throw new ApiError('streamUrlInvalid');
-    const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    const answer = await send(request.raw, request.params.segment, { ...SEND_OPTIONS, root: directory });
+    if (answer.type !== 'file') throw errorOf(answer);
     privateUntil(reply, claims.expiresAt);
-    reply.header('accept-ranges', 'bytes').header('etag', etag).type(CONTENT_TYPES[request.params.segment.split('.').pop()!]!);
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    const range = parseRange(request.headers.range, info.size);
-    if (range === 'unsatisfiable') {
-      reply.header('content-range', `bytes */${info.size}`);
-      throw new ApiError('rangeNotSatisfiable', { headers: { 'content-range': `bytes */${info.size}` } });
-    }
-    if (range) {
-      return reply
-        .code(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${info.size}`)
-        .header('content-length', range.end - range.start + 1)
-        .send(createReadStream(path, { start: range.start, end: range.end }));
-    }
-    return reply.header('content-length', info.size).send(createReadStream(path));
+    reply.code(answer.statusCode).headers(answer.headers);
+    if (answer.statusCode !== 304) reply.type(CONTENT_TYPES[request.params.segment.split('.').pop()!]!);
+    return reply.send(answer.stream);
   });
 }
