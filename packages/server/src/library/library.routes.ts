@@ -54,7 +54,7 @@ const FOLLOWING = stateMembers('following', 'followedAt');
  * the response schema's serializer would write (SavedState, FollowingState;
  * library.test.ts pins the bytes). Kept because it pays: answered through
  * the serializer instead, CheckSavedItems of 100 ids cost 1.30 times the
- * CPU a request (bench/README.md, "bench:library", paired figures).
+ * CPU a request (bench/README.md, "Mechanisms weighed by it").
  */
 function statesJson(states: ReadonlyMap<string, number | undefined>, members: StateMembers): string {
   let json = '{';
@@ -72,7 +72,7 @@ function statesJson(states: ReadonlyMap<string, number | undefined>, members: St
  * (ChangeKind, ChangeType), written as they are; the changes of one write
  * share their time, written once. Kept because it pays: a page of 500
  * answered through the serializer cost 1.24 times the CPU a request
- * (bench/README.md, "bench:library", paired figures).
+ * (bench/README.md, "Mechanisms weighed by it").
  */
 function changesJson(changes: readonly ChangeRow[], nextCursor: string): string {
   let json = '{"changes":[';
