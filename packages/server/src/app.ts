@@ -67,8 +67,13 @@ import { demoRoutes, type DemoApp } from './demo/demo.routes.ts';
 /** Contract section 8: bodies over 1 MiB are a 413. */
 export const BODY_LIMIT = 1024 * 1024;
 const CATALOG_POLL_MS = 1000;
-/** Idempotency-Key answers are kept 24 hours; a request holds its key unanswered at most a minute (its node may die). */
-const IDEMPOTENCY_WINDOWS = { keptMs: 24 * 3600 * 1000, leaseMs: 60 * 1000 };
+/** Idempotency-Key answers are kept 24 hours. */
+const IDEMPOTENCY_KEPT_MS = 24 * 3600 * 1000;
+/**
+ * How long a request holds its key unanswered before a retry may take it over (its node may have died): at
+ * least a minute, and longer than a write whose statements each wait their whole deadline (MAQAM_DB_TIMEOUT_MS).
+ */
+const idempotencyLeaseMs = (databaseTimeoutMs: number) => Math.max(60 * 1000, 10 * databaseTimeoutMs);
 /** Longest path parameter the router takes; longer is a 414 (ids are at most 128 characters anyway). */
 const MAX_PARAM_LENGTH = 512;
 /** Every method Node parses: on an API path, whichever the path does not serve is a 405 with Allow. CONNECT names no path. */
@@ -276,7 +281,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   // Paths the API serves, so a wrong method is a 405 and not a 404.
 
   // Every route registered from here on that declares its access is wired by the edge (http/edge.ts).
-  const idempotency = createIdempotency(createIdempotencyRecordsRepo(storage.db, IDEMPOTENCY_WINDOWS), clock, app.log);
+  const idempotency = createIdempotency(createIdempotencyRecordsRepo(storage.db, { keptMs: IDEMPOTENCY_KEPT_MS, leaseMs: idempotencyLeaseMs(config.databaseTimeoutMs) }), clock, app.log);
   wireEdge(app, { guard, negotiator, idempotency });
   await app.register(catalogRoutes, { catalog });
   artworkRoutes(app, catalogRepo, (albumId) => coverFileOf(config.mediaDirectory, albumId));

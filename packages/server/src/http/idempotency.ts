@@ -46,6 +46,20 @@ export interface WriteAnswer<T, P> {
 /** What a route answers: JSON text or bytes are sent as they are; an object is the route's to serialize. */
 type Sent<P> = P extends string | Buffer ? FastifyReply : P | FastifyReply;
 
+/**
+ * A kept error answer as this request answers it: an error body names the
+ * request it answers (`requestId`, contract section 1), as `x-request-id`
+ * does, and a replay is another request than the first.
+ */
+function withRequestId(body: string, requestId: string): string {
+  try {
+    const error = JSON.parse(body) as Record<string, unknown>;
+    return error !== null && typeof error === 'object' && 'requestId' in error ? JSON.stringify({ ...error, requestId }) : body;
+  } catch {
+    return body;
+  }
+}
+
 /** What an operation that takes an Idempotency-Key says of it in the OpenAPI document (its description ends with it). */
 export const IDEMPOTENCY_NOTE = ' Send an `Idempotency-Key` header to make a retry safe: the same request with the same key is answered again from the first answer (24 hours), a different one is a 409.';
 
@@ -107,7 +121,7 @@ export function createIdempotency(store: IdempotencyStore, clock: () => number, 
           return undefined;
         case 'replay':
           reply.code(claimed.answer.status).headers(claimed.answer.headers).header('idempotent-replayed', 'true');
-          return reply.send(claimed.answer.body);
+          return reply.send(claimed.answer.status >= 400 ? withRequestId(claimed.answer.body, request.id) : claimed.answer.body);
         case 'mismatch':
           throw new ApiError('idempotencyKeyReused');
         case 'inFlight':

@@ -76,6 +76,17 @@ describe.each(dialects.map((d) => [d.name, d] as const))('writes retried with th
     }
   });
 
+  it('replays a refusal with the retry\'s own request id in its body, as in its x-request-id', async () => {
+    const send = () => server.app.inject({ method: 'POST', url: '/v1/playlists/nope/items:batchAdd', headers: headers('refused-once'), payload: JSON.stringify({ songIdList: [{ value: 'song-ar' }] }) });
+    const first = await send();
+    expect(first.statusCode).toBe(404);
+    const again = await send();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toEqual({ ...first.json(), requestId: again.headers['x-request-id'] });
+    expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+  });
+
   it.runIf(dialect.name === 'postgres')('answers 503 and changes nothing when the songs cannot be read in time, and its retry applies the write once', async () => {
     const created = await server.app.inject({ method: 'POST', url: '/v1/playlists', headers: headers(), payload: JSON.stringify({ name: 'locked' }) });
     const playlistId = created.json().playlist.id.value as string;
