@@ -17,7 +17,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { alternate, printComparison, treeAt, type Side } from '../lib/compare.ts';
-import { cpuSeconds, memoryOf, startPinned, stop, waitReady, waitSongSnapshot, warmPageCache, wrk } from '../lib/load.ts';
+import { loadedServerSide, memoryOf, startPinned, stop, waitReady, waitSongSnapshot, warmPageCache, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DATA = join(ROOT, 'bench/.data');
@@ -69,18 +69,7 @@ async function serverSide(label: string, root: string, extra: Record<string, str
     url: `${base}/`, script: join(ROOT, 'bench/batch-get/requests.lua'), seconds, connections: 32,
     env: { BODIES_FILE: join(DATA, `${stream}-${SONGS}.txt`), API_KEY: apiKey },
   });
-  return {
-    label,
-    pid: child.pid!,
-    // A cold server can time a few requests out while it warms up; a measured run must answer every one.
-    warmUp: (stream) => void load(stream, WARMUP_SECONDS),
-    measure(stream) {
-      const before = cpuSeconds(child.pid!);
-      const result = load(stream, SECONDS);
-      if (result.errors > 0) throw new Error(`${label}, ${stream}: ${result.errors} errors`);
-      return { cpuUs: ((cpuSeconds(child.pid!) - before) * 1e6) / result.requests, p99Ms: result.p99Ms };
-    },
-  };
+  return { ...loadedServerSide(label, child.pid!, load, { warmUp: WARMUP_SECONDS, measured: SECONDS }), pid: child.pid! };
 }
 
 try {

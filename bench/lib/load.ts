@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Side } from './compare.ts';
 
 export interface WrkResult {
   requests: number;
@@ -208,4 +209,24 @@ export function warmPageCache(path: string): number {
     }
   }
   return (performance.now() - started) / 1000;
+}
+
+/**
+ * A server process as a side of a comparison (compare.ts): warmed up by `load`, then measured as its CPU a request
+ * (from /proc, over exactly the measured load), the load's p99 and the bytes a request. A cold server can time a few
+ * requests out while it warms up; a measured load must answer every one.
+ */
+export function loadedServerSide(
+  label: string, pid: number, load: (subject: string, seconds: number) => WrkResult, seconds: { warmUp: number; measured: number },
+): Side {
+  return {
+    label,
+    warmUp: (subject) => void load(subject, seconds.warmUp),
+    measure(subject) {
+      const before = cpuSeconds(pid);
+      const result = load(subject, seconds.measured);
+      if (result.errors > 0) throw new Error(`${label}, ${subject}: ${result.errors} errors`);
+      return { cpuUs: ((cpuSeconds(pid) - before) * 1e6) / result.requests, p99Ms: result.p99Ms, bytes: result.bytesPerRequest };
+    },
+  };
 }

@@ -40,7 +40,7 @@ import type { ChildProcess } from 'node:child_process';
 import { analyzeTables } from '../../packages/server/src/storage/storage.ts';
 import { alternate, printComparison, treeAt, type Side } from '../lib/compare.ts';
 import { callerOf, eightAtOnce, seededDatabase, userTokens } from '../lib/fill.ts';
-import { bareServerLike, cpuSeconds, scaleOut, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
+import { bareServerLike, cpuSeconds, loadedServerSide, scaleOut, memoryOf, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -178,16 +178,7 @@ async function compareBuilds(selected: { run: string; script: string; connection
       const { script, connections = CONNECTIONS, env: scriptEnv } = selected.find((candidate) => candidate.run === run)!;
       return wrk({ url: `http://127.0.0.1:${port}/`, script: join(HERE, script), seconds, connections, env: scriptEnv });
     };
-    return {
-      label,
-      warmUp: (run) => void load(run, WARMUP_SECONDS),
-      measure(run) {
-        const before = cpuSeconds(child.pid!);
-        const result = load(run, SECONDS);
-        if (result.errors > 0) throw new Error(`${label}, ${run}: ${result.errors} errors`);
-        return { cpuUs: ((cpuSeconds(child.pid!) - before) * 1e6) / result.requests, p99Ms: result.p99Ms };
-      },
-    };
+    return loadedServerSide(label, child.pid!, load, { warmUp: WARMUP_SECONDS, measured: SECONDS });
   };
   try {
     const a = await serverSide(COMPARE_A!, trees[0]!.root);

@@ -20,7 +20,7 @@ import { createTokensService } from '../../packages/server/src/oauth/tokens.serv
 import { mediaDirectoryOf } from '../../packages/server/src/streaming/media.ts';
 import { alternate, printComparison, treeAt, type Side } from '../lib/compare.ts';
 import { seededDatabase } from '../lib/fill.ts';
-import { cpuSeconds, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
+import { loadedServerSide, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -96,16 +96,7 @@ try {
   const side = (label: string, base: string, pid: number): Side => {
     const load = (subject: string, seconds: number) =>
       wrk({ url: `${base}/`, script: join(HERE, 'segment.lua'), seconds, connections: CONNECTIONS, env: { SEGMENT_PATH: segmentPath, RANGE: SUBJECTS[subject]! } });
-    return {
-      label,
-      warmUp: (subject) => void load(subject, WARMUP_SECONDS),
-      measure(subject) {
-        const before = cpuSeconds(pid);
-        const result = load(subject, SECONDS);
-        if (result.errors > 0) throw new Error(`${label}, ${subject}: ${result.errors} errors`);
-        return { cpuUs: ((cpuSeconds(pid) - before) * 1e6) / result.requests, p99Ms: result.p99Ms, bytes: result.bytesPerRequest };
-      },
-    };
+    return loadedServerSide(label, pid, load, { warmUp: WARMUP_SECONDS, measured: SECONDS });
   };
   const maqam = async (label: string, root: string) => {
     const server = await started([join(root, 'packages/cli/bin/maqam.js'), 'serve'], {}, (base) => fetch(`${base}/readyz`));
