@@ -4,6 +4,7 @@ import { newIdempotencyKey, RetryBudget, runtimeLocale, send, type CallOptions, 
 import type { CallContext, Transport } from './request.ts';
 import { createCatalog, type Catalog } from './catalog.ts';
 import { createStreaming, type Streaming } from './streaming.ts';
+import { createVideo, type Video } from './video.ts';
 import { createHistory, createLibrary, type History, type Library } from './library.ts';
 import { createPlaylists, type Playlists } from './playlists.ts';
 import { PlayReporter, type PlayReporterOptions } from './play-reporter.ts';
@@ -130,7 +131,21 @@ export class MaqamClient {
     ...(method === 'POST' && idempotent === undefined && { idempotencyKey: newIdempotencyKey() }),
   }, context);
 
-  readonly #catalog: Catalog = createCatalog(this.#transport, () => this.#options.batchConcurrency ?? 4);
+  readonly #batchConcurrency = () => this.#options.batchConcurrency ?? 4;
+
+  readonly #catalog: Catalog = createCatalog(this.#transport, this.#batchConcurrency);
+
+  /**
+   * Shows, seasons, episodes and films, and the songs of their soundtracks.
+   * Ids are plain strings, batches any size, lists pages or async iterators,
+   * as for music.
+   *
+   * @example
+   * const show = await maqam.video.shows.get('show-1');
+   * for await (const episode of maqam.video.seasons.episodes(show.seasons[0]!.id.value)) console.log(episode.title.value);
+   * for await (const song of maqam.video.soundtrack({ showId: 'show-1' })) console.log(song.title.value);
+   */
+  readonly video: Video = createVideo(this.#transport, this.#batchConcurrency);
 
   /**
    * The signed-in user's library (scope `read` to read, `write` to change):
@@ -183,12 +198,14 @@ export class MaqamClient {
   /**
    * One page of search results: songs, artists and albums as people type
    * them (with or without hamza or article, half typed, misspelled, in
-   * another transliteration, in Arabizi or in the other script). Each result
-   * holds one of `song`, `artist` or `album`.
+   * another transliteration, in Arabizi or in the other script), and shows
+   * and films when `types` names them. Each result holds one of `song`,
+   * `artist`, `album`, `show` or `movie`.
    *
    * @example
    * const { items, nextPageToken } = await maqam.search('عمرو د', { types: ['artist', 'song'], pageSize: 10 });
    * for (const result of items) console.log(result.artist?.name.value ?? result.song?.title.value ?? result.album?.title.value);
+   * const films = await maqam.search('الكيف', { types: ['movie', 'show'] });
    */
   readonly search = this.#catalog.search;
 

@@ -3,10 +3,12 @@
 export { MaqamClient, type MaqamClientOptions } from './client.ts';
 export type { CallContext, PageOptions, BatchItemError } from './request.ts';
 export type { SongResult, AlbumResult, ArtistResult } from './catalog.ts';
+export type { ShowResult, SeasonResult, EpisodeResult, MovieResult, SoundtrackTitle } from './video.ts';
 export type {
   AcquireMusicStreamResponse, Album, AlbumType, Artist, AudioQuality, GetAlbumTracksResponse, GetArtistDiscographyResponse, GetLyricsResponse,
   GetRelatedArtistsResponse, Page, SearchResponse, SearchResult, SearchType, Song, TokenInfoResponse,
   User, SavedItem, FollowedArtist, HistoryEntry, Change, Play, PlayContext, Playlist, PlaylistItem, PlaylistVisibility,
+  AgeRating, CastMember, Show, ShowSeason, Season, Episode, Movie, VideoTitle, GetSeasonResponse, GetSoundtrackResponse, GetSongAppearancesResponse,
 } from './types.ts';
 export type { LibraryItems, SaveResult, FollowResult, PlayResult, ChangeFeed } from './library.ts';
 export type { WriteOptions, PlaylistEdit, PlaylistState, ItemsWritten } from './playlists.ts';

@@ -1,4 +1,5 @@
 // What the client's resources share: their arguments' checks and their paged lists.
+import type { Page } from './types.ts';
 
 /** A caller's mistake in arguments, thrown before any request is sent. */
 export function assert(condition: unknown, message: string): asserts condition {
@@ -21,6 +22,11 @@ export function pages<Page extends { nextPageToken: string }, Item>(
       } while (pageToken);
     },
   };
+}
+
+/** Every item of a `list*` method's pages, from the page `options.pageToken` names (the first when none). */
+export function every<Options extends { pageToken?: string | undefined }, Item>(list: (options: Options) => Promise<Page<Item>>, options: Options): AsyncIterable<Item> {
+  return pages((pageToken) => list({ ...options, pageToken }), (page) => page.items, options.pageToken);
 }
 
 /** A wire page with its items also under `items`, the name every list of the SDK answers with. */

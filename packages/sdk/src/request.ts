@@ -1,4 +1,4 @@
-// What every resource of the client (catalog.ts, library.ts, playlists.ts) is
+// What every resource of the client (catalog.ts, video.ts, library.ts, playlists.ts) is
 // written against: the one function that sends a call, and the settings every
 // call takes. client.ts makes the function (the credential, retries,
 // Idempotency-Keys) and composes the resources over it; a resource never

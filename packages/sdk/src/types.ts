@@ -125,23 +125,27 @@ export type GetLyricsResponse = wire.GetLyricsResponse;
 export type SearchResponse = wire.SearchResponse & Page<SearchResult>;
 
 /**
- * A search result: exactly one of `song`, `artist` or `album`.
+ * A search result: exactly one of `song`, `artist`, `album`, `show` or
+ * `movie` (the last two only when `types` asks for them).
  *
  * @example
- * const title = (r: SearchResult) => r.song?.title.value ?? r.artist?.name.value ?? r.album?.title.value;
+ * const title = (r: SearchResult) => r.song?.title.value ?? r.artist?.name.value ?? r.album?.title.value ?? r.show?.title.value ?? r.movie?.title.value;
  */
 export type SearchResult = wire.SearchResult;
 
 /**
- * What a search may return: `song`, `artist` or `album`.
+ * What a search may return: `song`, `artist`, `album`, `show` or `movie`.
+ * Without `types` a search looks for songs, artists and albums: shows and
+ * films are asked for by name.
  *
  * @example
- * const types: SearchType[] = ['artist'];
+ * const types: SearchType[] = ['show', 'movie'];
  */
 export type SearchType = wire.SearchType;
 
 /**
- * A signed-in user, as `library.me()` answers.
+ * A signed-in user, as `library.me()` answers; `maxAgeRating` is the
+ * parental cap the operator set, absent when there is none.
  *
  * @example
  * const user: User = await maqam.library.me();
@@ -225,3 +229,100 @@ export type PlaylistItem = wire.PlaylistItem;
  * await maqam.playlists.update('pl-1', { visibility: 'PLAYLIST_VISIBILITY_PUBLIC' });
  */
 export type PlaylistVisibility = wire.PlaylistVisibility;
+
+/**
+ * How old a viewer must be for a title, least restrictive first. A title
+ * without one counts as `AGE_RATING_18` for a user with a cap.
+ *
+ * @example
+ * const forKids = (rating: AgeRating | undefined) => rating === 'AGE_RATING_ALL' || rating === 'AGE_RATING_7';
+ */
+export type AgeRating = wire.AgeRating;
+
+/**
+ * A person in a title's cast: `role` is the part played or the work done
+ * (may be empty), `isLead` marks the leads.
+ *
+ * @example
+ * const leads = (cast: CastMember[]) => cast.filter((member) => member.isLead).map((member) => member.name.value);
+ */
+export type CastMember = wire.CastMember;
+
+/**
+ * A show: its cast, its rating (absent: unrated) and its seasons by number,
+ * each with its id, number, episode count and air date.
+ *
+ * @example
+ * const show: Show = await maqam.video.shows.get('show-1');
+ * for (const season of show.seasons) console.log(season.seasonNumber, season.episodeCount);
+ */
+export type Show = wire.Show;
+
+/**
+ * A season as its show lists it (`Show.seasons`): read the whole season with `video.seasons.get`.
+ *
+ * @example
+ * const first: ShowSeason | undefined = (await maqam.video.shows.get('show-1')).seasons[0];
+ */
+export type ShowSeason = wire.Show['seasons'][number];
+
+/**
+ * A season of a show; `episodeCount` counts the episodes the caller may see.
+ *
+ * @example
+ * const { season }: { season: Season } = await maqam.video.seasons.get('season-1');
+ * console.log(season.seasonNumber, season.title.value);
+ */
+export type Season = wire.Season;
+
+/**
+ * An episode: its show, season and number, duration, languages and guest
+ * cast; `ageRating` when it has its own, `creditsStartMs` when known.
+ *
+ * @example
+ * const episode: Episode = await maqam.video.episodes.get('episode-1');
+ * console.log(`S${episode.seasonNumber}E${episode.episodeNumber}`, episode.title.value);
+ */
+export type Episode = wire.Episode;
+
+/**
+ * A film: release date, duration, cast, languages and rating (absent: unrated).
+ *
+ * @example
+ * const movie: Movie = await maqam.video.movies.get('movie-1');
+ * console.log(movie.title.value, movie.releaseDate, movie.durationMs / 60_000, 'min');
+ */
+export type Movie = wire.Movie;
+
+/**
+ * A show or a film: exactly one of `show` or `movie`.
+ *
+ * @example
+ * const name = (title: VideoTitle) => title.show?.title.value ?? title.movie?.title.value;
+ */
+export type VideoTitle = wire.VideoTitle;
+
+/**
+ * A season and one page of its episodes by number (`items`, also under
+ * `episodes`); `nextPageToken` is empty on the last page.
+ *
+ * @example
+ * const { season, items, nextPageToken }: GetSeasonResponse = await maqam.video.seasons.get('season-1', { pageSize: 10 });
+ */
+export type GetSeasonResponse = wire.GetSeasonResponse & Page<Episode>;
+
+/**
+ * One page of a show's or a film's soundtrack, in the order the title lists its songs.
+ *
+ * @example
+ * const { items }: GetSoundtrackResponse = await maqam.video.listSoundtrack({ movieId: 'movie-1' });
+ */
+export type GetSoundtrackResponse = wire.GetSoundtrackResponse & Page<Song>;
+
+/**
+ * One page of the shows and films whose soundtrack lists a song.
+ *
+ * @example
+ * const { items }: GetSongAppearancesResponse = await maqam.songs.listAppearances('song-1');
+ */
+export type GetSongAppearancesResponse = wire.GetSongAppearancesResponse & Page<VideoTitle>;
