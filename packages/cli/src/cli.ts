@@ -25,7 +25,7 @@ Commands:
   keys revoke KEY_ID
   keys rotate KEY_ID [--grace 24h]
   users create --username U (--password P | --password-stdin)
-  users list | disable U | enable U | delete U --yes | set-password U (--password P | --password-stdin)
+  users list | disable U | enable U | delete U --yes | set-password U (--password P | --password-stdin) | set-max-age-rating U RATING
   clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream write"]
   clients list | delete CLIENT_ID | add-redirect-uri CLIENT_ID URI
   ledger [--by day|song|client] [--since 30d] [--limit N]   billed streams
@@ -73,6 +73,8 @@ maqam users list                        every user: created, active or disabled,
 maqam users disable U                   U cannot sign in; every sign-in of U ends on the next request
 maqam users enable U                    U can sign in again (ended sign-ins stay ended)
 maqam users delete U --yes              deletes U for good: account, sign-ins, library, listening history, change feed
+maqam users set-max-age-rating U AGE_RATING_13
+                                        parental cap: titles rated above it (unrated counts as 18) are hidden from U; none clears it
 maqam users set-password U (--password P | --password-stdin)
                                         a new password; every sign-in of U ends
 

@@ -13,7 +13,7 @@ export const DEFAULT_PAGE_SIZE = 20;
  */
 export const WITHOUT_NUL = '^[^\\u0000]*$';
 
-const idValue = (what: string) =>
+export const idValue = (what: string) =>
   Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH, pattern: WITHOUT_NUL, description: `The ${what} identifier.` });
 
 export const SongID = Type.Object({ value: idValue('song') }, { title: 'SongID' });
@@ -31,7 +31,7 @@ export const LocalizedString = Type.Object(
 );
 export type LocalizedString = Static<typeof LocalizedString>;
 
-const int32 = (description: string) => Type.Integer({ format: 'int32', description });
+export const int32 = (description: string) => Type.Integer({ format: 'int32', description });
 
 export const Image = Type.Object(
   { url: Type.String({ pattern: WITHOUT_NUL }), width: int32('Pixels'), height: int32('Pixels') },
@@ -46,7 +46,7 @@ export type Image = Static<typeof Image>;
  * TypeScript type (the server's, and the SDK's through `x-sent-in-full`)
  * has every member, so that code reading a song need not test each field.
  */
-function sentInFull<T extends TObject>(schema: T): T {
+export function sentInFull<T extends TObject>(schema: T): T {
   const { required: _required, ...rest } = schema;
   return { ...rest, 'x-sent-in-full': true } as unknown as T;
 }
@@ -178,7 +178,7 @@ export const Album = Type.Object(
 );
 export type Album = Static<typeof Album>;
 
-const batchRequest = (member: string, alias: string, item: typeof SongID, what: string) =>
+export const batchRequest = (member: string, alias: string, item: typeof SongID, what: string) =>
   Type.Object(
     {
       [member]: Type.Array(item, {

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { AlbumType, Image, MAX_ID_LENGTH, SocialLink, WITHOUT_NUL } from './catalog.ts';
+import { AgeRating } from './video.ts';
 
 /**
  * The NDJSON import format of contract section 9: one record a line, `kind` first.
@@ -88,7 +89,103 @@ export const LyricsRecord = Type.Object({
 });
 export type LyricsRecord = Static<typeof LyricsRecord>;
 
-export const ImportRecord = Type.Union([ArtistRecord, AlbumRecord, SongRecord, RelatedRecord, LyricsRecord]);
+// ---- Contract section 15: video records ----
+
+const genres = Type.Array(Type.String({ maxLength: 100, pattern: WITHOUT_NUL }), { maxItems: 50 });
+const languages = Type.Array(languageTag, { maxItems: 50 });
+const artwork = Type.Array(Image, { maxItems: 20 });
+const rating = { ...AgeRating, description: 'Absent: unrated, which parental caps treat as AGE_RATING_18.' };
+const withdrawn = Type.Optional(Type.Boolean({ description: 'A withdrawn title is answered as NOT_FOUND and left out of lists.' }));
+const soundtrack = Type.Optional(Type.Array(id, { maxItems: 500, description: 'Songs of the catalog, in the order they are listed.' }));
+
+/** A person in a title's cast; the name's original language defaults to the title's. */
+export const CastMemberRecord = Type.Object({
+  id,
+  name: texts,
+  originalLanguage: Type.Optional(languageTag),
+  role: Type.Optional(Type.String({ maxLength: 200, pattern: WITHOUT_NUL })),
+  profileImageUrl: Type.Optional(Type.String({ maxLength: 2048, pattern: WITHOUT_NUL })),
+  isLead: Type.Optional(Type.Boolean()),
+});
+export type CastMemberRecord = Static<typeof CastMemberRecord>;
+const cast = Type.Optional(Type.Array(CastMemberRecord, { maxItems: 200 }));
+
+export const ShowRecord = Type.Object({
+  kind: Type.Literal('show'),
+  id,
+  title: texts,
+  originalLanguage: languageTag,
+  description: Type.Optional(texts),
+  genres: Type.Optional(genres),
+  ageRating: Type.Optional(rating),
+  releaseYear: Type.Integer({ minimum: 1800, maximum: 9999 }),
+  cast,
+  artwork: Type.Optional(artwork),
+  soundtrack,
+  withdrawn,
+});
+export type ShowRecord = Static<typeof ShowRecord>;
+
+/** A season of a show; its episodeCount is derived from the episode records. */
+export const SeasonRecord = Type.Object({
+  kind: Type.Literal('season'),
+  id,
+  showId: id,
+  seasonNumber: int32,
+  title: texts,
+  originalLanguage: languageTag,
+  description: Type.Optional(texts),
+  airDate: Type.Optional(date),
+  artwork: Type.Optional(artwork),
+  withdrawn,
+});
+export type SeasonRecord = Static<typeof SeasonRecord>;
+
+/** An episode of a season; its show is its season's (a `showId`, if given, must be that one). */
+export const EpisodeRecord = Type.Object({
+  kind: Type.Literal('episode'),
+  id,
+  seasonId: id,
+  showId: Type.Optional(id),
+  episodeNumber: int32,
+  title: texts,
+  originalLanguage: languageTag,
+  description: Type.Optional(texts),
+  durationMs: int32,
+  airDate: Type.Optional(date),
+  guestCast: cast,
+  artwork: Type.Optional(artwork),
+  audioLanguages: Type.Optional(languages),
+  subtitleLanguages: Type.Optional(languages),
+  ageRating: Type.Optional({ ...AgeRating, description: "The episode's own rating; absent: its show's." }),
+  creditsStartMs: Type.Optional(int32),
+  withdrawn,
+});
+export type EpisodeRecord = Static<typeof EpisodeRecord>;
+
+export const MovieRecord = Type.Object({
+  kind: Type.Literal('movie'),
+  id,
+  title: texts,
+  originalLanguage: languageTag,
+  description: Type.Optional(texts),
+  genres: Type.Optional(genres),
+  ageRating: Type.Optional(rating),
+  releaseDate: date,
+  durationMs: int32,
+  cast,
+  artwork: Type.Optional(artwork),
+  audioLanguages: Type.Optional(languages),
+  subtitleLanguages: Type.Optional(languages),
+  creditsStartMs: Type.Optional(int32),
+  soundtrack,
+  withdrawn,
+});
+export type MovieRecord = Static<typeof MovieRecord>;
+
+export const ImportRecord = Type.Union([
+  ArtistRecord, AlbumRecord, SongRecord, RelatedRecord, LyricsRecord, ShowRecord, SeasonRecord, EpisodeRecord, MovieRecord,
+]);
 export type ImportRecord = Static<typeof ImportRecord>;
 
 /** What `maqam import --json` prints: how many records of each kind were written. */
@@ -98,5 +195,9 @@ export const ImportSummary = Type.Object({
   songs: Type.Integer(),
   related: Type.Integer(),
   lyrics: Type.Integer(),
+  shows: Type.Integer(),
+  seasons: Type.Integer(),
+  episodes: Type.Integer(),
+  movies: Type.Integer(),
 });
 export type ImportSummary = Static<typeof ImportSummary>;

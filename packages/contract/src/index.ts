@@ -9,3 +9,4 @@ export * from './streaming.ts';
 export * from './search.ts';
 export * from './library.ts';
 export * from './playlists.ts';
+export * from './video.ts';

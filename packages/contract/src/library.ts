@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Album, AlbumID, Artist, ArtistID, BatchItemError, GetRelatedArtistsQuery, MAX_BATCH_SIZE, PlaylistID, Song, SongID, WITHOUT_NUL } from './catalog.ts';
+import { AgeRating } from './video.ts';
 
 /** Contract section 13: the user's library (LibraryService) and listening history. */
 
@@ -12,6 +13,7 @@ export const User = Type.Object(
     username: Type.String(),
     displayName: Type.String({ description: 'The name to show; the username until the user sets another.' }),
     createdAt: time('When the account was made.'),
+    maxAgeRating: Type.Optional({ ...AgeRating, description: 'The parental cap the operator set: titles rated above it are hidden from this user. Absent: no cap.' }),
   },
   { title: 'User' },
 );

@@ -9,6 +9,10 @@ import type { Config } from './config.ts';
 import { createCatalogRepo } from './catalog/catalog.repo.ts';
 import { BufferPool } from './catalog/buffer-pool.ts';
 import { createCatalogService } from './catalog/catalog.service.ts';
+import { createFragmentReads } from './catalog/fragment-reads.ts';
+import { createVideoRepo } from './video/video.repo.ts';
+import { createVideoService } from './video/video.service.ts';
+import { videoRoutes } from './video/video.routes.ts';
 import { ArtistNames } from './catalog/artist-names.ts';
 import { watchCatalog } from './catalog/catalog-watch.ts';
 import { FragmentCache } from './catalog/fragment-cache.ts';
@@ -150,8 +154,10 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   // Idle blocks for about a hundred answers in flight: more than the connections a loaded node serves at once.
   const buffers = new BufferPool(8 * 1024 * 1024);
   const metrics = createHttpMetrics();
-  const catalog = createCatalogService({ repo: catalogRepo, cache, buffers, artistNames, cursors, publicUrl: config.publicUrl });
-  const search = createSearchService({ repo: createSearchRepo(storage), catalog, cursors });
+  const reads = createFragmentReads({ cache, buffers });
+  const catalog = createCatalogService({ repo: catalogRepo, reads, artistNames, cursors, publicUrl: config.publicUrl });
+  const video = createVideoService({ repo: createVideoRepo(storage), reads, catalog, cursors, publicUrl: config.publicUrl });
+  const search = createSearchService({ repo: createSearchRepo(storage), catalog, video, cursors });
   const watcher = await watchCatalog({
     repo: catalogRepo, catalogVersion: () => readCatalogVersion(storage.db), caches: [cache, artistNames, search], negotiator, changes: storage.catalogChanges, intervalMs: catalogPollMs ?? CATALOG_POLL_MS, log: app.log,
   });
@@ -268,6 +274,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
       },
       tags: [
         { name: 'MusicCatalogService', description: 'Songs, albums, artists and lyrics.' },
+        { name: 'VideoCatalogService', description: 'Shows, seasons, episodes and films, their soundtracks, and parental caps.' },
         { name: 'DiscoveryService', description: 'Arabic-aware search.' },
         { name: 'AuthService', description: 'OAuth 2.0 authorization code with PKCE, refresh with rotation, revocation.' },
         { name: 'StreamingService', description: 'Signed HLS streams for signed-in users.' },
@@ -284,6 +291,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   const idempotency = createIdempotency(createIdempotencyRecordsRepo(storage.db, { keptMs: IDEMPOTENCY_KEPT_MS, leaseMs: idempotencyLeaseMs(config.databaseTimeoutMs) }), clock, app.log);
   wireEdge(app, { guard, negotiator, idempotency });
   await app.register(catalogRoutes, { catalog });
+  await app.register(videoRoutes, { video });
   artworkRoutes(app, catalogRepo, (albumId) => coverFileOf(config.mediaDirectory, albumId));
   searchRoutes(app, { search });
   opsRoutes(app, storage, metrics);

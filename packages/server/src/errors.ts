@@ -193,6 +193,22 @@ export const ERRORS = {
     code: 'ERROR_CODE_NOT_FOUND',
     message: { en: 'No album with id "{id}".', ar: 'لا يوجد ألبوم بالمعرّف "{id}".' },
   },
+  showNotFound: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: 'No show with id "{id}".', ar: 'لا يوجد مسلسل بالمعرّف "{id}".' },
+  },
+  seasonNotFound: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: 'No season with id "{id}".', ar: 'لا يوجد موسم بالمعرّف "{id}".' },
+  },
+  episodeNotFound: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: 'No episode with id "{id}".', ar: 'لا توجد حلقة بالمعرّف "{id}".' },
+  },
+  movieNotFound: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: 'No film with id "{id}".', ar: 'لا يوجد فيلم بالمعرّف "{id}".' },
+  },
   lyricsNotFound: {
     code: 'ERROR_CODE_NOT_FOUND',
     message: { en: 'The song "{id}" has no lyrics.', ar: 'لا توجد كلمات للأغنية "{id}".' },

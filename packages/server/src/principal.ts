@@ -19,6 +19,8 @@ export interface TokenPrincipal {
   readonly scopes: ReadonlySet<string>;
   readonly issuedAt: number;
   readonly expiresAt: number;
+  /** The user's parental cap (an AgeRating), or null (video/age-rating.ts). */
+  readonly maxAgeRating: string | null;
 }
 
 export type Principal = ApiKeyPrincipal | TokenPrincipal;

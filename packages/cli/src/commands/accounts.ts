@@ -18,7 +18,8 @@ function refused(out: Output, error: unknown): number {
   throw error;
 }
 
-const USERS_USAGE = 'maqam users create --username U (--password P | --password-stdin) | list | disable U | enable U | delete U --yes | set-password U (--password P | --password-stdin)';
+const USERS_USAGE =
+  'maqam users create --username U (--password P | --password-stdin) | list | disable U | enable U | delete U --yes | set-password U (--password P | --password-stdin) | set-max-age-rating U AGE_RATING_13|none';
 
 /** The password from exactly one of --password or --password-stdin. */
 async function passwordFrom(flags: { password?: string; 'password-stdin'?: boolean }, command: string, stdin: AsyncIterable<Buffer | string>): Promise<string> {
@@ -33,12 +34,12 @@ const ended = (n: number) => (n === 0 ? 'no sign-in to end' : n === 1 ? '1 sign-
 export async function users(
   config: Config,
   out: Output,
-  [action, name]: (string | undefined)[],
+  [action, name, value]: (string | undefined)[],
   flags: { username?: string; password?: string; 'password-stdin'?: boolean; yes?: boolean },
   stdin: AsyncIterable<Buffer | string>,
 ): Promise<number> {
   const username = action === 'create' ? flags.username : (name ?? flags.username);
-  if (action === undefined || !['create', 'list', 'disable', 'enable', 'delete', 'set-password'].includes(action)) throw new UsageError(USERS_USAGE);
+  if (action === undefined || !['create', 'list', 'disable', 'enable', 'delete', 'set-password', 'set-max-age-rating'].includes(action)) throw new UsageError(USERS_USAGE);
   if (action !== 'list' && !username) throw new UsageError(`users ${action} needs ${action === 'create' ? '--username U' : 'a username'}`);
   const password = action === 'create' || action === 'set-password' ? await passwordFrom(flags, `users ${action}`, stdin) : '';
   return withStorage(config, out, async (storage) => {
@@ -72,6 +73,13 @@ export async function users(
           }
           const user = await service.delete(username!);
           out.record({ ...user, deleted: true }, () => `deleted ${user.username} (${user.id}): account, sign-ins, library, history and change feed`);
+          return 0;
+        }
+        case 'set-max-age-rating': {
+          if (value === undefined) throw new UsageError('users set-max-age-rating needs a username and a rating (AGE_RATING_ALL, _7, _13, _16, _18) or none');
+          const { user, maxAgeRating } = await service.setMaxAgeRating(username!, value);
+          out.record({ ...user, maxAgeRating }, () =>
+            maxAgeRating === null ? `${user.username} has no parental cap` : `${user.username} sees titles rated up to ${maxAgeRating} from their next request on`);
           return 0;
         }
         case 'enable': {

@@ -24,8 +24,8 @@ export function pickAlias<T>(query: Record<string, unknown>, names: readonly str
  * each ignored, repeats once), all of them when absent; anything else is a
  * 400 naming `types` for `reason`.
  */
-export function typesParameter<T extends string>(value: string | undefined, allowed: readonly T[], reason: ViolationReason): T[] {
-  if (value === undefined) return [...allowed];
+export function typesParameter<T extends string>(value: string | undefined, allowed: readonly T[], reason: ViolationReason, defaults: readonly T[] = allowed): T[] {
+  if (value === undefined) return [...defaults];
   const types = value.split(',').map((type) => type.trim());
   if (types.some((type) => !(allowed as readonly string[]).includes(type))) throw invalidRequest({ field: 'types', reason });
   return [...new Set(types as T[])];

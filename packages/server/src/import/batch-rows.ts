@@ -16,6 +16,20 @@ export interface BatchRows {
   /** Keyed by song: a later lyrics record for a song replaces an earlier one, in a batch as across batches. */
   readonly lyrics: Map<string, Insertable<Database['lyrics']>>;
   readonly songArtists: Insertable<Database['song_artists']>[];
+  readonly shows: Insertable<Database['shows']>[];
+  readonly seasons: Insertable<Database['seasons']>[];
+  readonly episodes: Insertable<Database['episodes']>[];
+  readonly movies: Insertable<Database['movies']>[];
+  /** The soundtracks of the batch's shows and films (each title's listed whole: its stored rows are replaced). */
+  readonly titleSongs: Insertable<Database['title_songs']>[];
+  readonly showIds: Set<string>;
+  readonly seasonIds: Set<string>;
+  readonly episodeIds: Set<string>;
+  readonly movieIds: Set<string>;
+  readonly showRefs: Map<string, number[]>;
+  readonly seasonRefs: Map<string, number[]>;
+  /** Episodes that name their show: the line, the season and the show it must belong to (checked when the batch is written). */
+  readonly episodeShows: { readonly line: number; readonly seasonId: string; readonly showId: string }[];
   readonly albumArtists: Insertable<Database['album_artists']>[];
   readonly songIds: Set<string>;
   readonly artistIds: Set<string>;
@@ -31,10 +45,13 @@ export interface BatchRows {
   /** The rows' updated_at. */
   readonly now: number;
   /** Notes an id of the batch; the second record of one id is an error of its line. */
-  noteId(kind: 'artist' | 'album' | 'song', id: string, line: number): void;
+  noteId(kind: RecordWithId, id: string, line: number): void;
   /** Notes the languages of a localized text (the catalog's languages, for locale negotiation). */
   noteLanguages(map: Record<string, string>, original: string): void;
 }
+
+/** The kinds of record that declare an id of their own. */
+export type RecordWithId = 'artist' | 'album' | 'song' | 'show' | 'season' | 'episode' | 'movie';
 
 /** A batch's song templates built with it (ImportBatch.templates): song i's are bytes[ends[i - 1], ends[i]). */
 export interface PrebuiltTemplates {

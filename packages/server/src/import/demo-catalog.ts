@@ -1,6 +1,6 @@
 import type { ImportSummary } from '@maqam/contract';
 import type { Storage } from '../storage/storage.ts';
-import { DEFAULT_BATCH_SIZE, runImport } from './import.ts';
+import { addToSummary, DEFAULT_BATCH_SIZE, emptyImportSummary, runImport } from './import.ts';
 import { ImportBatch } from './import-batch.ts';
 import { KNOWN_ARTIST_NAMES, knownArtistRecords } from './known-artists.ts';
 import type { AlbumRecord, AlbumType, ArtistRecord, ImportRecord, LyricsRecord, RelatedRecord, SongRecord } from '@maqam/contract';
@@ -385,17 +385,12 @@ export async function seedDemoCatalog(
   const size = demoCatalogSize(options.songs);
   const total = size.artists + size.albums + size.songs;
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-  const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 };
+  const summary = emptyImportSummary();
   return runImport(storage, async (writeBatch) => {
     let batch = new ImportBatch();
     let line = 0;
     const flush = async () => {
-      const written = await writeBatch(batch);
-      summary.artists += written.artists;
-      summary.albums += written.albums;
-      summary.songs += written.songs;
-      summary.related += written.related;
-      summary.lyrics += written.lyrics;
+      addToSummary(summary, await writeBatch(batch));
       batch = new ImportBatch();
       options.onProgress?.(Math.min(total, summary.artists + summary.albums + summary.songs), total);
     };

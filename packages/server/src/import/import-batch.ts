@@ -6,12 +6,16 @@ import { buildSongTemplate } from '../catalog/song-template.ts';
 import { createAjv, withoutUnionBranches } from '../schema-validator.ts';
 import type { Database } from '../storage/database.ts';
 import { forbiddenCharacterIn } from '../text/forbidden-characters.ts';
-import { addReference, lower, type BatchRows, type PrebuiltTemplates } from './batch-rows.ts';
+import { addReference, lower, type BatchRows, type PrebuiltTemplates, type RecordWithId } from './batch-rows.ts';
 import { addAlbum } from './kinds/album.ts';
 import { addArtist } from './kinds/artist.ts';
 import { addLyrics, checkLyrics } from './kinds/lyrics.ts';
 import { addRelated } from './kinds/related.ts';
 import { addSong } from './kinds/song.ts';
+import { addShow } from './kinds/show.ts';
+import { addSeason } from './kinds/season.ts';
+import { addEpisode } from './kinds/episode.ts';
+import { addMovie } from './kinds/movie.ts';
 
 // Reading an import: a line parsed and checked against the contract, and a batch of records turned into the
 // rows it writes (import.ts writes them; import-reader.ts reads a file into batches, on a thread of its own).
@@ -36,7 +40,7 @@ export class ImportBatchError extends Error {
   }
 }
 
-const KINDS = ['artist', 'album', 'song', 'related', 'lyrics'];
+const KINDS = ['artist', 'album', 'song', 'related', 'lyrics', 'show', 'season', 'episode', 'movie'];
 
 /** A line that is not a valid record, with every problem found on it (a message each, fit for `line N: ...`). */
 export class InvalidRecordError extends Error {
@@ -144,13 +148,21 @@ const ADD_ROWS: { readonly [K in ImportRecord['kind']]: (rows: BatchRows, line: 
   song: addSong,
   lyrics: addLyrics,
   related: addRelated,
+  show: addShow,
+  season: addSeason,
+  episode: addEpisode,
+  movie: addMovie,
 };
+
+/** The fields of a batch's video records. */
+type VideoFields =
+  'shows' | 'seasons' | 'episodes' | 'movies' | 'titleSongs' | 'showIds' | 'seasonIds' | 'episodeIds' | 'movieIds' | 'showRefs' | 'seasonRefs' | 'episodeShows';
 
 /** The fields of an ImportBatch, as a reading thread sends them. */
 export type ImportBatchData = Pick<
   ImportBatch,
   'artists' | 'albums' | 'songs' | 'related' | 'lyrics' | 'songArtists' | 'albumArtists' | 'songIds' | 'artistIds' | 'albumIds' | 'languages' |
-  'songRefs' | 'artistRefs' | 'albumRefs' | 'errors' | 'templates'
+  'songRefs' | 'artistRefs' | 'albumRefs' | 'errors' | 'templates' | VideoFields
 > & { readonly size: number };
 
 /**
@@ -171,6 +183,18 @@ export class ImportBatch implements BatchRows {
   readonly lyrics = new Map<string, Insertable<Database['lyrics']>>();
   readonly songArtists: Insertable<Database['song_artists']>[] = [];
   readonly albumArtists: Insertable<Database['album_artists']>[] = [];
+  readonly shows: Insertable<Database['shows']>[] = [];
+  readonly seasons: Insertable<Database['seasons']>[] = [];
+  readonly episodes: Insertable<Database['episodes']>[] = [];
+  readonly movies: Insertable<Database['movies']>[] = [];
+  readonly titleSongs: Insertable<Database['title_songs']>[] = [];
+  readonly showIds = new Set<string>();
+  readonly seasonIds = new Set<string>();
+  readonly episodeIds = new Set<string>();
+  readonly movieIds = new Set<string>();
+  readonly showRefs = new Map<string, number[]>();
+  readonly seasonRefs = new Map<string, number[]>();
+  readonly episodeShows: { readonly line: number; readonly seasonId: string; readonly showId: string }[] = [];
   readonly songIds = new Set<string>();
   readonly artistIds = new Set<string>();
   readonly albumIds = new Set<string>();
@@ -182,7 +206,9 @@ export class ImportBatch implements BatchRows {
   /** Ids repeated in the batch and artists related to themselves, reported when the batch is written. */
   readonly errors: LineError[] = [];
   /** The line each id first appeared on, by kind. */
-  readonly #seenIds = { artist: new Map<string, number>(), album: new Map<string, number>(), song: new Map<string, number>() };
+  readonly #seenIds: Record<RecordWithId, Map<string, number>> = {
+    artist: new Map(), album: new Map(), song: new Map(), show: new Map(), season: new Map(), episode: new Map(), movie: new Map(),
+  };
   /** The rows' updated_at. */
   readonly now: number;
   /**
@@ -205,7 +231,11 @@ export class ImportBatch implements BatchRows {
   /** What a thread sends of a batch it read (`toData`): structured clone keeps the Maps and Sets. */
   toData(): ImportBatchData {
     const { artists, albums, songs, related, lyrics, songArtists, albumArtists, songIds, artistIds, albumIds, languages, songRefs, artistRefs, albumRefs, errors, templates } = this;
-    return { size: this.#size, artists, albums, songs, related, lyrics, songArtists, albumArtists, songIds, artistIds, albumIds, languages, songRefs, artistRefs, albumRefs, errors, templates };
+    const { shows, seasons, episodes, movies, titleSongs, showIds, seasonIds, episodeIds, movieIds, showRefs, seasonRefs, episodeShows } = this;
+    return {
+      size: this.#size, artists, albums, songs, related, lyrics, songArtists, albumArtists, songIds, artistIds, albumIds, languages, songRefs, artistRefs, albumRefs, errors, templates,
+      shows, seasons, episodes, movies, titleSongs, showIds, seasonIds, episodeIds, movieIds, showRefs, seasonRefs, episodeShows,
+    };
   }
 
   /** The batch a thread read, from what it sent. */
@@ -254,14 +284,19 @@ export class ImportBatch implements BatchRows {
   noteRefused(line: number, value: { readonly kind: string } & Readonly<Record<string, unknown>>): void {
     const text = (member: string) => (typeof value[member] === 'string' && value[member] !== '' ? [value[member]] : []);
     const texts = (member: string) => (Array.isArray(value[member]) ? (value[member] as unknown[]).filter((id): id is string => typeof id === 'string' && id !== '') : []);
-    const declared = { artist: this.artistIds, album: this.albumIds, song: this.songIds }[value.kind];
+    const declared = {
+      artist: this.artistIds, album: this.albumIds, song: this.songIds, show: this.showIds, season: this.seasonIds, episode: this.episodeIds, movie: this.movieIds,
+    }[value.kind];
     for (const id of text('id')) declared?.add(id);
     for (const id of [...texts('artistIds'), ...text('artistId'), ...text('relatedId')]) addReference(this.artistRefs, id, line);
     for (const id of text('albumId')) addReference(this.albumRefs, id, line);
-    for (const id of text('songId')) addReference(this.songRefs, id, line);
+    for (const id of [...text('songId'), ...texts('soundtrack')]) addReference(this.songRefs, id, line);
+    // An episode's show is checked through its season; a season's directly.
+    if (value.kind === 'season') for (const id of text('showId')) addReference(this.showRefs, id, line);
+    for (const id of text('seasonId')) addReference(this.seasonRefs, id, line);
   }
 
-  noteId(kind: 'artist' | 'album' | 'song', id: string, line: number): void {
+  noteId(kind: RecordWithId, id: string, line: number): void {
     const seen = this.#seenIds[kind];
     const first = seen.get(id);
     if (first !== undefined) this.errors.push({ line, message: `${kind} "${id}" already appears on line ${first} of this batch` });

@@ -12,9 +12,14 @@ export function createImportRepo(trx: Kysely<Database>, storage: Pick<Storage, '
   const ids = (chunk: readonly string[]) => storage.idList(chunk);
   return {
     /** Which of these ids the table holds. */
-    async storedIds(table: 'artists' | 'albums' | 'songs', wanted: readonly string[]): Promise<Set<string>> {
+    async storedIds(table: 'artists' | 'albums' | 'songs' | 'shows' | 'seasons', wanted: readonly string[]): Promise<Set<string>> {
       const rows = await inChunks(wanted, (chunk) => trx.selectFrom(table).select('id').where('id', 'in', ids(chunk)).execute());
       return new Set(rows.map((row) => row.id));
+    },
+
+    /** The show of each of these stored seasons. */
+    showsOfSeasons(seasonIds: readonly string[]): Promise<{ id: string; show_id: string }[]> {
+      return inChunks(seasonIds, (chunk) => trx.selectFrom('seasons').select(['id', 'show_id']).where('id', 'in', ids(chunk)).execute());
     },
 
     /** These songs as stored before the batch writes them: the album each is on. */

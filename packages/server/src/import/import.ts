@@ -9,6 +9,10 @@ import { writeArtists } from './kinds/artist.ts';
 import { writeLyrics } from './kinds/lyrics.ts';
 import { writeRelated } from './kinds/related.ts';
 import { writeSongs } from './kinds/song.ts';
+import { writeShows } from './kinds/show.ts';
+import { writeSeasons } from './kinds/season.ts';
+import { writeEpisodes } from './kinds/episode.ts';
+import { writeMovies } from './kinds/movie.ts';
 import { writeSearchTerms } from './search-terms.ts';
 import { writeCatalogLanguages } from './catalog-languages.ts';
 import { IndexMemo } from '../search/index-memo.ts';
@@ -31,7 +35,7 @@ import { bumpCatalogVersion } from '../storage/catalog-version.ts';
  */
 async function missingReferences(
   repo: ImportRepo,
-  table: 'artists' | 'albums' | 'songs',
+  table: 'artists' | 'albums' | 'songs' | 'shows' | 'seasons',
   references: Map<string, number[]>,
   inBatch: Set<string>,
   writtenBefore: ReadonlySet<string> | undefined,
@@ -53,7 +57,21 @@ async function referenceErrors(repo: ImportRepo, batch: ImportBatch, written: Wr
     ...(await missingReferences(repo, 'artists', batch.artistRefs, batch.artistIds, written?.artists)),
     ...(await missingReferences(repo, 'albums', batch.albumRefs, batch.albumIds, written?.albums)),
     ...(await missingReferences(repo, 'songs', batch.songRefs, batch.songIds, written?.songs)),
+    ...(await missingReferences(repo, 'shows', batch.showRefs, batch.showIds, written?.shows)),
+    ...(await missingReferences(repo, 'seasons', batch.seasonRefs, batch.seasonIds, written?.seasons)),
+    ...(await episodeShowErrors(repo, batch)),
   ].sort((a, b) => a.line - b.line);
+}
+
+/** Episodes that name a show other than their season's (a season of the batch, or as stored). */
+async function episodeShowErrors(repo: ImportRepo, batch: ImportBatch): Promise<LineError[]> {
+  if (batch.episodeShows.length === 0) return [];
+  const showOf = new Map(batch.seasons.map((season) => [season.id, season.show_id]));
+  const stored = batch.episodeShows.map((e) => e.seasonId).filter((id) => !showOf.has(id));
+  for (const row of await repo.showsOfSeasons(stored)) showOf.set(row.id, row.show_id);
+  return batch.episodeShows
+    .filter((e) => showOf.has(e.seasonId) && showOf.get(e.seasonId) !== e.showId)
+    .map((e) => ({ line: e.line, message: `episode names show "${e.showId}", but season "${e.seasonId}" is of show "${showOf.get(e.seasonId)}"` }));
 }
 
 /**
@@ -62,7 +80,7 @@ async function referenceErrors(repo: ImportRepo, batch: ImportBatch, written: Wr
  * its projection here.
  */
 const PROJECTIONS: readonly ImportProjection[] = [
-  writeArtists, writeAlbums, writeSongs, writeRelated, writeLyrics, writeSearchTerms, writeCatalogLanguages,
+  writeArtists, writeAlbums, writeSongs, writeRelated, writeLyrics, writeShows, writeSeasons, writeEpisodes, writeMovies, writeSearchTerms, writeCatalogLanguages,
 ];
 
 /**
@@ -83,6 +101,7 @@ export type ImportBatchWriter = (batch: readonly NumberedRecord[] | ImportBatch,
 /** The tables an import writes, whose statistics its end gathers again (PostgreSQL). */
 const IMPORTED_TABLES = [
   'artists', 'albums', 'songs', 'song_templates', 'lyrics', 'related_artists', 'song_artists', 'album_artists',
+  'shows', 'seasons', 'episodes', 'movies', 'title_songs',
   'search_segments', 'search_items', 'search_doclists', 'search_vocabulary',
 ] as const;
 
@@ -128,6 +147,16 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
   }
 }
 
+/** A summary of nothing written yet. */
+export function emptyImportSummary(): ImportSummary {
+  return { artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0, shows: 0, seasons: 0, episodes: 0, movies: 0 };
+}
+
+/** Adds a batch's counts to an import's summary. */
+export function addToSummary(summary: ImportSummary, counts: ImportSummary): void {
+  for (const kind of Object.keys(summary) as (keyof ImportSummary)[]) summary[kind] += counts[kind];
+}
+
 /** Keys of the records an import has written so far, so a record repeated across batches is counted once. */
 export interface WrittenKeys {
   readonly artists: Set<string>;
@@ -135,10 +164,17 @@ export interface WrittenKeys {
   readonly songs: Set<string>;
   readonly related: Set<string>;
   readonly lyrics: Set<string>;
+  readonly shows: Set<string>;
+  readonly seasons: Set<string>;
+  readonly episodes: Set<string>;
+  readonly movies: Set<string>;
 }
 
 export function noWrittenKeys(): WrittenKeys {
-  return { artists: new Set(), albums: new Set(), songs: new Set(), related: new Set(), lyrics: new Set() };
+  return {
+    artists: new Set(), albums: new Set(), songs: new Set(), related: new Set(), lyrics: new Set(),
+    shows: new Set(), seasons: new Set(), episodes: new Set(), movies: new Set(),
+  };
 }
 
 /** How many of `keys` are new to `seen` (adding them); without `seen`, all of them. */
@@ -211,6 +247,10 @@ async function writeBatch(storage: Storage, batch: ImportBatch, options: WriteBa
     songs: countNew(songs.map((r) => r.id), written?.songs),
     related: countNew(related.keys(), written?.related),
     lyrics: countNew(lyrics.keys(), written?.lyrics),
+    shows: countNew(batch.showIds, written?.shows),
+    seasons: countNew(batch.seasonIds, written?.seasons),
+    episodes: countNew(batch.episodeIds, written?.episodes),
+    movies: countNew(batch.movieIds, written?.movies),
   };
 }
 
@@ -254,19 +294,14 @@ export function importNdjsonFile(storage: Storage, path: string, options: Import
 }
 
 async function importLines(writeBatch: ImportBatchWriter, path: string, options: ImportFileOptions): Promise<ImportOutcome> {
-  const summary: ImportSummary = { artists: 0, albums: 0, songs: 0, related: 0, lyrics: 0 };
+  const summary = emptyImportSummary();
   // The summary counts distinct records: one written in two batches (or twice in a file) is one.
   const written = noWrittenKeys();
   const errors: LineError[] = [];
   for await (const read of readImportBatches(path, options.batchSize ?? DEFAULT_BATCH_SIZE, options.readerThread)) {
     if (read.batch !== null) {
       try {
-        const counts = await writeBatch(read.batch, { written });
-        summary.artists += counts.artists;
-        summary.albums += counts.albums;
-        summary.songs += counts.songs;
-        summary.related += counts.related;
-        summary.lyrics += counts.lyrics;
+        addToSummary(summary, await writeBatch(read.batch, { written }));
       } catch (error) {
         if (!(error instanceof ImportBatchError)) throw error;
         errors.push(...error.errors);

@@ -19,7 +19,9 @@ export const writeSearchTerms: ImportProjection = async ({ trx, lock, upsert, ro
   // Songs not in the catalog before this batch: nothing of theirs is in the index to delete.
   const newSongs = new Set([...rows.songIds].filter((id) => !replacedSongs.has(id)));
   const songs = new Map(rows.songs.map((song) => [song.id, song as IndexedSongRow]));
-  await updateSearchIndex(trx, lock, upsert, { artistIds: rows.artistIds, albumIds: rows.albumIds, songIds: rows.songIds, albumsToRecount, songs, newSongs }, {
+  await updateSearchIndex(trx, lock, upsert, {
+    artistIds: rows.artistIds, albumIds: rows.albumIds, songIds: rows.songIds, showIds: rows.showIds, movieIds: rows.movieIds, albumsToRecount, songs, newSongs,
+  }, {
     ...(largestMerge === undefined ? {} : { largestMerge }),
     ...(memo ? { memo } : {}),
   });

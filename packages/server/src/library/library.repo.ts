@@ -127,9 +127,9 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
     },
 
     /** The user as GetCurrentUser answers it. */
-    async user(userId: string): Promise<{ id: string; username: string; createdAt: number } | undefined> {
-      const row = await db.selectFrom('users').select(['id', 'username', 'created_at']).where('id', '=', userId).executeTakeFirst();
-      return row && { id: row.id, username: row.username, createdAt: Number(row.created_at) };
+    async user(userId: string): Promise<{ id: string; username: string; createdAt: number; maxAgeRating: string | null } | undefined> {
+      const row = await db.selectFrom('users').select(['id', 'username', 'created_at', 'max_age_rating']).where('id', '=', userId).executeTakeFirst();
+      return row && { id: row.id, username: row.username, createdAt: Number(row.created_at), maxAgeRating: row.max_age_rating };
     },
   };
 

@@ -1,4 +1,4 @@
-import { MAX_CHANGES_PER_PAGE } from '@maqam/contract';
+import { MAX_CHANGES_PER_PAGE, type AgeRating } from '@maqam/contract';
 import type { TokenSealer } from '../crypto/sealed-token.ts';
 import { DomainError, invalidRequest, type ErrorReason } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
@@ -131,7 +131,10 @@ export function createLibraryService({ repo, writes, catalog, cursors, changeCur
     async user(userId: string) {
       const user = await repo.user(userId);
       if (user === undefined) throw userGone();
-      return { id: user.id, username: user.username, displayName: user.username, createdAt: rfc3339(user.createdAt) };
+      return {
+        id: user.id, username: user.username, displayName: user.username, createdAt: rfc3339(user.createdAt),
+        ...(user.maxAgeRating !== null && { maxAgeRating: user.maxAgeRating as AgeRating }),
+      };
     },
   };
 }

@@ -33,7 +33,7 @@ export function createTokensRepo(db: Db) {
         .selectFrom('oauth_access_tokens as a')
         .innerJoin('oauth_grants as g', 'g.id', 'a.grant_id')
         .innerJoin('users as u', 'u.id', 'g.user_id')
-        .select(['a.issued_at', 'a.expires_at', 'a.revoked_at', 'g.client_id', 'g.user_id', 'g.scope', 'g.revoked_at as grant_revoked_at', 'u.disabled_at'])
+        .select(['a.issued_at', 'a.expires_at', 'a.revoked_at', 'g.client_id', 'g.user_id', 'g.scope', 'g.revoked_at as grant_revoked_at', 'u.disabled_at', 'u.max_age_rating'])
         .where('a.token_hash', '=', hash),
     ),
 

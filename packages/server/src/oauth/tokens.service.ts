@@ -27,6 +27,8 @@ export interface AccessTokenInfo {
   readonly scope: string;
   readonly issuedAt: number;
   readonly expiresAt: number;
+  /** The user's parental cap (an AgeRating) as the operator set it; null: none. Read with the token, so a change applies at once. */
+  readonly maxAgeRating: string | null;
 }
 
 /** Contract section 5: failed checks of a code do not spend it; this many do. */
@@ -183,6 +185,7 @@ export function createTokensService(
         scopes: new Set(row.scope.split(' ')),
         issuedAt: row.issued_at,
         expiresAt: row.expires_at,
+        maxAgeRating: row.max_age_rating,
       };
     },
   };

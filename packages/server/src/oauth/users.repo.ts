@@ -43,6 +43,11 @@ export function createUsersRepo(db: Db) {
       await db.updateTable('users').set({ disabled_at: now }).where('id', '=', userId).where('disabled_at', 'is', null).execute();
     },
 
+    /** Sets the user's parental cap (an AgeRating), or clears it (null). */
+    async setMaxAgeRating(userId: string, rating: string | null): Promise<void> {
+      await db.updateTable('users').set({ max_age_rating: rating }).where('id', '=', userId).execute();
+    },
+
     async enable(userId: string): Promise<void> {
       await db.updateTable('users').set({ disabled_at: null }).where('id', '=', userId).execute();
     },

@@ -1,3 +1,5 @@
+import { AGE_RATINGS, type AgeRating } from '@maqam/contract';
+import { isAgeRating } from '../video/age-rating.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../storage/database.ts';
 import { createUsersRepo } from './users.repo.ts';
@@ -89,6 +91,20 @@ export function createUsersService(db: Db, clock: () => number = Date.now) {
       const user = await find(username);
       await repo.deleteWithEverything(user.id);
       return user;
+    },
+
+    /**
+     * Sets the user's parental cap (contract section 15): titles rated above
+     * it are hidden from them on every surface from their next request on
+     * (tokens are checked against the users table), and a stream of one in
+     * progress stops at its next key. `none` clears it.
+     */
+    async setMaxAgeRating(username: string, rating: string): Promise<{ user: User; maxAgeRating: AgeRating | null }> {
+      const cap = rating === 'none' ? null : rating;
+      if (cap !== null && !isAgeRating(cap)) throw new UserInputError(`the rating must be one of ${AGE_RATINGS.join(', ')} or none`);
+      const user = await find(username);
+      await repo.setMaxAgeRating(user.id, cap);
+      return { user, maxAgeRating: cap };
     },
 
     /** The user may sign in again; the sign-ins that disabling ended stay ended. */

@@ -1,5 +1,5 @@
 import { searchTerms, type SearchTerm } from '../text/normalize.ts';
-import { kindWord, wholeNameWord, type IndexedItem, type SearchKind } from './search-item.ts';
+import { kindWord, ratedKindWord, wholeNameWord, type IndexedItem, type SearchKind } from './search-item.ts';
 
 /**
  * The posting words an import has met, each numbered the first time, and
@@ -18,6 +18,7 @@ class WordNumbers {
   /** The kind words, numbered first. */
   readonly kinds: Readonly<Record<SearchKind, number>> = {
     song: this.word(kindWord('song')), album: this.word(kindWord('album')), artist: this.word(kindWord('artist')),
+    show: this.word(kindWord('show')), movie: this.word(kindWord('movie')),
   };
 
   word(word: string): number {
@@ -163,6 +164,7 @@ export class NormalizedTexts {
     const starts = new Uint32Array(items.length + 1);
     items.forEach((item, i) => {
       all.push(kinds[item.kind]);
+      if (item.rank !== undefined) all.push(this.#wordNumbers.word(ratedKindWord(item.kind, item.rank)));
       for (const text of item.texts) {
         const { words, whole } = visit(this.#normalized(text));
         if (whole >= 0) {

@@ -25,7 +25,7 @@ export const searchIndexFormat: StoredFormat = {
   async rebuild(storage, progress) {
     const { db } = storage;
     const upsert = createBulkUpsert(storage);
-    const tables = ['artists', 'albums', 'songs'] as const;
+    const tables = ['artists', 'albums', 'songs', 'shows', 'movies'] as const;
     let total = 0;
     for (const table of tables) total += await createSearchIndexRepo(db, upsert).countLive(table);
     let done = 0;
@@ -48,6 +48,8 @@ export const searchIndexFormat: StoredFormat = {
             artistIds: table === 'artists' ? written : none,
             albumIds: table === 'albums' ? written : none,
             songIds: table === 'songs' ? written : none,
+            showIds: table === 'shows' ? written : none,
+            movieIds: table === 'movies' ? written : none,
             albumsToRecount: none,
           }, { dependents: false, memo });
           return ids;

@@ -8,7 +8,7 @@ import { popularityOf, type IndexedSongRow, type SearchKind } from './search-ite
 const LAST_SEGMENT_ID = 'search_segment_id';
 
 /** The catalog tables an index is built from. */
-export type IndexedTable = 'artists' | 'albums' | 'songs';
+export type IndexedTable = 'artists' | 'albums' | 'songs' | 'shows' | 'movies';
 
 /**
  * What keeps the search index in step with the catalog reads and writes, in
@@ -46,6 +46,11 @@ export function createSearchIndexRepo(trx: Kysely<Database>, upsert: BulkUpsert)
 
     liveAlbums(ids: readonly string[]) {
       return inChunks(ids, (chunk) => trx.selectFrom('albums').select(['id', 'title_i18n', 'artist_ids']).where('id', 'in', chunk).where('withdrawn', '=', 0).execute());
+    },
+
+    /** These shows or films as stored, but the withdrawn: what they are found by, and their rank. */
+    liveTitles(table: 'shows' | 'movies', ids: readonly string[]): Promise<{ id: string; title_i18n: string; cast_members: string; rating_rank: number }[]> {
+      return inChunks(ids, (chunk) => trx.selectFrom(table).select(['id', 'title_i18n', 'cast_members', 'rating_rank']).where('id', 'in', chunk).where('withdrawn', '=', 0).execute());
     },
 
     /** Artists' names (their i18n JSON as `texts`), withdrawn or not. */

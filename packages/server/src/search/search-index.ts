@@ -6,6 +6,7 @@ import { IndexMemo, recall, textsOf } from './index-memo.ts';
 import { deleteEarlierCopies, mergeSegments, writeSegment } from './segments.ts';
 import { popularityOf, type IndexedItem, type IndexedSongRow, type WrittenItems } from './search-item.ts';
 import { createSearchIndexRepo, type SearchIndexRepo } from './search-index.repo.ts';
+import { castNames } from '../video/cast.ts';
 
 // Keeping the search index in step with the catalog: what a batch wrote is indexed again as a new segment
 // (segments.ts), with the texts it is found by (normalized-texts.ts, index-memo.ts) and album popularity.
@@ -85,7 +86,17 @@ export async function updateSearchIndex(
     return groups;
   };
 
+  const showIds = list(written.showIds ?? []);
+  const movieIds = list(written.movieIds ?? []);
+  // A title is found by its name and by its cast's; a cap filters it by its rank (video/age-rating.ts).
+  const titleItems = async (kind: 'show' | 'movie', ids: readonly string[]): Promise<IndexedItem[]> =>
+    (await index.liveTitles(kind === 'show' ? 'shows' : 'movies', ids)).map((row) => ({
+      kind, id: row.id, texts: textsOf(row.title_i18n), related: castNames(row.cast_members), popularity: 0, rank: row.rating_rank,
+    }));
+
   const items: IndexedItem[] = [
+    ...await titleItems('show', showIds),
+    ...await titleItems('movie', movieIds),
     ...artists.map((row) => ({ kind: 'artist' as const, id: row.id, texts: textsOf(row.name_i18n), related: [], popularity: popularityOf(row.monthly_listeners) })),
     ...albums.map((row) => ({ kind: 'album' as const, id: row.id, texts: textsOf(row.title_i18n), related: creditNames(row.artist_ids), popularity: albumPopularity.get(row.id) ?? 0 })),
     ...songs.map((row) => ({
@@ -94,7 +105,9 @@ export async function updateSearchIndex(
     })),
   ];
 
-  await deleteEarlierCopies(index, [['artist', artistIds], ['album', list(albumIds)], ['song', list(songIds).filter((id) => !written.newSongs?.has(id))]]);
+  await deleteEarlierCopies(index, [
+    ['artist', artistIds], ['album', list(albumIds)], ['song', list(songIds).filter((id) => !written.newSongs?.has(id))], ['show', showIds], ['movie', movieIds],
+  ]);
   const { wordsOf, words, vocabulary } = memo.normalizedTexts.searchWords(items);
   await writeSegment(index, items, wordsOf, words);
   for (const id of albumIds) memo.albumPopularity.delete(id); // withdrawn ones left the index

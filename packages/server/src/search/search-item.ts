@@ -1,6 +1,10 @@
 // What the search index is made of: the kinds of item, their words' shapes and the walk order (search-index.ts writes it; search.service.ts reads it).
 
-export type SearchKind = 'song' | 'album' | 'artist';
+import type { SearchType } from '@maqam/contract';
+
+export type SearchKind = SearchType;
+/** The kinds whose items carry an age rating, filtered by a viewer's parental cap (video/age-rating.ts). */
+export const RATED_KINDS: readonly SearchKind[] = ['show', 'movie'];
 
 /**
  * An item as the index sees it. `texts` are its own names or titles in every
@@ -15,6 +19,8 @@ export interface IndexedItem {
   readonly texts: readonly string[];
   readonly related: readonly (readonly string[])[];
   readonly popularity: number;
+  /** A rated kind's rank (video/age-rating.ts): the item also has the posting word ratedKindWord(kind, rank). */
+  readonly rank?: number;
 }
 
 /** The posting word of a whole name: '=' and its search words. */
@@ -25,6 +31,11 @@ export function wholeNameWord(words: readonly string[]): string {
 /** The posting word every item of a kind has ('#' is never part of a search word), to filter by `types`. */
 export function kindWord(kind: SearchKind): string {
   return `#${kind}`;
+}
+
+/** The posting word every item of a rated kind with this rank has, so a search under a cap takes the ranks it admits. */
+export function ratedKindWord(kind: SearchKind, rank: number): string {
+  return `#${kind}@${rank}`;
 }
 
 /** Popularity as the contract orders by it, as an exact integer on both dialects. */
@@ -60,6 +71,8 @@ export interface WrittenItems {
   readonly artistIds: ReadonlySet<string>;
   readonly albumIds: ReadonlySet<string>;
   readonly songIds: ReadonlySet<string>;
+  readonly showIds?: ReadonlySet<string>;
+  readonly movieIds?: ReadonlySet<string>;
   /**
    * Albums whose most popular song may now be less popular: those of the batch's songs that were already
    * there, before and after. (The albums of new songs are raised to them where they are more popular.)

@@ -5,7 +5,10 @@ import { listAnswer } from '../catalog/answer-writer.ts';
 import { searchTerms, type SearchTerm } from '../text/normalize.ts';
 import { BitmapPool, bitmapWords, CHUNK_SIZE, type ChunkBitmap, decodeChunk } from './doclist.ts';
 import { PostingsCache } from './postings-cache.ts';
-import { compareWalk, kindWord, wholeNameWord, type SearchKind } from './search-item.ts';
+import { compareWalk, kindWord, RATED_KINDS, ratedKindWord, wholeNameWord, type SearchKind } from './search-item.ts';
+import { SEARCH_TYPES } from '@maqam/contract';
+import { NO_CAP, type ViewerCap } from '../video/age-rating.ts';
+import type { VideoService } from '../video/video.service.ts';
 import type { ItemRow, SearchRepo, SegmentInfo } from './search.repo.ts';
 import { MATCH, Vocabulary } from './vocabulary.ts';
 
@@ -59,6 +62,18 @@ function chunkMatches(lists: ReadonlyMap<string, Uint16Array | null>, filter: Ti
 }
 
 /**
+ * The kind words an item must have one of, or undefined when every item
+ * qualifies: the kinds asked for, and of a rated kind (show, movie) only the
+ * ranks the viewer's cap admits (video/age-rating.ts), so a title above the
+ * cap is never on a page.
+ */
+function kindFilter(kinds: readonly SearchKind[], cap: ViewerCap): string[] | undefined {
+  const capped = cap < NO_CAP && kinds.some((kind) => RATED_KINDS.includes(kind));
+  if (!capped && kinds.length === SEARCH_TYPES.length) return undefined;
+  return kinds.flatMap((kind) => (capped && RATED_KINDS.includes(kind) ? Array.from({ length: cap + 1 }, (_, rank) => ratedKindWord(kind, rank)) : [kindWord(kind)]));
+}
+
+/**
  * Decoded postings a node keeps (postings-cache.ts). The first chunks of every word of the 1M demo catalog
  * would take about 16 MB of it by its accounting: 5 MB of postings, the rest 142,000 mostly tiny lists.
  */
@@ -67,6 +82,8 @@ const POSTINGS_CACHE_BYTES = 32 * 1024 * 1024;
 export interface SearchServiceDeps {
   repo: SearchRepo;
   catalog: CatalogFragments;
+  /** Shows and films are rendered by the video catalog, for the viewer's cap. */
+  video: Pick<VideoService, 'fragments'>;
   cursors: PageCursorCodec;
 }
 
@@ -79,7 +96,7 @@ export interface SearchServiceDeps {
  * rendered from the same fragments as the catalog's operations.
  * Ties break in byte order on both dialects, so both answer the same pages.
  */
-export function createSearchService({ repo, catalog, cursors }: SearchServiceDeps) {
+export function createSearchService({ repo, catalog, video, cursors }: SearchServiceDeps) {
   let vocabulary: Promise<Vocabulary> | undefined;
   const postings = new PostingsCache(POSTINGS_CACHE_BYTES);
 
@@ -115,13 +132,13 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
    * in a tier are its best: the largest segment's first `limit`, and the
    * others' up to the last of those, are merged.
    */
-  async function rankedPage(terms: SearchTerm[], kinds: readonly SearchKind[], after: Position | null, need: number): Promise<Position[]> {
+  async function rankedPage(terms: SearchTerm[], kinds: readonly SearchKind[], cap: ViewerCap, after: Position | null, need: number): Promise<Position[]> {
     const words = await loadVocabulary();
     const expansions = terms.map((term, index) => words.expand(term.word, term.keys, index === terms.length - 1));
     if (expansions.some((found) => found.size === 0)) return [];
     const within = (tier: number) => expansions.map((found) => [...found].filter(([, quality]) => quality <= tier).map(([word]) => word));
     const whole = wholeNameWord(terms.map((term) => term.word));
-    const kindWords = kinds.length < 3 ? kinds.map(kindWord) : undefined;
+    const kindWords = kindFilter(kinds, cap);
 
     const filters: { tier: number; filter: TierFilter }[] = [];
     for (const tier of TIERS) {
@@ -252,11 +269,12 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
       deletedKept.clear();
     },
 
-    async search(q: string, kinds: readonly SearchKind[], request: PageRequest, negotiation: Negotiation): Promise<Buffer> {
+    async search(q: string, kinds: readonly SearchKind[], request: PageRequest, negotiation: Negotiation, cap: ViewerCap): Promise<Buffer> {
       const terms = searchTerms(q);
-      const scope = `search\u0000${terms.map((t) => t.word).join(' ')}\u0000${[...kinds].sort().join(',')}`;
+      // The cap is part of the scope: a page token of one viewer's results does not page another's.
+      const scope = `search\u0000${terms.map((t) => t.word).join(' ')}\u0000${[...kinds].sort().join(',')}\u0000${cap}`;
       const { rows: page, nextPageToken } = await keysetPage<Position>(cursors, request, scope, ['number', 'number', 'string', 'string'])
-        .read(async (after, limit) => (terms.length > 0 ? rankedPage(terms, kinds, after, limit) : []), (position) => position);
+        .read(async (after, limit) => (terms.length > 0 ? rankedPage(terms, kinds, cap, after, limit) : []), (position) => position);
 
       const byKind = new Map<SearchKind, string[]>();
       for (const [, , id, kind] of page) {
@@ -266,7 +284,7 @@ export function createSearchService({ repo, catalog, cursors }: SearchServiceDep
       }
       const rendered = new Map<string, Buffer>();
       for (const [kind, ids] of byKind) {
-        const fragments = await catalog.fragments(kind, ids, negotiation);
+        const fragments = kind === 'show' || kind === 'movie' ? await video.fragments(kind, ids, negotiation, cap) : await catalog.fragments(kind, ids, negotiation);
         ids.forEach((id, i) => {
           const fragment = fragments[i];
           if (fragment) rendered.set(`${kind}\u0000${id}`, fragment);

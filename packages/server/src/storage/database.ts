@@ -41,6 +41,11 @@ export interface Database {
   idempotency_records: IdempotencyRecordsTable;
   playlists: PlaylistsTable;
   playlist_items: PlaylistItemsTable;
+  shows: ShowsTable;
+  seasons: SeasonsTable;
+  episodes: EpisodesTable;
+  movies: MoviesTable;
+  title_songs: TitleSongsTable;
 }
 
 export interface SettingsTable {
@@ -157,7 +162,7 @@ export interface SearchSegmentsTable {
 export interface SearchItemsTable {
   segment: number;
   number: number;
-  kind: 'song' | 'album' | 'artist';
+  kind: 'song' | 'album' | 'artist' | 'show' | 'movie';
   item_id: string;
   /** The item's popularity (song popularity, artist monthly listeners, album's most popular song): the walk order. */
   popularity: number | string;
@@ -206,6 +211,8 @@ export interface UsersTable {
   created_at: number;
   /** Set while the user may not sign in; their grants were revoked when it was set. */
   disabled_at: number | null;
+  /** The parental cap (an AgeRating) the operator set; null: none. */
+  max_age_rating: Generated<string | null>;
 }
 
 /** Public OAuth clients (no secret): they prove themselves with PKCE and exact redirect URIs. */
@@ -369,3 +376,81 @@ export type Db = Kysely<Database>;
 
 /** The SQL dialect of a database: told once by openStorage (Storage.dialect), asked nowhere else. */
 export type DialectName = 'sqlite' | 'postgres';
+
+/** Video (migration 019). JSON columns as the importer wrote them; rating_rank as AGE_RATINGS orders them. */
+export interface ShowsTable {
+  id: string;
+  title_i18n: string;
+  description_i18n: string | null;
+  original_language: string;
+  genres: string;
+  age_rating: string | null;
+  rating_rank: number;
+  release_year: number;
+  /** JSON array of stored cast members (video/cast.ts). */
+  cast_members: string;
+  artwork: string;
+  withdrawn: Generated<number>;
+  updated_at: number;
+}
+
+export interface SeasonsTable {
+  id: string;
+  show_id: string;
+  season_number: number;
+  title_i18n: string;
+  description_i18n: string | null;
+  original_language: string;
+  air_date: string | null;
+  artwork: string;
+  withdrawn: Generated<number>;
+  updated_at: number;
+}
+
+export interface EpisodesTable {
+  id: string;
+  season_id: string;
+  episode_number: number;
+  title_i18n: string;
+  description_i18n: string | null;
+  original_language: string;
+  duration_ms: number;
+  air_date: string | null;
+  guest_cast: string;
+  artwork: string;
+  audio_languages: string;
+  subtitle_languages: string;
+  /** The episode's own rating; its show's decides where this is lower or absent. */
+  age_rating: string | null;
+  /** The own rating's rank, 0 when it has none. */
+  rating_rank: number;
+  credits_start_ms: number | null;
+  withdrawn: Generated<number>;
+  updated_at: number;
+}
+
+export interface MoviesTable {
+  id: string;
+  title_i18n: string;
+  description_i18n: string | null;
+  original_language: string;
+  genres: string;
+  age_rating: string | null;
+  rating_rank: number;
+  release_date: string;
+  duration_ms: number;
+  cast_members: string;
+  artwork: string;
+  audio_languages: string;
+  subtitle_languages: string;
+  credits_start_ms: number | null;
+  withdrawn: Generated<number>;
+  updated_at: number;
+}
+
+export interface TitleSongsTable {
+  title_kind: 'show' | 'movie';
+  title_id: string;
+  position: number;
+  song_id: string;
+}

@@ -17,6 +17,7 @@ import * as library from './015-library.ts';
 import * as playlists from './016-playlists.ts';
 import * as typedPlayContexts from './017-typed-play-contexts.ts';
 import * as playlistTextOrderKeys from './018-playlist-text-order-keys.ts';
+import * as video from './019-video.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -43,6 +44,7 @@ export const migrations: MigrationProvider = {
       '016-playlists': playlists,
       '017-typed-play-contexts': typedPlayContexts,
       '018-playlist-text-order-keys': playlistTextOrderKeys,
+      '019-video': video,
     };
   },
 };
