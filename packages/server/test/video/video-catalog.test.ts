@@ -1,22 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importNdjsonFile, type Storage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
-import { writeNdjson } from '../fixtures.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
-import { videoFixtureRecords } from './video-fixtures.ts';
-
-/** Imports records as a file, answering the outcome (summary and errors by line). */
-export async function importRecords(storage: Storage, records: readonly unknown[]) {
-  const dir = mkdtempSync(join(tmpdir(), 'maqam-video-'));
-  try {
-    return await importNdjsonFile(storage, writeNdjson(dir, 'video.ndjson', records));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { importRecords, videoFixtureRecords } from './video-fixtures.ts';
 
 describe.each(dialects.map((d) => [d.name, d] as const))('VideoCatalogService on %s', (_name, dialect) => {
   let server: TestServer;

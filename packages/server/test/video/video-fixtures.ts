@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ImportRecord } from '@maqam/contract';
+import { importNdjsonFile, type Storage } from '@maqam/server';
+import { writeNdjson } from '../fixtures.ts';
 
 const poster = (id: string) => [{ url: `/v1/artwork/${id}.svg`, width: 600, height: 900 }];
 
@@ -50,4 +55,14 @@ export function videoFixtureRecords(): ImportRecord[] {
     { kind: 'movie', id: 'movie-unrated', title: { ar: 'مدينة الصحراء', en: 'Desert City' }, originalLanguage: 'ar', releaseDate: '2019-05-05', durationMs: 5_000_000 },
     { kind: 'movie', id: 'movie-withdrawn', title: { en: 'Gone Desert' }, originalLanguage: 'en', ageRating: 'AGE_RATING_ALL', releaseDate: '2018-01-01', durationMs: 100, withdrawn: true },
   ];
+}
+
+/** Imports records as a file, answering the outcome (summary and errors by line). */
+export async function importRecords(storage: Storage, records: readonly unknown[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'maqam-video-'));
+  try {
+    return await importNdjsonFile(storage, writeNdjson(dir, 'video.ndjson', records));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
