@@ -131,7 +131,7 @@ function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { 
   const playlistUrl = () => `/v1/playlists/${urlPart(random.next() < 0.6 ? credentials.playlistId : text())}`;
   const songList = () => Array.from({ length: Math.floor(random.next() * 5) }, () => ({ value: random.next() < 0.5 ? random.pick(['song-ar', 'song-en', 'song-withdrawn']) : value() }));
   const itemIds = () => (random.next() < 0.7 ? Array.from({ length: Math.floor(random.next() * 4) }, value) : value());
-  switch (Math.floor(random.next() * 14)) {
+  switch (Math.floor(random.next() * 15)) {
     case 0:
     case 1:
       return { method: 'POST', url: '/v1/music/songs:batchGet', headers, payload: json(random.next() < 0.6 ? { songIdList: Array.from({ length: Math.floor(random.next() * 5) }, () => ({ value: value() })) } : value()) };
@@ -196,6 +196,18 @@ function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { 
           `/v1/playlists?page_token=${urlPart(text())}`, `/artwork/mosaics/${urlPart(text())}.svg`, `/artwork/mosaics/${urlPart(text())}/a/b/${urlPart(text())}.svg`,
         ]),
       };
+    case 13: {
+      // VideoCatalogService (issue 53): ids, batches and pages of every kind.
+      const kind = random.pick(['shows', 'seasons', 'episodes', 'movies']);
+      const member = random.pick([`${kind.slice(0, -1)}IdList`, `${kind.slice(0, -1)}_id_list`, 'songIdList', text()]);
+      return random.pick<InjectOptions>([
+        { method: 'GET', url: `/v1/video/${kind}/${urlPart(text())}?page_size=${urlPart(random.pick([...HOSTILE_STRINGS, '5', '101']))}&page_token=${urlPart(text())}`, headers },
+        { method: 'POST', url: `/v1/video/${kind}:batchGet`, headers, payload: json(random.next() < 0.6 ? { [member]: Array.from({ length: Math.floor(random.next() * 5) }, () => ({ value: value() })) } : value()) },
+        { method: 'GET', url: `/v1/video/${random.pick(['shows', 'movies'])}/${urlPart(text())}/soundtrack?page_token=${urlPart(text())}`, headers },
+        { method: 'GET', url: `/v1/music/songs/${urlPart(random.next() < 0.5 ? 'song-ar' : text())}/appearances?page_size=${urlPart(value())}&page_token=${urlPart(text())}`, headers },
+        { method: 'GET', url: `/v1/search?q=${urlPart(text())}&types=${urlPart(random.pick(['show,movie', 'movie', 'show,film', text()]))}`, headers },
+      ]);
+    }
     default:
       return { method: random.pick(['GET', 'HEAD', 'DELETE', 'PATCH']) as InjectOptions['method'], url: random.pick([`/v1/streaming/hls/${urlPart(text())}/index.m3u8`, '/v1/auth/tokeninfo', `/v1/${urlPart(text())}`, `/${urlPart(text())}`]), headers };
   }
