@@ -46,6 +46,10 @@ export interface Database {
   episodes: EpisodesTable;
   movies: MoviesTable;
   title_songs: TitleSongsTable;
+  video_packages: VideoPackagesTable;
+  video_entitlements: VideoEntitlementsTable;
+  watch_reports: WatchReportsTable;
+  watch_progress: WatchProgressTable;
 }
 
 export interface SettingsTable {
@@ -284,6 +288,8 @@ export interface StreamLedgerTable {
   song_id: string;
   quality: string;
   acquired_at: number;
+  /** 'song', 'movie' or 'episode' (migration 020): what song_id names. */
+  content_kind: Generated<string>;
 }
 
 export interface StreamEntitlementsTable {
@@ -453,4 +459,51 @@ export interface TitleSongsTable {
   title_id: string;
   position: number;
   song_id: string;
+}
+
+/** A title's packaged HLS (migration 020; streaming/video-package.ts says what the JSON columns hold). */
+export interface VideoPackagesTable {
+  title_kind: 'movie' | 'episode';
+  title_id: string;
+  /** Relative to MAQAM_MEDIA_DIR; a new one each packaging, so a node never serves half of one. */
+  directory: string;
+  renditions: string;
+  audio: string;
+  subtitles: string;
+  key_hex: string;
+  iv_hex: string;
+  duration_ms: number;
+  created_at: number;
+}
+
+export interface VideoEntitlementsTable {
+  user_id: string;
+  title_kind: 'movie' | 'episode';
+  title_id: string;
+  quality: string;
+  ledger_id: string;
+  expires_at: number;
+}
+
+export interface WatchReportsTable {
+  user_id: string;
+  title_kind: 'movie' | 'episode';
+  title_id: string;
+  reported_at: number;
+  position_ms: number;
+  restart: number;
+}
+
+export interface WatchProgressTable {
+  user_id: string;
+  title_kind: 'movie' | 'episode';
+  title_id: string;
+  /** An episode's show, so a show's entry is found by its episodes; null for a film. */
+  show_id: string | null;
+  position_ms: number;
+  /** The client's time of the report that set the resume point. */
+  reported_at: number;
+  updated_at: number;
+  finished: number;
+  hidden: number;
 }

@@ -18,6 +18,7 @@ import * as playlists from './016-playlists.ts';
 import * as typedPlayContexts from './017-typed-play-contexts.ts';
 import * as playlistTextOrderKeys from './018-playlist-text-order-keys.ts';
 import * as video from './019-video.ts';
+import * as videoStreams from './020-video-streams.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -45,6 +46,7 @@ export const migrations: MigrationProvider = {
       '017-typed-play-contexts': typedPlayContexts,
       '018-playlist-text-order-keys': playlistTextOrderKeys,
       '019-video': video,
+      '020-video-streams': videoStreams,
     };
   },
 };
