@@ -171,11 +171,57 @@ export function createCatalogRepo(storage: Storage) {
     },
 
     /** The name an artwork image shows: an artist's name or an album's title, with its original language. */
-    async artworkName(kind: 'artists' | 'albums', id: string): Promise<{ texts: string; original_language: string } | undefined> {
-      if (kind === 'artists') {
-        return db.selectFrom('artists').select(['name_i18n as texts', 'original_language']).where('id', '=', id).where('withdrawn', '=', 0).executeTakeFirst();
+    /**
+     * What a drawn picture needs of an item that is there and not withdrawn
+     * (artwork.routes.ts): its name's texts and language; for a video title
+     * also its show's or its own genres (JSON), the title whose colours it
+     * shares (`family`) and a season's number. A person is found in the cast
+     * of a show or film, else among an episode's guests: the catalog keeps
+     * people only in the casts it was given.
+     */
+    async artworkName(
+      kind: 'artists' | 'albums' | 'shows' | 'seasons' | 'episodes' | 'movies' | 'people',
+      id: string,
+    ): Promise<{ texts: string; original_language: string; genres?: string; family?: string; ordinal?: number } | undefined> {
+      switch (kind) {
+        case 'artists':
+          return db.selectFrom('artists').select(['name_i18n as texts', 'original_language']).where('id', '=', id).where('withdrawn', '=', 0).executeTakeFirst();
+        case 'albums':
+          return db.selectFrom('albums').select(['title_i18n as texts', 'original_language']).where('id', '=', id).where('withdrawn', '=', 0).executeTakeFirst();
+        case 'shows':
+        case 'movies': {
+          const row = await db.selectFrom(kind).select(['title_i18n as texts', 'original_language', 'genres']).where('id', '=', id).where('withdrawn', '=', 0).executeTakeFirst();
+          return row && { ...row, family: id };
+        }
+        case 'seasons': {
+          const row = await db.selectFrom('seasons as s').innerJoin('shows as h', 'h.id', 's.show_id')
+            .select(['s.title_i18n as texts', 's.original_language', 'h.genres', 'h.id as family', 's.season_number as ordinal'])
+            .where('s.id', '=', id).where('s.withdrawn', '=', 0).where('h.withdrawn', '=', 0).executeTakeFirst();
+          return row && { ...row, ordinal: Number(row.ordinal) };
+        }
+        case 'episodes':
+          return db.selectFrom('episodes as e').innerJoin('seasons as s', 's.id', 'e.season_id').innerJoin('shows as h', 'h.id', 's.show_id')
+            .select(['e.title_i18n as texts', 'e.original_language', 'h.genres', 'h.id as family'])
+            .where('e.id', '=', id).where('e.withdrawn', '=', 0).where('s.withdrawn', '=', 0).where('h.withdrawn', '=', 0).executeTakeFirst();
+        case 'people': {
+          // A cast is stored as JSON whose members begin `{"id":<id>,` (video/cast.ts): the LIKE finds candidates
+          // (LIKE's own characters in the id match any one character), the parse decides.
+          const pattern = `%${`{"id":${JSON.stringify(id)},`.replace(/[%_\\]/g, '_')}%`;
+          const member = (json: string) => (JSON.parse(json) as { id: string; name: Record<string, string>; language: string }[]).find((m) => m.id === id);
+          const casts = [
+            () => db.selectFrom('shows').select('cast_members as cast').where('cast_members', 'like', pattern).where('withdrawn', '=', 0).limit(20).execute(),
+            () => db.selectFrom('movies').select('cast_members as cast').where('cast_members', 'like', pattern).where('withdrawn', '=', 0).limit(20).execute(),
+            () => db.selectFrom('episodes').select('guest_cast as cast').where('guest_cast', 'like', pattern).where('withdrawn', '=', 0).limit(20).execute(),
+          ];
+          for (const read of casts) {
+            for (const row of await read()) {
+              const found = member(row.cast);
+              if (found) return { texts: JSON.stringify(found.name), original_language: found.language };
+            }
+          }
+          return undefined;
+        }
       }
-      return db.selectFrom('albums').select(['title_i18n as texts', 'original_language']).where('id', '=', id).where('withdrawn', '=', 0).executeTakeFirst();
     },
 
     /** The song's lyrics, all null when it has none; undefined when the song is unknown or withdrawn. */

@@ -3,13 +3,15 @@ import type { Storage } from '../storage/storage.ts';
 import { addToSummary, DEFAULT_BATCH_SIZE, emptyImportSummary, runImport } from './import.ts';
 import { ImportBatch } from './import-batch.ts';
 import { KNOWN_ARTIST_NAMES, knownArtistRecords } from './known-artists.ts';
+import { demoVideoRecords, demoVideoSize } from './demo-video.ts';
 import type { AlbumRecord, AlbumType, ArtistRecord, ImportRecord, LyricsRecord, RelatedRecord, SongRecord } from '@maqam/contract';
 
 /**
  * A generated Arabic-first demo catalog, the same for the same seed: Arabic
  * artists and songs with Latin transliterations, plus some English- and
- * French-origin content. Sizes scale with the song count (2,000 artists and
- * 5,000 albums per 50,000 songs).
+ * French-origin content, and a video catalog (demo-video.ts). Sizes scale
+ * with the song count (2,000 artists, 5,000 albums, 100 shows and 200 films
+ * per 50,000 songs, besides the video's curated titles).
  */
 
 /** mulberry32: small, fast and good enough to make demo data (and tests' load) repeatable. */
@@ -87,6 +89,13 @@ export interface DemoCatalogOptions {
    * generated catalog; their songs last `clips[id]` ms, else three minutes.
    */
   knownArtists?: boolean;
+  /**
+   * Also the video catalog (demo-video.ts), after the music: shows with their
+   * seasons and episodes, and films, whose soundtracks list the catalog's
+   * songs (the known artists' when they are in it). Default true; its random
+   * stream is its own, so the music's records are the same either way.
+   */
+  video?: boolean;
 }
 
 export function demoCatalogSize(songs = 50_000) {
@@ -94,6 +103,7 @@ export function demoCatalogSize(songs = 50_000) {
     songs,
     artists: Math.max(10, Math.round((songs * 2000) / 50_000)),
     albums: Math.max(10, Math.round((songs * 5000) / 50_000)),
+    ...demoVideoSize(songs),
   };
 }
 
@@ -195,6 +205,8 @@ export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generato
   const origins: Origin[] = [];
   const genresOf: string[][] = [];
   const takenNames = new TakenNames();
+  // Generated Arabic songs the video's soundtracks may list (a few hundred are plenty).
+  const soundtrackPool: string[] = [];
 
   for (let i = 0; i < size.artists; i++) {
     const id = `artist-${i + 1}`;
@@ -328,6 +340,7 @@ export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generato
       previewUrl: random.chance(0.7) ? `https://previews.maqam.example/${id}.mp3` : '',
     };
     yield song;
+    if (origin === 'ar' && soundtrackPool.length < 500) soundtrackPool.push(id);
     // Lyrics: synced to the clip for the songs that get one; otherwise 60% have some, a third of those synced.
     const language = origin === 'ar' ? 'ar' : 'en';
     if (clipMs !== undefined) {
@@ -366,6 +379,11 @@ export function* generateDemoCatalog(options: DemoCatalogOptions = {}): Generato
       yield edge;
     }
   }
+
+  if (options.video ?? true) {
+    const random = seededRandom((options.seed ?? 1) + 3);
+    yield* demoVideoRecords({ songs: size.songs, random, knownArtists: options.knownArtists ?? false, soundtrackPool });
+  }
 }
 
 function titleFor(origin: Origin, random: ReturnType<typeof seededRandom>): Record<string, string> {
@@ -377,13 +395,33 @@ function titleFor(origin: Origin, random: ReturnType<typeof seededRandom>): Reco
   return { fr: Array.from({ length: random.int(1, 2) }, () => random.pick(FRENCH_WORDS)).join(' ') };
 }
 
+type SeedOptions = DemoCatalogOptions & { batchSize?: number; onProgress?: (written: number, total: number) => void };
+
 /** Writes the demo catalog through the importer, in batched transactions. */
-export async function seedDemoCatalog(
-  storage: Storage,
-  options: DemoCatalogOptions & { batchSize?: number; onProgress?: (written: number, total: number) => void } = {},
-): Promise<ImportSummary> {
+export async function seedDemoCatalog(storage: Storage, options: SeedOptions = {}): Promise<ImportSummary> {
   const size = demoCatalogSize(options.songs);
-  const total = size.artists + size.albums + size.songs;
+  // Progress counts the music's entities and the video's titles (a title's seasons and episodes come with it).
+  const total = size.artists + size.albums + size.songs + (options.video ?? true ? size.shows + size.movies : 0);
+  return seedRecords(storage, generateDemoCatalog(options), total, options);
+}
+
+const VIDEO_KINDS: ReadonlySet<ImportRecord['kind']> = new Set(['show', 'season', 'episode', 'movie']);
+
+/**
+ * Adds the video catalog to a demo catalog seeded before it had one: the
+ * video records `generateDemoCatalog` gives for the same options (its
+ * soundtracks list songs of that catalog, the known artists' when
+ * `knownArtists`, so those must be in it: seedKnownArtists).
+ */
+export async function seedDemoVideo(storage: Storage, options: SeedOptions = {}): Promise<ImportSummary> {
+  const size = demoCatalogSize(options.songs);
+  const video = function* () {
+    for (const record of generateDemoCatalog({ ...options, video: true })) if (VIDEO_KINDS.has(record.kind)) yield record;
+  };
+  return seedRecords(storage, video(), size.shows + size.movies, options);
+}
+
+async function seedRecords(storage: Storage, records: Iterable<ImportRecord>, total: number, options: SeedOptions): Promise<ImportSummary> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const summary = emptyImportSummary();
   return runImport(storage, async (writeBatch) => {
@@ -392,9 +430,9 @@ export async function seedDemoCatalog(
     const flush = async () => {
       addToSummary(summary, await writeBatch(batch));
       batch = new ImportBatch();
-      options.onProgress?.(Math.min(total, summary.artists + summary.albums + summary.songs), total);
+      options.onProgress?.(Math.min(total, summary.artists + summary.albums + summary.songs + summary.shows + summary.movies), total);
     };
-    for (const record of generateDemoCatalog(options)) {
+    for (const record of records) {
       batch.add(++line, record);
       if (batch.size >= batchSize) await flush();
     }

@@ -1,5 +1,4 @@
 import type { AgeRating, CastMemberRecord, EpisodeRecord, ImportRecord, MovieRecord, SeasonRecord, ShowRecord } from '@maqam/contract';
-import type { seededRandom } from './demo-catalog.ts';
 import { knownSongs } from './known-artists.ts';
 
 /**
@@ -13,7 +12,13 @@ import { knownSongs } from './known-artists.ts';
  * documentary is about, are real. The same seed gives the same records.
  */
 
-type Random = ReturnType<typeof seededRandom>;
+/** The random stream the demo catalog gives (demo-catalog.ts seededRandom), as much of it as this file uses. */
+export interface Random {
+  next(): number;
+  int(min: number, max: number): number;
+  pick<T>(list: readonly T[]): T;
+  chance(p: number): boolean;
+}
 type Pair = readonly [arabic: string, english: string];
 type Gender = 'm' | 'f';
 
@@ -841,11 +846,22 @@ export function* demoVideoRecords(options: DemoVideoOptions): Generator<ImportRe
     while (chosen.size < Math.min(n, people)) chosen.add(random.int(0, people - 1));
     return [...chosen].map(tailPerson);
   };
-  const takenTitles = new Set<string>();
+  /** Parts for a cast: two leads, then supporting parts, each a different character; the last person directs. */
+  const partsOf = (cast: readonly Person[]): Part[] => {
+    const taken = new Set<string>();
+    return cast.map((who, i) => {
+      if (i === cast.length - 1) return directs(who);
+      let name = random.pick(CHARACTERS[who.gender]);
+      while (taken.has(name[0])) name = random.pick(CHARACTERS[who.gender]);
+      taken.add(name[0]);
+      return plays(who, name[0], name[1], who.gender, i < 2);
+    });
+  };
+  const takenTitles = new Set([...SHOWCASE_SHOWS, ...SHOWCASE_MOVIES].flatMap((plan) => plan.title));
   const freshTitle = (candidates: () => Pair): Pair => {
     let title = candidates();
-    for (let attempt = 0; attempt < 8 && takenTitles.has(title[0]); attempt++) title = candidates();
-    takenTitles.add(title[0]);
+    for (let attempt = 0; attempt < 8 && (takenTitles.has(title[0]) || takenTitles.has(title[1])); attempt++) title = candidates();
+    takenTitles.add(title[0]).add(title[1]);
     return title;
   };
   const tailSoundtrack = () => {
@@ -866,12 +882,13 @@ export function* demoVideoRecords(options: DemoVideoOptions): Generator<ImportRe
     const title = freshTitle(() => { const head = random.pick(profile.heads); const tail = random.pick(TAILS); return [`${head[0]} ${tail[0]}`, `${head[1]} ${tail[1]}`]; });
     const place = random.pick(PLACES);
     const seasons = random.int(profile.seasons[0], profile.seasons[1]);
-    const firstYear = random.int(2005, LAST_YEAR - seasons + 1);
+    // A Ramadan series' last season airs by Ramadan 2026; a weekly one's starts by the end of 2025.
+    const firstYear = random.int(2005, LAST_YEAR - seasons + (profile.ramadan ? 1 : 0));
     const firstDay = `${firstYear}-${pad2(random.int(1, 12))}-${pad2(random.int(1, 28))}`;
     const cast = castPick(profile.style === 'documentary' ? 2 : profile.style === 'kids' ? 4 : random.int(4, 6));
     const parts: Part[] = profile.style === 'documentary'
       ? [{ person: cast[0]!, character: { name: NARRATOR[cast[0]!.gender], gender: cast[0]!.gender }, lead: true }, directs(cast[1]!)]
-      : cast.map((who, i) => i === cast.length - 1 ? directs(who) : plays(who, ...random.pick(CHARACTERS[who.gender]), who.gender, i < 2));
+      : partsOf(cast);
     const rating = random.chance(0.04) ? undefined : random.pick(profile.ratings);
     const plan: ShowPlan = {
       slug: String(n), title, description: profile.description(place), genres: profile.genres, ...(rating ? { ageRating: rating } : {}),
@@ -909,12 +926,13 @@ export function* demoVideoRecords(options: DemoVideoOptions): Generator<ImportRe
       const adjective = random.pick(FILM_ADJECTIVES);
       return [`ال${noun[0]} ${noun[2] === 'm' ? adjective[0] : adjective[1]}`, `The ${adjective[2]} ${noun[1]}`];
     });
-    const year = random.int(1965, LAST_YEAR);
+    // Most films are recent; a few are from the sixties on.
+    const year = LAST_YEAR - 1 - Math.floor(60 * random.next() ** 2);
     const cast = castPick(random.int(3, 5));
     const language = english ? 'en' : 'ar';
-    const parts = cast.map((who, i) => i === cast.length - 1 ? directs(who) : plays(who, ...random.pick(CHARACTERS[who.gender]), who.gender, i < 2));
+    const parts = partsOf(cast);
     // Older films often came without a rating; so do a few new ones.
-    const rating = random.chance(year < 1985 ? 0.5 : 0.04) ? undefined : random.pick(profile.ratings);
+    const rating = random.chance(year < 1985 ? 0.4 : 0.03) ? undefined : random.pick(profile.ratings);
     const plan: MoviePlan = {
       slug: String(n), title, description: profile.description(random.pick(PLACES)), ...(english ? { originalLanguage: 'en' as const } : {}),
       genres: profile.genres, ...(rating ? { ageRating: rating } : {}),
