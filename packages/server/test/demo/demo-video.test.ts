@@ -169,6 +169,29 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the demo\'s video cata
     expect(stored.filter((row) => row.found === null)).toEqual([]);
   });
 
+  it('serves the Ramadan drama through GetShow and GetSeason, its pictures resolved against the public URL', async () => {
+    const res = await server.call({ method: 'GET', url: '/v1/video/shows/show-beit-al-karma', headers: { 'accept-language': 'en' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const { show } = res.json();
+    expect(show.title.value).toBe('The House of the Vine');
+    expect(show.seasons.map((season: { seasonNumber: number; episodeCount: number }) => [season.seasonNumber, season.episodeCount])).toEqual([[1, 30], [2, 30], [3, 15]]);
+    expect(show.artwork[0]).toEqual({ url: 'http://127.0.0.1:8080/artwork/shows/show-beit-al-karma.svg', width: 400, height: 600 });
+    expect(show.cast[0].profileImageUrl).toBe('http://127.0.0.1:8080/artwork/people/person-farouk-el-adawy.svg');
+    const page = (await server.call({ method: 'GET', url: '/v1/video/seasons/season-beit-al-karma-3' })).json();
+    expect(page.episodes.map((episode: { episodeNumber: number }) => episode.episodeNumber)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+  });
+
+  it('answers a documentary\'s soundtrack with the known artists\' songs, and a song\'s appearances with its titles', async () => {
+    const tarab = records.find((r) => r.id === 'show-hikayat-al-tarab') as ShowRecord;
+    const soundtrack = (await server.call({ method: 'GET', url: '/v1/video/shows/show-hikayat-al-tarab/soundtrack' })).json();
+    expect(soundtrack.songs.map((song: { id: { value: string } }) => song.id.value)).toEqual(tarab.soundtrack);
+    const appearances = (await server.call({ method: 'GET', url: '/v1/music/songs/song-fairuz-li-beirut/appearances' })).json();
+    const titles = appearances.titles.map((title: { show?: { id: { value: string } }; movie?: { id: { value: string } } }) => (title.show ?? title.movie)!.id.value);
+    expect(titles.sort()).toEqual(['movie-layl-al-hamra', 'show-thill-al-madina', ...records
+      .filter((r): r is ShowRecord | MovieRecord => (r.kind === 'show' || r.kind === 'movie') && /-\d+$/.test(r.id) && (r.soundtrack ?? []).includes('song-fairuz-li-beirut'))
+      .map((r) => r.id)].sort());
+  });
+
   /** Parses as a strict XML parser does; answers the root's viewBox and label. */
   const svg = (xml: string) => {
     const parser = new SaxesParser({ xmlns: true });
