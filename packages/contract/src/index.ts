@@ -10,3 +10,4 @@ export * from './search.ts';
 export * from './library.ts';
 export * from './playlists.ts';
 export * from './video.ts';
+export * from './watching.ts';

@@ -180,7 +180,7 @@ export type HistoryEntry = Static<typeof HistoryEntry>;
 export const GetHistoryResponse = Type.Object({ entries: Type.Array(HistoryEntry), nextPageToken }, { title: 'GetHistoryResponse' });
 export type GetHistoryResponse = Static<typeof GetHistoryResponse>;
 
-export const CHANGE_KINDS = ['song', 'album', 'artist', 'playlist'] as const;
+export const CHANGE_KINDS = ['song', 'album', 'artist', 'playlist', 'movie', 'episode'] as const;
 export const CHANGE_TYPES = ['CHANGE_SAVED', 'CHANGE_REMOVED', 'CHANGE_UPDATED'] as const;
 export const MAX_CHANGES_PER_PAGE = 500;
 

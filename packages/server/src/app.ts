@@ -13,6 +13,13 @@ import { createFragmentReads } from './catalog/fragment-reads.ts';
 import { createVideoRepo } from './video/video.repo.ts';
 import { createVideoService } from './video/video.service.ts';
 import { videoRoutes } from './video/video.routes.ts';
+import { createWatchingRepo } from './library/watching.repo.ts';
+import { createWatchingService } from './library/watching.service.ts';
+import { watchingRoutes } from './library/watching.routes.ts';
+import { videoStreamingRoutes } from './streaming/video-streaming.routes.ts';
+import { createVideoStreamingService } from './streaming/video-streaming.service.ts';
+import { createVideoStreamingRepo } from './streaming/video-streaming.repo.ts';
+import { createVideoUrlSigner } from './streaming/video-urls.ts';
 import { ArtistNames } from './catalog/artist-names.ts';
 import { watchCatalog } from './catalog/catalog-watch.ts';
 import { FragmentCache } from './catalog/fragment-cache.ts';
@@ -296,6 +303,14 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   searchRoutes(app, { search });
   opsRoutes(app, storage, metrics);
   const signer = createStreamUrlSigner(createTokenSealer(subkey(secret, 'stream-url')), clock);
+  videoStreamingRoutes(app, {
+    video: createVideoStreamingService(createVideoStreamingRepo(storage.db), {
+      publicUrl: config.publicUrl, urlTtlSeconds: config.streamUrlTtlSeconds, graceSeconds: config.streamGraceSeconds,
+      signer: createVideoUrlSigner(createTokenSealer(subkey(secret, 'video-stream-url')), clock), clock,
+    }),
+    mediaRoot: config.mediaDirectory,
+    clock,
+  });
   streamingRoutes(app, {
     streaming: createStreamingService(createStreamingRepo(storage.db), { publicUrl: config.publicUrl, urlTtlSeconds: config.streamUrlTtlSeconds, graceSeconds: config.streamGraceSeconds, signer, clock }),
     signer,
@@ -307,11 +322,13 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   const libraryRepo = createLibraryRepo(storage);
   const historyRepo = createHistoryRepo(storage);
   const playlistsRepo = createPlaylistsRepo(storage);
+  const watchingRepo = createWatchingRepo(storage);
   // Bound when a write asks for it: a save makes no playlist session.
   const writes = createUserStore(storage, (session) => ({
     get library() { return libraryRepo.within(session); },
     get history() { return historyRepo.within(session); },
     get playlists() { return playlistsRepo.within(session); },
+    get watching() { return watchingRepo.within(session); },
   }));
   await app.register(libraryRoutes, {
     catalog,
@@ -319,6 +336,11 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
       repo: libraryRepo, writes, catalog, cursors, changeCursors: createTokenSealer(subkey(secret, 'library-changes')), clock,
     }),
     history: createHistoryService({ repo: historyRepo, writes, catalog, cursors, historyDays: config.historyDays, clock }),
+    idempotency,
+  });
+  await app.register(watchingRoutes, {
+    catalog,
+    watching: createWatchingService({ repo: watchingRepo, writes, video, catalog, cursors, clock }),
     idempotency,
   });
   await app.register(playlistRoutes, {

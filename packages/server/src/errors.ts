@@ -118,6 +118,21 @@ export const ERRORS = {
     code: 'ERROR_CODE_INVALID_REQUEST',
     message: { en: 'The play "{id}" starts more than 5 minutes from now.', ar: 'يبدأ التشغيل "{id}" بعد أكثر من 5 دقائق من الآن.' },
   },
+  progressInFuture: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    message: { en: 'The report of "{id}" is dated more than 5 minutes from now.', ar: 'تقرير "{id}" مؤرَّخ بأكثر من 5 دقائق من الآن.' },
+  },
+  progressTooOld: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    message: { en: 'The report of "{id}" is dated more than 30 days ago.', ar: 'تقرير "{id}" مؤرَّخ بأكثر من 30 يومًا مضت.' },
+  },
+  progressTimeInvalid: {
+    code: 'ERROR_CODE_INVALID_REQUEST',
+    message: {
+      en: 'The report of "{id}" has a reportedAt that names no instant; send an RFC 3339 time such as 2026-01-31T20:15:00.000Z.',
+      ar: 'تقرير "{id}" يحمل reportedAt لا يدل على لحظة؛ أرسل وقتًا بصيغة RFC 3339 مثل 2026-01-31T20:15:00.000Z.',
+    },
+  },
   playStartedAtInvalid: {
     code: 'ERROR_CODE_INVALID_REQUEST',
     message: {
@@ -310,6 +325,21 @@ export const ERRORS = {
       ar: 'الأغنية "{id}" ليس لها بعدُ وسائط قابلة للتشغيل بجودة {quality} أو أدنى منها.',
     },
   },
+  videoMediaNotFound: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: '"{id}" has no playable video yet.', ar: 'ليس لـ"{id}" فيديو قابل للتشغيل بعد.' },
+  },
+  videoMediaNotFoundAtQuality: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: '"{id}" has no playable video at or below quality {quality}.', ar: 'ليس لـ"{id}" فيديو قابل للتشغيل بجودة {quality} أو أدنى منها.' },
+  },
+  ageRatingAboveCap: {
+    code: 'ERROR_CODE_PERMISSION_DENIED',
+    message: {
+      en: '"{id}" is rated {rating}, above this account\'s parental limit of {cap}.',
+      ar: '"{id}" مصنّف {rating}، وهو أعلى من حد الرقابة الأبوية لهذا الحساب ({cap}).',
+    },
+  },
   streamUrlInvalid: {
     code: 'ERROR_CODE_PERMISSION_DENIED',
     message: { en: 'This stream URL has expired or is not valid; acquire the stream again.', ar: 'انتهت صلاحية رابط البث هذا أو أنه غير صالح؛ اطلب البث من جديد.' },
@@ -348,6 +378,7 @@ export type ErrorReason = keyof typeof ERRORS;
 
 /** Descriptions of field violations, by reason: whole sentences that name the field ({field}), in each language. */
 export const VIOLATIONS = {
+  oneTitle: { en: '{field}: give exactly one of {first} and {second}.', ar: '{field}: أرسل واحدًا فقط من {first} و{second}.' },
   required: { en: '{field} is required.', ar: 'لم يُرسَل {field}، وهو مطلوب.' },
   // One reason a JSON type, so that each language names the type in its own words.
   notInteger: { en: '{field} must be a whole number.', ar: 'يجب أن يكون {field} عددًا صحيحًا.' },

@@ -17,7 +17,7 @@ const DAY_MS = 24 * 3600 * 1000;
  * takes second 60 (a leap second), which Date.parse refuses, and Date.parse
  * takes February 30 as March 2: neither names an instant we can keep.
  */
-function instantOf(time: string): number {
+export function instantOf(time: string): number {
   const instant = Date.parse(time);
   const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(time);
   if (date === null || Number.isNaN(instant)) return Number.NaN;

@@ -313,7 +313,7 @@ export interface LibraryItemsTable {
 export interface LibraryChangesTable {
   user_id: string;
   number: number | string;
-  kind: 'song' | 'album' | 'artist' | 'playlist';
+  kind: 'song' | 'album' | 'artist' | 'playlist' | 'movie' | 'episode';
   item_id: string;
   change: 'CHANGE_SAVED' | 'CHANGE_REMOVED' | 'CHANGE_UPDATED';
   changed_at: number | string;
