@@ -40,3 +40,19 @@ export function longDuration(ms: number): string {
   if (!DurationFormat || minutes < 1) return clock(ms);
   return new DurationFormat(digits(), { style: 'short' }).format(minutes >= 60 ? { hours: Math.floor(minutes / 60), minutes: minutes % 60 } : { minutes });
 }
+
+/** A day as the language writes it: "13 April 2021", "١٣ أبريل ٢٠٢١". Catalog dates are days, so read and written in UTC. */
+export const day = (date: string) =>
+  new Intl.DateTimeFormat(digits(), { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+
+/** Languages by their BCP 47 tags, named in the page's language ("العربية، الإنجليزية"). */
+export function languageNames(tags: readonly string[]): string {
+  const names = new Intl.DisplayNames([store.state.lang], { type: 'language' });
+  return tags.map((tag) => {
+    try {
+      return names.of(tag) ?? tag;
+    } catch {
+      return tag;
+    }
+  }).join(listSeparator());
+}

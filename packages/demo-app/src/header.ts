@@ -1,5 +1,5 @@
 // The header (the demo's name, the search box, the language and the account)
-// and the sections under it: home and the library's pages, one tap away.
+// and the sections under it: home, Watch and the library's pages, one tap away.
 import { html, nothing } from 'lit-html';
 import { live } from 'lit-html/directives/live.js';
 import { t } from './format.ts';
@@ -70,16 +70,18 @@ export function header(state: State) {
     </nav>`;
 }
 
-/** Home and the library's pages; the one on screen marked (a playlist's page is one of Playlists'). */
+/** Home, Watch and the library's pages; the one on screen marked (a playlist's page is one of Playlists', a title's one of Watch's). */
 export function sections(state: State) {
   const text = t();
   const { route } = state;
   const here = (target: Route) =>
     (route.view === target.view && (target.view !== 'library' || (route.view === 'library' && route.tab === target.tab))) ||
-    (target.view === 'playlists' && route.view === 'playlist');
+    (target.view === 'playlists' && route.view === 'playlist') ||
+    (target.view === 'watch' && (route.view === 'show' || route.view === 'movie'));
   const tab = (target: Route, label: string, testId: string) => html`<a href=${link(target)} data-testid=${testId} aria-current=${here(target) ? 'page' : nothing}>${label}</a>`;
   return html`
     ${tab({ view: 'home' }, text.home, 'nav-home')}
+    ${tab({ view: 'watch' }, text.watch, 'nav-watch')}
     ${tab({ view: 'library', tab: 'songs' }, text.likedSongs, 'nav-liked')}
     ${tab({ view: 'library', tab: 'albums' }, text.savedAlbums, 'nav-albums')}
     ${tab({ view: 'library', tab: 'artists' }, text.following, 'nav-following')}

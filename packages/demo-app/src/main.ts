@@ -7,8 +7,10 @@
 // your library; what you play shows up under "Recently played" (reported by
 // the SDK's PlayReporter). Make playlists, add any song to one from its
 // row, play them through, reorder them by dragging or with the keyboard, and
-// share a public one by its link. Arabic (right to left) first, English a
-// tap away.
+// share a public one by its link. Watch: shows and films on shelves, a
+// show's seasons and episodes, a film's languages, and the songs of their
+// soundtracks, which play like any others (watching itself comes later).
+// Arabic (right to left) first, English a tap away.
 //
 // The pieces: store.ts holds the state and is the one place it changes;
 // app.ts draws the page from it (lit-html templates; a module per page under

@@ -1,6 +1,8 @@
 // The address names the page: #/, #/artist/ID, #/album/ID, #/search/QUERY,
-// #/library/songs|albums|artists, #/playlists and #/playlist/ID. Back and
-// Forward move between pages, and a playlist's link can be shared.
+// #/library/songs|albums|artists, #/playlists and #/playlist/ID; and to
+// watch, #/watch, #/show/ID (#/show/ID/season/N: its season N) and
+// #/movie/ID. Back and Forward move between pages, and a playlist's or a
+// title's link can be shared.
 import type { PlayContext } from '@maqam/sdk';
 
 export type LibraryTab = 'songs' | 'albums' | 'artists';
@@ -12,13 +14,19 @@ export type Route =
   | { view: 'search'; q: string }
   | { view: 'library'; tab: LibraryTab }
   | { view: 'playlists' }
-  | { view: 'playlist'; id: string };
+  | { view: 'playlist'; id: string }
+  | { view: 'watch' }
+  | { view: 'show'; id: string; season?: number | undefined }
+  | { view: 'movie'; id: string };
 
 /** The route an address's hash names; anything else is home. */
 export function routeOf(hash: string): Route {
   if (hash === '#/playlists') return { view: 'playlists' };
-  const [, view, id] = /^#\/(artist|album|search|library|playlist)\/(.+)$/.exec(hash) ?? [];
-  if (view === 'artist' || view === 'album' || view === 'playlist') return { view, id: decodeURIComponent(id!) };
+  if (hash === '#/watch') return { view: 'watch' };
+  const [, show, season] = /^#\/show\/([^/]+)(?:\/season\/(\d{1,4}))?$/.exec(hash) ?? [];
+  if (show) return { view: 'show', id: decodeURIComponent(show), season: season ? Number(season) : undefined };
+  const [, view, id] = /^#\/(artist|album|search|library|playlist|movie)\/(.+)$/.exec(hash) ?? [];
+  if (view === 'artist' || view === 'album' || view === 'playlist' || view === 'movie') return { view, id: decodeURIComponent(id!) };
   if (view === 'search') return { view, q: decodeURIComponent(id!) };
   if (view === 'library' && (id === 'songs' || id === 'albums' || id === 'artists')) return { view, tab: id };
   return { view: 'home' };
@@ -32,6 +40,8 @@ export function link(route: Route): string {
     case 'search': return `#/search/${encodeURIComponent(route.q)}`;
     case 'library': return `#/library/${route.tab}`;
     case 'playlists': return '#/playlists';
+    case 'watch': return '#/watch';
+    case 'show': return `#/show/${encodeURIComponent(route.id)}${route.season === undefined ? '' : `/season/${route.season}`}`;
     default: return `#/${route.view}/${encodeURIComponent(route.id)}`;
   }
 }

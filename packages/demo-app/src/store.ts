@@ -8,9 +8,12 @@ import type { AlbumView } from './pages/album.ts';
 import type { ArtistView } from './pages/artist.ts';
 import type { HomeView } from './pages/home.ts';
 import type { LibraryView } from './pages/library.ts';
+import type { MovieView } from './pages/movie.ts';
 import type { PlaylistView } from './pages/playlist.ts';
 import type { PlaylistsView } from './pages/playlists.ts';
 import type { SearchView } from './pages/search.ts';
+import type { ShowView } from './pages/show.ts';
+import type { WatchView } from './pages/watch.ts';
 import { EMPTY_QUEUE, type QueueState } from './player/play-queue.ts';
 import type { Route } from './router.ts';
 import type { Lang } from './texts.ts';
@@ -25,7 +28,7 @@ export interface DemoSettings {
 }
 
 /** The data of a page, as its loader read it. */
-export type View = HomeView | LibraryView | ArtistView | AlbumView | SearchView | PlaylistsView | PlaylistView;
+export type View = HomeView | LibraryView | ArtistView | AlbumView | SearchView | PlaylistsView | PlaylistView | WatchView | ShowView | MovieView;
 
 /** A page on screen: `serial` tells this showing of it from an earlier or later one (an answer for an old one is dropped). */
 export type Shown<V extends View = View> = V & { readonly serial: number };

@@ -1,19 +1,18 @@
 // Every word the demo shows, in Arabic and English. Catalog texts (names,
 // titles, bios) come localized from the API instead.
 import type { AlbumType, AudioQuality } from '@maqam/sdk';
+import { iso } from './bidi.ts';
+import { VIDEO_TEXT, type VideoTexts } from './video-texts.ts';
+
+export { iso };
 
 export type Lang = 'ar' | 'en';
 
 const arabicPlural = new Intl.PluralRules('ar');
 
-/**
- * A name or title set apart from the sentence around it (Unicode's first
- * strong isolate): an English title inside an Arabic sentence, or the
- * reverse, keeps its own direction and does not reorder its neighbours.
- */
-export const iso = (text: string) => `\u2068${text}\u2069`;
 
-export interface Texts {
+/** The music's words here; the video's in video-texts.ts. */
+export interface Texts extends VideoTexts {
   title: string;
   signIn: string;
   signOut: string;
@@ -133,6 +132,7 @@ export interface Texts {
 
 export const TEXT: Record<Lang, Texts> = {
   ar: {
+    ...VIDEO_TEXT.ar,
     title: 'مقام · موسيقى عربية',
     signIn: 'تسجيل الدخول',
     signOut: 'تسجيل الخروج',
@@ -183,7 +183,7 @@ export const TEXT: Record<Lang, Texts> = {
     loading: 'جارٍ التحميل…',
     error: (message) => `خطأ: ${iso(message)}`,
     search: 'بحث',
-    searchPlaceholder: 'ابحث عن فنان أو أغنية أو ألبوم',
+    searchPlaceholder: 'ابحث عن فنان أو أغنية أو مسلسل أو فيلم',
     resultsFor: (q) => `نتائج «${iso(q)}»`,
     noResults: 'لا نتائج. جرّب كتابة أخرى للاسم.',
     artists: 'فنانون',
@@ -234,7 +234,7 @@ export const TEXT: Record<Lang, Texts> = {
     playlistEmptyOther: 'هذه القائمة فارغة حتى الآن.',
     readOnly: (owner) => `قائمة من ${iso(owner)}؛ لا يغيّرها غيره.`,
     couldNotChange: 'تعذّر تغيير القائمة؛ نعرضها الآن كما هي.',
-    noPlayable: 'لا توجد في هذه القائمة أغنية لها ملف صوتي في العرض التجريبي.',
+    noPlayable: 'لا توجد بين هذه الأغاني أغنية لها ملف صوتي في العرض التجريبي.',
     next: 'التالية',
     previous: 'السابقة',
     shuffle: 'ترتيب عشوائي',
@@ -248,6 +248,7 @@ export const TEXT: Record<Lang, Texts> = {
     shortcutsHelp: 'المسافة: تشغيل أو إيقاف · N: التالية · P: السابقة · S: ترتيب عشوائي · L: الكلمات · Q: قائمة الانتظار · ← →: تقديم أو إرجاع ٥ ثوانٍ · /: البحث',
   },
   en: {
+    ...VIDEO_TEXT.en,
     title: 'Maqam · Arabic music',
     signIn: 'Sign in',
     signOut: 'Sign out',
@@ -297,7 +298,7 @@ export const TEXT: Record<Lang, Texts> = {
     loading: 'Loading…',
     error: (message) => `Error: ${iso(message)}`,
     search: 'Search',
-    searchPlaceholder: 'Search artists, songs, albums',
+    searchPlaceholder: 'Search artists, songs, shows, films',
     resultsFor: (q) => `Results for “${iso(q)}”`,
     noResults: 'No results. Try another spelling.',
     artists: 'Artists',
@@ -348,7 +349,7 @@ export const TEXT: Record<Lang, Texts> = {
     playlistEmptyOther: 'This playlist is empty for now.',
     readOnly: (owner) => `A playlist by ${iso(owner)}; only they can change it.`,
     couldNotChange: 'Could not change the playlist; it is shown as it is now.',
-    noPlayable: 'No song of this playlist has audio in the demo.',
+    noPlayable: 'None of these songs has audio in the demo.',
     next: 'Next',
     previous: 'Previous',
     shuffle: 'Shuffle',

@@ -6,9 +6,12 @@ import { albumPage } from './album.ts';
 import { artistPage } from './artist.ts';
 import { homePage } from './home.ts';
 import { libraryPage } from './library.ts';
+import { moviePage } from './movie.ts';
 import { playlistPage } from './playlist.ts';
 import { playlistsPage } from './playlists.ts';
 import { searchPage } from './search.ts';
+import { showPage } from './show.ts';
+import { watchPage } from './watch.ts';
 
 interface Page<K extends View['view']> {
   load(route: Extract<Route, { view: K }>): Promise<Extract<View, { view: K }>>;
@@ -17,6 +20,7 @@ interface Page<K extends View['view']> {
 
 const PAGES: { [K in View['view']]: Page<K> } = {
   home: homePage, artist: artistPage, album: albumPage, search: searchPage, library: libraryPage, playlists: playlistsPage, playlist: playlistPage,
+  watch: watchPage, show: showPage, movie: moviePage,
 };
 
 /** The page a route names, read in the page's language (its hearts and follows known). */
