@@ -9,7 +9,7 @@ export type { RebuildProgress } from './storage/stored-formats.ts';
 export { importNdjsonFile, runImport, type ImportBatchWriter, type ImportOutcome } from './import/import.ts';
 export { ImportBatch, type LineError } from './import/import-batch.ts';
 export { createCatalogRepo, type CatalogRepo } from './catalog/catalog.repo.ts';
-export { seedDemoCatalog, seedKnownArtists, generateDemoCatalog, demoCatalogSize, seededRandom } from './import/demo-catalog.ts';
+export { seedDemoCatalog, seedDemoVideo, seedKnownArtists, generateDemoCatalog, demoCatalogSize, seededRandom } from './import/demo-catalog.ts';
 export { KNOWN_ARTISTS, knownArtistId, knownSongs } from './import/known-artists.ts';
 export { packageDemoMusic, demoMusicDurations } from './demo/demo-music.ts';
 export { createApiKeysService, ApiKeyNotFoundError, type ApiKeysService } from './keys/api-keys.service.ts';

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { SCOPE_NAMES } from '@maqam/contract';
 import {
   addMedia, closeOnSignals, createClientsService, createUsersService, demoMusicDurations, KNOWN_ARTISTS, knownArtistId, packageDemoMusic,
-  seedDemoCatalog, seedKnownArtists, startServer, type Config, type RunningServer, type Storage,
+  seedDemoCatalog, seedDemoVideo, seedKnownArtists, startServer, type Config, type RunningServer, type Storage,
 } from '@maqam/server';
 import { reportRebuilds } from '../context.ts';
 import type { Output } from '../output.ts';
@@ -70,6 +70,11 @@ async function seedDemo(storage: Storage, config: Config, out: Output, demo: Dem
     // Seeded by a release before them.
     out.info(`adding ${KNOWN_ARTISTS.length} known artists to the demo catalog...`);
     await seedKnownArtists(storage, clips);
+  }
+  if (anyArtist && !(await storage.db.selectFrom('shows').select('id').limit(1).executeTakeFirst())) {
+    // Seeded by a release before video.
+    out.info('adding the demo video catalog (shows, seasons, episodes, films)...');
+    await seedDemoVideo(storage, { songs: config.demoSongs, knownArtists: true });
   }
   const anyUser = await storage.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (!anyUser) await createUsersService(storage.db).create(DEMO_USER.username, DEMO_USER.password);
