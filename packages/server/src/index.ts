@@ -20,3 +20,6 @@ export { createClientsService, ClientInputError, type ClientsService } from './o
 export { addMedia, MediaError } from './streaming/media.ts';
 export { scanMusicFolder, type ScanSummary, type ScanProblem, type PartialDate } from './streaming/media-scan.ts';
 export { createLedgerRepo, type LedgerGrouping, type LedgerGroup } from './streaming/ledger.repo.ts';
+export { addVideo, findVideoTitles, languageName, planLadder, videoDirectoryOf, type PackagedVideo, type VideoPackagingOptions, type VideoPackagingProgress, type VideoTitle } from './streaming/video-packager.ts';
+export { masterPlaylist, LADDER, VIDEO_PACKAGE_FILE, type VideoPackage } from './streaming/video-package.ts';
+export { decodeSubtitleBytes, parseSubtitles } from './streaming/subtitle-text.ts';
