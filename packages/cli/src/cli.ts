@@ -30,6 +30,8 @@ Commands:
   clients list | delete CLIENT_ID | add-redirect-uri CLIENT_ID URI
   ledger [--by day|song|client] [--since 30d] [--limit N]   billed streams
   media add SONG_ID AUDIO_FILE        package audio as HLS at the qualities its source allows (ffmpeg)
+  media add-video ID FILE [--audio LANG=FILE ...] [--subtitles LANG=FILE[:forced] ...]
+                                      package a movie or an episode as encrypted HLS: the ladder, audio languages, subtitles
   media scan DIR [--concurrency N]    catalog and package a folder of tagged audio files
 
 Options for every command:
@@ -93,10 +95,21 @@ Billed streams (one per user, song and quality per billing window) over the last
 --since (a duration: 7d, 24h...), grouped by UTC day (in date order) or by song or
 client (most streamed first), with distinct listeners. --json for the records.`,
   media: `maqam media add SONG_ID AUDIO_FILE
+maqam media add-video MOVIE_OR_EPISODE_ID FILE [--audio LANG=FILE ...] [--subtitles LANG=FILE[:forced] ...]
 maqam media scan DIR [--concurrency N]
 
 add: packages an audio file as HLS at the quality tiers its source allows (needs ffmpeg)
 under MAQAM_MEDIA_DIR and records it for SONG_ID.
+
+add-video: packages any video file ffmpeg reads for a movie or an episode (the id says which),
+in one ffmpeg run, with its progress: H.264 at each step of the ladder (480p, 720p, 1080p,
+2160p) up to the source's size, 6 s MPEG-TS segments starting with an IDR frame at the same
+instants in every rendition, AES-128 with one key per title. The source's audio is the title's
+original language (--audio LANG=FILE naming the source itself says otherwise); each --audio
+adds a language from another file. Each --subtitles adds an SRT or WebVTT file (UTF-8 or
+Windows-1256, detected), :forced for a forced track. Checked whole before it is recorded; a
+title packaged again keeps playing its old package until the new one is recorded. --json
+prints the package's record (never its key).
 
 scan: the self-hosted music server workflow. Walks DIR for audio files, reads their tags
 with ffprobe (title, artists, album, album artist, track and disc, date, genre, ISRC,
@@ -174,6 +187,8 @@ async function main(argv: string[], io: CliIo): Promise<number> {
       since: { type: 'string' },
       limit: { type: 'string' },
       concurrency: { type: 'string' },
+      audio: { type: 'string', multiple: true },
+      subtitles: { type: 'string', multiple: true },
     },
   });
   const [command, ...rest] = positionals;
