@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort } from '../../server/test/harness.ts';
-import { BIN } from '../../cli/test/run-cli.ts';
+import { BIN, runCli } from '../../cli/test/run-cli.ts';
 import { browserAvailable, ffmpegAvailable, launchChromium } from '../../server/test/system-tools.ts';
 import { accessibilityViolations } from '../../server/test/accessibility.ts';
 
@@ -614,6 +614,10 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
           ['search', () => page.getByTestId('search').fill(lang === 'ar' ? 'ام كلثوم' : 'Om Kalthoum').then(() => page.getByTestId('search-artists').waitFor())],
           ['liked', () => page.getByTestId('nav-liked').click().then(() => page.getByTestId('library-title').waitFor())],
           ['playlists', () => page.getByTestId('nav-playlists').click().then(() => page.getByTestId('library-title').waitFor())],
+          ['watch', () => page.getByTestId('nav-watch').click().then(() => page.getByTestId('watch-movies').waitFor())],
+          ['show', () => page.getByTestId('watch-shows').getByTestId('show-link').first().click().then(() => page.getByTestId('episodes').waitFor())],
+          ['movie', () => page.getByTestId('nav-watch').click()
+            .then(() => page.getByTestId('watch-movies').getByTestId('movie-link').first().click()).then(() => page.getByTestId('movie-title').waitFor())],
         ];
         for (const [name, open] of pages) {
           await page.setViewportSize(sizes[0]!);
@@ -650,6 +654,173 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
       await page.screenshot({ path: join(OUTPUT, 'demo-recent-ar.png'), fullPage: true });
     });
 
+    describe('Watch: shows and films', () => {
+      const sizes = [{ width: 1280, height: 900, name: 'desktop' }, { width: 390, height: 844, name: 'phone' }];
+      const LANGUAGES = [
+        { locale: 'ar-EG', lang: 'ar', show: 'بيت الكرمة', otherShow: 'The House of the Vine', film: 'نجمة الصباح', typed: 'بيت الكرمه', year: /^[٠-٩]{4}$/ },
+        { locale: 'en-US', lang: 'en', show: 'The House of the Vine', otherShow: 'بيت الكرمة', film: 'The Morning Star', typed: 'house of the vin', year: /^\d{4}$/ },
+      ];
+
+      for (const language of LANGUAGES) {
+        it(`has shelves of poster cards, and a show's seasons with every episode, in ${language.lang} on a desktop and a phone`, async () => {
+          const context = await browser.newContext({ locale: language.locale, viewport: sizes[0]! });
+          contexts.push(context);
+          const page = await context.newPage();
+          const failures: string[] = [];
+          page.on('pageerror', (error) => failures.push(error.message));
+          await signIn(page, server.base);
+          for (const size of sizes) {
+            await page.setViewportSize(size);
+            // Watch is a section of its own, beside the music's home.
+            await page.getByTestId('nav-watch').click();
+            await page.getByTestId('spotlight').waitFor();
+            await expect(page.getByTestId('nav-watch').getAttribute('aria-current')).resolves.toBe('page');
+            expect(await page.getByTestId('spotlight').locator('h3').textContent()).toBe(language.show);
+            const shows = page.getByTestId('watch-shows').getByTestId('show-link');
+            const films = page.getByTestId('watch-movies').getByTestId('movie-link');
+            expect(await shows.count()).toBeGreaterThanOrEqual(4);
+            expect(await films.count()).toBeGreaterThanOrEqual(5);
+            expect(await page.getByTestId('watch-family').locator('li').count()).toBeGreaterThan(0);
+            // A card: its poster, its name, its kind and year, and its age rating.
+            const card = shows.filter({ hasText: language.show });
+            await expect.poll(() => card.locator('img.poster').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+            expect((await card.locator('.meta').textContent())!.split(' · ')[1]).toMatch(language.year);
+            expect(await card.getByTestId('age-rating').textContent()).toBe(language.lang === 'ar' ? '+١٣' : '13+');
+            // Every title for the whole family is rated for all or from 7.
+            const familyRatings = await page.getByTestId('watch-family').getByTestId('age-rating').allTextContents();
+            expect(new Set(familyRatings)).toEqual(new Set(language.lang === 'ar' ? ['للجميع', '+٧'] : ['All', '7+']));
+            expect(await page.evaluate(() => document.documentElement.scrollWidth), `watch ${language.lang} ${size.name}`).toBeLessThanOrEqual(size.width);
+            await page.screenshot({ path: join(OUTPUT, `demo-watch-${language.lang}-${size.name}.png`), fullPage: true });
+
+            // The show's page: its name (and its original name in the other language), facts, seasons and the first season's episodes.
+            await card.click();
+            await expect.poll(() => page.getByTestId('show-title').textContent()).toBe(language.show);
+            await expect(page.getByTestId('nav-watch').getAttribute('aria-current')).resolves.toBe('page');
+            if (language.lang === 'en') expect(await page.getByTestId('original-title').textContent()).toBe('بيت الكرمة');
+            else expect(await page.getByTestId('original-title').count()).toBe(0);
+            // The cast, leads first.
+            const leads = await page.getByTestId('cast').locator('li').evaluateAll((items) => items.map((item) => item.getAttribute('data-lead')));
+            expect(leads.indexOf('false')).toBeGreaterThan(0);
+            expect(leads.slice(leads.indexOf('false'))).not.toContain('true');
+            const seasons = page.locator('[data-testid^="season-"][aria-pressed]');
+            expect(await seasons.count()).toBe(3);
+            await expect(page.getByTestId('season-1').getAttribute('aria-pressed')).resolves.toBe('true');
+            const episodes = page.getByTestId('episodes').locator('li');
+            expect(await episodes.count()).toBe(10);
+            // Paged through to the season's last episode, each once, in order.
+            while (await page.getByTestId('more-episodes').isVisible()) {
+              const before = await episodes.count();
+              await page.getByTestId('more-episodes').click();
+              await expect.poll(() => episodes.count()).toBeGreaterThan(before);
+            }
+            const numbers = await episodes.evaluateAll((items) => items.map((item) => Number(item.getAttribute('data-episode'))));
+            expect(numbers).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+            const firstSeason = await episodes.locator('.episode-description').allTextContents();
+
+            // The season picker switches the list: the second season's episodes, from its first.
+            const seasonOneTitle = await page.getByTestId('season-title').textContent();
+            await page.getByTestId('season-2').click();
+            await expect.poll(() => page.getByTestId('season-2').getAttribute('aria-pressed')).toBe('true');
+            await expect(page.getByTestId('season-1').getAttribute('aria-pressed')).resolves.toBe('false');
+            await expect.poll(() => page.getByTestId('season-title').textContent()).not.toBe(seasonOneTitle);
+            await expect.poll(() => episodes.count()).toBe(10);
+            expect(await episodes.first().getAttribute('data-episode')).toBe('1');
+            expect(await episodes.locator('.episode-description').allTextContents()).not.toEqual(firstSeason.slice(0, 10));
+            expect(new URL(page.url()).hash).toBe('#/show/show-beit-al-karma/season/2');
+            expect(await page.evaluate(() => document.documentElement.scrollWidth), `show ${language.lang} ${size.name}`).toBeLessThanOrEqual(size.width);
+            await page.screenshot({ path: join(OUTPUT, `demo-show-${language.lang}-${size.name}.png`), fullPage: true });
+          }
+
+          // A reload, and the other language, keep the season picked.
+          await page.reload();
+          await expect.poll(() => page.getByTestId('season-2').getAttribute('aria-pressed')).toBe('true');
+          await page.getByTestId('lang').click();
+          await expect.poll(() => page.getByTestId('show-title').textContent()).toBe(language.otherShow);
+          await expect(page.getByTestId('season-2').getAttribute('aria-pressed')).resolves.toBe('true');
+          await page.getByTestId('lang').click();
+          await expect.poll(() => page.getByTestId('show-title').textContent()).toBe(language.show);
+
+          // Search finds the show, typed the way people type, beside the music; its card opens it.
+          await page.getByTestId('search').fill(language.typed);
+          const found = page.getByTestId('search-titles').getByTestId('show-link').filter({ hasText: language.show });
+          await found.waitFor();
+          await found.click();
+          await expect.poll(() => page.getByTestId('show-title').textContent()).toBe(language.show);
+          await page.goBack();
+          await page.getByTestId('search-titles').waitFor();
+          expect(failures).toEqual([]);
+        });
+      }
+
+      it.skipIf(!haveFfmpeg)('plays a film\'s songs in the player: "Songs from this film", in Arabic on a desktop and in English on a phone', async () => {
+        // Umm Kulthum's Alf Leila wa Leila, on The Morning Star's soundtrack, once the server has packaged its music.
+        const alfLeila = 'song-umm-kulthum-alf-leila-wa-leila';
+        await expect.poll(async () => ((await (await fetch(`${server.base}/demo/config.json`)).json()) as { mediaSongs: string[] }).mediaSongs, { timeout: 120_000 })
+          .toContain(alfLeila);
+        const page = await (await freshContext()).newPage();
+        const failures: string[] = [];
+        page.on('pageerror', (error) => failures.push(error.message));
+        await signIn(page, server.base);
+        const nowPlaying = () => page.getByTestId('now-playing').textContent();
+        const playing = () => page.evaluate(() => !(document.getElementById('audio') as HTMLAudioElement).paused);
+
+        await page.getByTestId('nav-watch').click();
+        await page.getByTestId('watch-movies').getByTestId('movie-link').filter({ hasText: LANGUAGES[0]!.film }).click();
+        await expect.poll(() => page.getByTestId('movie-title').textContent()).toBe(LANGUAGES[0]!.film);
+        expect(await page.getByTestId('audio-languages').textContent()).toBe('العربية');
+        // No Play for the film itself: watching comes later. Play is offered on the songs with audio only.
+        expect(await page.locator('header.profile button').count()).toBe(0);
+        const soundtrack = page.getByTestId('soundtrack').locator('li');
+        expect(await soundtrack.count()).toBe(4);
+        const row = page.locator(`[data-testid="soundtrack"] li[data-song="${alfLeila}"]`);
+        const title = (await row.locator('.track-title').textContent())!;
+        await row.getByTestId('play').click();
+        await expect.poll(nowPlaying).toBe(title);
+        await expect.poll(playing, { timeout: 15_000 }).toBe(true);
+        await expect.poll(() => row.getAttribute('class')).toBe('current');
+        await page.screenshot({ path: join(OUTPUT, 'demo-movie-playing-ar-desktop.png'), fullPage: true });
+
+        // English, on a phone: the page and the player follow the language, and the list's Play plays it from its first song with audio.
+        await page.setViewportSize(sizes[1]!);
+        await page.getByTestId('lang').click();
+        await expect.poll(() => page.getByTestId('movie-title').textContent()).toBe(LANGUAGES[1]!.film);
+        expect(await page.getByTestId('subtitle-languages').textContent()).toBe('English');
+        await expect.poll(nowPlaying).toMatch(/^[A-Za-z ]+$/);
+        await page.getByTestId('toggle').click();
+        await expect.poll(playing).toBe(false);
+        await page.getByTestId('play-soundtrack').click();
+        await expect.poll(playing, { timeout: 15_000 }).toBe(true);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        await page.screenshot({ path: join(OUTPUT, 'demo-movie-playing-en-phone.png'), fullPage: true });
+        expect(failures).toEqual([]);
+      }, 180_000);
+
+      it('never shows a viewer a title above their parental cap: not on a shelf, not in search, and its page says it is not available', async () => {
+        const env = { DATABASE_URL: `sqlite:${server.database}` };
+        expect((await runCli(env, ['users', 'create', '--username', 'young-viewer', '--password', 'young-viewer-pass'])).code).toBe(0);
+        expect((await runCli(env, ['users', 'set-max-age-rating', 'young-viewer', 'AGE_RATING_7'])).code).toBe(0);
+        const page = await (await freshContext()).newPage();
+        await signIn(page, server.base, { username: 'young-viewer', password: 'young-viewer-pass' });
+        await page.getByTestId('nav-watch').click();
+        await page.getByTestId('spotlight').waitFor();
+        // The Ramadan series is rated 13+: another title takes the spotlight, and every card is for all or from 7.
+        expect(await page.getByTestId('spotlight').locator('h3').textContent()).not.toBe('بيت الكرمة');
+        expect(new Set(await page.getByTestId('age-rating').allTextContents())).toEqual(new Set(['للجميع', '+٧']));
+        expect(await page.locator('[data-title="show-beit-al-karma"]').count()).toBe(0);
+        await page.getByTestId('search').fill('بيت الكرمة');
+        await page.getByTestId('search-heading').waitFor();
+        expect(await page.locator('[data-title="show-beit-al-karma"]').count()).toBe(0);
+        // Its link, shared by someone older: the same page as a title that does not exist, and a way back to Watch.
+        await page.goto(`${server.base}/demo#/show/show-beit-al-karma`);
+        await page.getByTestId('title-missing').waitFor();
+        await page.getByTestId('title-missing').getByRole('link').click();
+        await page.getByTestId('spotlight').waitFor();
+        await page.evaluate(() => (location.hash = '#/movie/movie-that-never-was'));
+        await page.getByTestId('title-missing').waitFor();
+        expect(await page.locator('#status').textContent()).toBe('');
+      });
+    });
+
     // On this describe's server (a server of its own cost the file a demo's start and seeding); last, as the others sign in and out.
     it('passes an axe-core audit of WCAG 2.1 A and AA, signed out and signed in, in Arabic and in English', async () => {
       const context = await browser.newContext({ bypassCSP: true, locale: 'ar-EG', viewport: { width: 1100, height: 900 } });
@@ -666,8 +837,18 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
         await page.getByTestId('discography').getByTestId('album-link').first().click();
         await page.getByTestId('album-title').waitFor();
         expect(await accessibilityViolations(page)).toEqual([]);
+        await page.getByTestId('nav-watch').click();
+        await page.getByTestId('watch-movies').waitFor();
+        expect(await accessibilityViolations(page)).toEqual([]);
+        await page.getByTestId('watch-shows').getByTestId('show-link').first().click();
+        await page.getByTestId('episodes').waitFor();
+        expect(await accessibilityViolations(page)).toEqual([]);
         await page.getByTestId('lang').click();
         await expect.poll(() => page.getByTestId('sign-out').textContent()).toBe('Sign out');
+        expect(await accessibilityViolations(page)).toEqual([]);
+        await page.getByTestId('nav-watch').click();
+        await page.getByTestId('watch-movies').getByTestId('movie-link').first().click();
+        await page.getByTestId('soundtrack').waitFor();
         expect(await accessibilityViolations(page)).toEqual([]);
         if (haveFfmpeg) {
           await page.getByTestId('home-link').click();
