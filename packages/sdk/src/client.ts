@@ -8,6 +8,7 @@ import { createVideo, type Video } from './video.ts';
 import { createHistory, createLibrary, type History, type Library } from './library.ts';
 import { createPlaylists, type Playlists } from './playlists.ts';
 import { PlayReporter, type PlayReporterOptions } from './play-reporter.ts';
+import { WatchReporter, type WatchReporterOptions } from './watch-reporter.ts';
 import { assert } from './pages.ts';
 import { OAuthSession, type OAuthOptions } from './auth/session.ts';
 
@@ -149,11 +150,13 @@ export class MaqamClient {
 
   /**
    * The signed-in user's library (scope `read` to read, `write` to change):
-   * saved songs and albums, followed artists, and the feed of their changes.
+   * saved songs and albums, followed artists, the feed of their changes, and
+   * continue watching with the progress reports that move it.
    *
    * @example
    * await maqam.library.save({ songs: ['song-1'] });
    * for await (const { song } of maqam.library.list({ types: ['song'] })) console.log(song?.title.value);
+   * for await (const { movie, episode, positionMs } of maqam.library.continueWatching()) shelf.add(movie ?? episode, positionMs);
    */
   readonly library: Library = createLibrary(this.#transport);
 
@@ -189,6 +192,20 @@ export class MaqamClient {
     return new PlayReporter((plays) => this.history.report(plays), options);
   }
 
+  /**
+   * A WatchReporter for this client's video player: it reports where the
+   * viewer is (on play, pause, seek, end and every 10 s of playback) with
+   * the time each position was seen, queues reports while offline and sends
+   * them in batches.
+   *
+   * @example
+   * const reporter = maqam.watchReporter({ storage: localStorageTokens() });
+   * reporter.play({ movieId: 'movie-1' }, resumeAtMs);
+   */
+  watchReporter(options: WatchReporterOptions = {}): WatchReporter {
+    return new WatchReporter((reports) => this.library.progress.report(reports), options);
+  }
+
   readonly songs: Catalog['songs'] = this.#catalog.songs;
 
   readonly albums: Catalog['albums'] = this.#catalog.albums;
@@ -217,6 +234,14 @@ export class MaqamClient {
    */
   readonly searchAll = this.#catalog.searchAll;
 
+  /**
+   * Streams for the signed-in user (scope `stream`): songs, films and
+   * episodes, as signed HLS playlists. Acquiring is billable, so it is never
+   * retried after a network failure.
+   *
+   * @example
+   * const { stream } = await maqam.streaming.acquireVideo({ episodeId: 'episode-1' }, { maxQuality: 'VIDEO_QUALITY_FULL_HD' });
+   */
   readonly streaming: Streaming = createStreaming(this.#transport);
 
   /** OAuth sign-in; present when the client was made with `auth`. */

@@ -9,10 +9,13 @@ export type {
   GetRelatedArtistsResponse, Page, SearchResponse, SearchResult, SearchType, Song, TokenInfoResponse,
   User, SavedItem, FollowedArtist, HistoryEntry, Change, Play, PlayContext, Playlist, PlaylistItem, PlaylistVisibility,
   AgeRating, CastMember, Show, ShowSeason, Season, Episode, Movie, VideoTitle, GetSeasonResponse, GetSoundtrackResponse, GetSongAppearancesResponse,
+  VideoQuality, AcquireVideoStreamResponse, ProgressReport, ContinueWatchingItem, GetContinueWatchingResponse,
 } from './types.ts';
-export type { LibraryItems, SaveResult, FollowResult, PlayResult, ChangeFeed } from './library.ts';
+export type { LibraryItems, LibraryTitles, SaveResult, FollowResult, PlayResult, ProgressResult, ChangeFeed } from './library.ts';
+export type { PlayableTitle } from './streaming.ts';
 export type { WriteOptions, PlaylistEdit, PlaylistState, ItemsWritten } from './playlists.ts';
 export { PlayReporter, type PlayReporterOptions, type EndedPlay } from './play-reporter.ts';
+export { WatchReporter, type WatchReporterOptions } from './watch-reporter.ts';
 export {
   MaqamError, InvalidRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, ConflictError, RateLimitError,
   ServiceUnavailableError, SignInRequiredError, NetworkError, type FieldViolation, type ErrorCode,

@@ -1,6 +1,6 @@
-import type { Change, FollowedArtist, HistoryEntry, Play, SavedItem, User } from './types.ts';
+import type { Change, ContinueWatchingItem, FollowedArtist, GetContinueWatchingResponse, HistoryEntry, Play, ProgressReport, SavedItem, User } from './types.ts';
 import { jsonCalls, type BatchItemError, type CallContext, type PageOptions, type Transport } from './request.ts';
-import { assert, pages } from './pages.ts';
+import { assert, every, pages } from './pages.ts';
 
 /**
  * Songs and albums to save, remove or check: 1 to 100 ids in all.
@@ -11,6 +11,17 @@ import { assert, pages } from './pages.ts';
 export interface LibraryItems {
   songs?: readonly string[] | undefined;
   albums?: readonly string[] | undefined;
+}
+
+/**
+ * Films and episodes to hide from continue watching: 1 to 100 ids in all.
+ *
+ * @example
+ * const titles: LibraryTitles = { movies: ['movie-1'], episodes: ['episode-7'] };
+ */
+export interface LibraryTitles {
+  movies?: readonly string[] | undefined;
+  episodes?: readonly string[] | undefined;
 }
 
 /**
@@ -39,6 +50,18 @@ export type FollowResult = { readonly followedAt: string; readonly error?: undef
  */
 export type PlayResult = { readonly counted: boolean; readonly error?: undefined } | { readonly counted?: undefined; readonly error: BatchItemError };
 
+/**
+ * What one progress report answered: the title's resume point after it (0:
+ * none) and whether the title is finished, or why the report was refused.
+ *
+ * @example
+ * const [result]: ProgressResult[] = await maqam.library.progress.report([report]);
+ * if (result?.finished) showNextEpisode();
+ */
+export type ProgressResult =
+  | { readonly positionMs: number; readonly finished: boolean; readonly error?: undefined }
+  | { readonly positionMs?: undefined; readonly finished?: undefined; readonly error: BatchItemError };
+
 const MAX_IDS = 100;
 
 function idList(ids: readonly string[] | undefined, what: string): { value: string }[] {
@@ -47,13 +70,17 @@ function idList(ids: readonly string[] | undefined, what: string): { value: stri
   return ids.map((value) => ({ value }));
 }
 
-function itemsBody(items: LibraryItems): { songIdList: { value: string }[]; albumIdList: { value: string }[] } {
-  assert(items && typeof items === 'object', 'give { songs, albums }');
-  const body = { songIdList: idList(items.songs, 'songs'), albumIdList: idList(items.albums, 'albums') };
-  const count = body.songIdList.length + body.albumIdList.length;
+/** A body of typed id lists named after the kinds (`songs` -> `songIdList`), 1 to 100 ids in all. */
+function idLists(items: object, kinds: readonly string[]): Record<string, { value: string }[]> {
+  assert(items && typeof items === 'object', `give { ${kinds.join(', ')} }`);
+  const body: Record<string, { value: string }[]> = {};
+  let count = 0;
+  for (const kind of kinds) count += (body[`${kind.slice(0, -1)}IdList`] = idList((items as Record<string, readonly string[] | undefined>)[kind], kind)).length;
   assert(count >= 1 && count <= MAX_IDS, `give 1 to ${MAX_IDS} ids in all`);
   return body;
 }
+
+const itemsBody = (items: LibraryItems) => idLists(items, ['songs', 'albums']);
 
 /** FollowArtists' and its siblings' body: 1 to 100 artist ids. */
 function artistsBody(artistIds: readonly string[]): { artistIdList: { value: string }[] } {
@@ -82,6 +109,8 @@ export interface ChangeFeed extends AsyncIterable<Change> {
 export function createLibrary(transport: Transport) {
   // Its POSTs carry an Idempotency-Key, the same on every retry, so a retry cannot apply twice.
   const { get, post } = jsonCalls(transport);
+  const listContinueWatching = (options: PageOptions = {}) =>
+    get<GetContinueWatchingResponse>('/v1/library/continue-watching', options, { page_size: options.pageSize, page_token: options.pageToken });
   const listPage = (options: PageOptions & { types?: readonly ('song' | 'album')[] | undefined } = {}) =>
     get<{ items: SavedItem[]; nextPageToken: string }>('/v1/library/saved', options, {
       types: options.types?.join(','), page_size: options.pageSize, page_token: options.pageToken,
@@ -210,6 +239,53 @@ export function createLibrary(transport: Transport) {
           }
         },
       };
+    },
+
+    progress: {
+      /**
+       * Reports where the viewer is in films and episodes (1 to 50 reports),
+       * answering each one's result in order. A report is kept once per
+       * title and `reportedAt`, and the later `reportedAt` wins, so reporting
+       * again or late is safe. Most players use `maqam.watchReporter()`, which
+       * reports, queues and retries for them.
+       *
+       * @example
+       * const [result] = await maqam.library.progress.report([{ episodeId: { value: 'episode-1' }, positionMs: 600_000, reportedAt: new Date().toISOString() }]);
+       */
+      report: async (reports: readonly ProgressReport[], context: CallContext = {}): Promise<ProgressResult[]> => {
+        assert(Array.isArray(reports) && reports.length >= 1 && reports.length <= 50, 'give 1 to 50 progress reports');
+        return (await post<{ results: ProgressResult[] }>('/v1/library/progress:report', { progress: reports }, context)).results;
+      },
+    },
+
+    /**
+     * One page of continue watching, latest first: films in progress, and
+     * one entry a show (its episode in progress, or the next one).
+     *
+     * @example
+     * const { items, nextPageToken } = await maqam.library.listContinueWatching({ pageSize: 10 });
+     */
+    listContinueWatching,
+
+    /**
+     * Every title of continue watching, latest first, fetching pages as the loop asks.
+     *
+     * @example
+     * for await (const { movie, episode, positionMs } of maqam.library.continueWatching()) shelf.add(movie ?? episode, positionMs);
+     */
+    continueWatching: (options: PageOptions = {}): AsyncIterable<ContinueWatchingItem> => every(listContinueWatching, options),
+
+    /**
+     * Hides films and episodes from continue watching (1 to 100 ids in all)
+     * without forgetting their place: a hidden title comes back, where it
+     * was, on its next report. NotFoundError names an unknown id (nothing is
+     * hidden then). Safe to retry.
+     *
+     * @example
+     * await maqam.library.hideFromContinueWatching({ episodes: ['episode-1'] });
+     */
+    hideFromContinueWatching: async (titles: LibraryTitles, context: CallContext = {}): Promise<void> => {
+      await post('/v1/library/continue-watching:hide', idLists(titles, ['movies', 'episodes']), context);
     },
 
     /**

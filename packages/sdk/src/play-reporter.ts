@@ -1,11 +1,9 @@
 import type { TokenStorage } from './auth/storage.ts';
-import { InvalidRequestError } from './errors.ts';
 import { newIdempotencyKey } from './http.ts';
+import { ReportQueue } from './report-queue.ts';
 import type { Play, PlayContext } from './types.ts';
 import type { PlayResult } from './library.ts';
 
-/** The API takes at most this many plays a report. */
-const PLAYS_PER_REPORT = 50;
 /** A play counts when it lasted this long, or half of a song shorter than twice it (contract section 13). */
 const COUNTED_MS = 30_000;
 /** Where the queue of unreported plays is kept in the storage. */
@@ -22,7 +20,7 @@ export interface PlayReporterOptions {
   storage?: TokenStorage | undefined;
   /** The clock (tests move it); Date.now by default. */
   now?: (() => number) | undefined;
-  /** Told what each flushed report answered. */
+  /** Told what each report sent answered. */
   onReported?: ((results: Map<string, PlayResult>) => void) | undefined;
 }
 
@@ -64,22 +62,16 @@ const newPlayId = newIdempotencyKey;
  * addEventListener('online', () => reporter.flush());
  */
 export class PlayReporter {
-  readonly #report: Report;
-  readonly #storage: TokenStorage | undefined;
+  readonly #queue: ReportQueue<Play>;
   readonly #now: () => number;
-  readonly #onReported: ((results: Map<string, PlayResult>) => void) | undefined;
-  /** Plays not reported yet, when there is no storage. */
-  #memory: Play[] = [];
   #playing: { playId: string; songId: string; durationMs: number; context: PlayContext | undefined; startedAt: number; playedMs: number; since: number | undefined } | undefined;
-  #flushing: Promise<void> | undefined;
-  /** The queue's reads and writes, one after another (the storage may be asynchronous: two at once would lose a play). */
-  #queueTurn: Promise<unknown> = Promise.resolve();
 
   constructor(report: Report, options: PlayReporterOptions = {}) {
-    this.#report = report;
-    this.#storage = options.storage;
+    this.#queue = new ReportQueue(async (plays) => {
+      const results = await report(plays);
+      options.onReported?.(results);
+    }, QUEUE_KEY, options.storage, typedIds);
     this.#now = options.now ?? Date.now;
-    this.#onReported = options.onReported;
   }
 
   /** The play in progress, if any. */
@@ -129,7 +121,7 @@ export class PlayReporter {
       msPlayed,
       ...(playing.context ? { context: playing.context } : {}),
     };
-    void this.#enqueue(play).then(() => this.flush()).catch(() => {});
+    this.#queue.add(play);
     const counted = msPlayed >= COUNTED_MS || (playing.durationMs < 2 * COUNTED_MS && msPlayed * 2 >= playing.durationMs);
     return { playId: play.playId, songId: playing.songId, msPlayed, counted };
   }
@@ -140,64 +132,12 @@ export class PlayReporter {
    * flush at a time: a call during one waits for it.
    */
   flush(): Promise<void> {
-    this.#flushing ??= this.#flushQueue().finally(() => {
-      this.#flushing = undefined;
-    });
-    return this.#flushing;
+    return this.#queue.flush();
   }
 
   /** The plays waiting to be reported. */
   pending(): Promise<Play[]> {
-    return this.#read();
-  }
-
-  async #read(): Promise<Play[]> {
-    if (this.#storage === undefined) return [...this.#memory];
-    const stored = await this.#storage.get(QUEUE_KEY);
-    try {
-      const plays = stored ? (JSON.parse(stored) as unknown) : [];
-      return Array.isArray(plays) ? plays.map(typedIds) : [];
-    } catch {
-      return []; // not ours, or damaged: nothing to report from it
-    }
-  }
-
-  async #save(plays: Play[]): Promise<void> {
-    if (this.#storage === undefined) this.#memory = plays;
-    else if (plays.length === 0) await this.#storage.remove(QUEUE_KEY);
-    else await this.#storage.set(QUEUE_KEY, JSON.stringify(plays));
-  }
-
-  /** Runs `change` on the queue once the changes before it are done. */
-  #inTurn<T>(change: () => Promise<T>): Promise<T> {
-    const done = this.#queueTurn.then(change, change);
-    this.#queueTurn = done.catch(() => {});
-    return done;
-  }
-
-  #enqueue(play: Play): Promise<void> {
-    return this.#inTurn(async () => this.#save([...(await this.#read()), play]));
-  }
-
-  async #flushQueue(): Promise<void> {
-    for (;;) {
-      const queued = await this.#inTurn(() => this.#read());
-      if (queued.length === 0) return;
-      const batch = queued.slice(0, PLAYS_PER_REPORT);
-      let results: Map<string, PlayResult>;
-      try {
-        results = await this.#report(batch);
-      } catch (error) {
-        // Refused as malformed, it would be refused again: dropped. Otherwise (offline, signed out, the server
-        // busy) kept for the next flush; their playIds make sending them again harmless.
-        if (!(error instanceof InvalidRequestError)) return;
-        results = new Map();
-      }
-      // Plays queued meanwhile stay; those reported leave, whatever each answered (a refused play would be refused again).
-      const sent = new Set(batch.map((play) => play.playId));
-      await this.#inTurn(async () => this.#save((await this.#read()).filter((play) => !sent.has(play.playId))));
-      this.#onReported?.(results);
-    }
+    return this.#queue.read();
   }
 }
 

@@ -326,3 +326,55 @@ export type GetSoundtrackResponse = wire.GetSoundtrackResponse & Page<Song>;
  * const { items }: GetSongAppearancesResponse = await maqam.songs.listAppearances('song-1');
  */
 export type GetSongAppearancesResponse = wire.GetSongAppearancesResponse & Page<VideoTitle>;
+
+/**
+ * The quality tiers of a video stream, lowest to best: SD 480p, HD 720p,
+ * FULL_HD 1080p, UHD 2160p.
+ *
+ * @example
+ * const maxQuality: VideoQuality = navigator.connection?.saveData ? 'VIDEO_QUALITY_SD' : 'VIDEO_QUALITY_FULL_HD';
+ */
+export type VideoQuality = wire.VideoQuality;
+
+/**
+ * A stream of a film or an episode: a signed HLS master playlist URL (one
+ * variant per packaged rendition up to the quality asked for, an audio
+ * rendition per language, WebVTT subtitles) that must be first fetched
+ * within `expiresInSeconds`; `availableQualities` lists every quality the
+ * title is packaged in, lowest first.
+ *
+ * @example
+ * const { stream }: AcquireVideoStreamResponse = await maqam.streaming.acquireVideo({ episodeId: 'episode-1' });
+ * hls.loadSource(stream.manifestUrl);
+ */
+export type AcquireVideoStreamResponse = wire.AcquireVideoStreamResponse;
+
+/**
+ * Where the viewer is in a film or an episode (exactly one of `movieId` and
+ * `episodeId`), and when the player saw it: of two reports of a title the
+ * later `reportedAt` wins, and the same one again changes nothing, so a
+ * report may be sent late or twice. `restart: true` says the viewer started
+ * over (a position under 5 % then replaces the resume point).
+ *
+ * @example
+ * const report: ProgressReport = { movieId: { value: 'movie-1' }, positionMs: 1_250_000, reportedAt: new Date().toISOString() };
+ */
+export type ProgressReport = wire.ProgressReport;
+
+/**
+ * A title of continue watching: exactly one of `movie` or `episode` (for a
+ * show, its episode in progress or the next one), where to resume, and when
+ * the viewer last moved in it.
+ *
+ * @example
+ * for await (const { movie, episode, positionMs } of maqam.library.continueWatching()) shelf.add(movie ?? episode, positionMs);
+ */
+export type ContinueWatchingItem = wire.GetContinueWatchingResponse['items'][number];
+
+/**
+ * One page of continue watching, latest first; `nextPageToken` is empty on the last page.
+ *
+ * @example
+ * const { items, nextPageToken }: GetContinueWatchingResponse = await maqam.library.listContinueWatching({ pageSize: 10 });
+ */
+export type GetContinueWatchingResponse = wire.GetContinueWatchingResponse;
