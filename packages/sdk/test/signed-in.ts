@@ -10,12 +10,13 @@ const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 /**
  * The real server listening on a free port (SQLite), with the user `username`
  * and a client that may ask for read, stream and write; `signedIn(scope)`
- * gives a client signed in as that user, over `fetch` when given.
+ * gives a client signed in as that user, over `fetch` when given. `env` adds
+ * settings (MAQAM_MEDIA_DIR, say).
  */
-export async function listeningServer(username: string) {
+export async function listeningServer(username: string, env: Record<string, string> = {}) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server: TestServer = await startTestServer(dialects[0]!, { MAQAM_PUBLIC_URL: baseUrl, MAQAM_RATE_LIMIT: '0' });
+  const server: TestServer = await startTestServer(dialects[0]!, { MAQAM_PUBLIC_URL: baseUrl, MAQAM_RATE_LIMIT: '0', ...env });
   await server.app.listen({ port, host: '127.0.0.1' });
   await createUsersService(server.storage.db).create(username, PASSWORD);
   const { clientId } = await createClientsService(server.storage.db).create({ name: 'SDK tests', redirectUris: [REDIRECT_URI], scopes: ['read', 'stream', 'write'] });

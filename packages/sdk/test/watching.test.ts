@@ -1,16 +1,26 @@
 // Video streams and continue watching through the SDK's public API (issue 54,
 // item 4; contract section 15), against the real server listening, over the
 // server tests' video catalog: progress reports, the resume list and hiding,
-// the WatchReporter's sessions online and offline, and acquiring a stream.
+// the WatchReporter's sessions online and offline, and acquiring a stream (of
+// a title packaged here by the server's addVideo, what `maqam media add-video` runs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUsersService } from '@maqam/server';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addVideo, createUsersService } from '@maqam/server';
 import {
   memoryTokens, MaqamClient, NetworkError, NotFoundError, PermissionDeniedError, type ContinueWatchingItem, type FetchLike, type PlayableTitle,
   type ProgressReport, type ProgressResult,
 } from '@maqam/sdk';
 import type { TestServer } from '../../server/test/harness.ts';
 import { importRecords, videoFixtureRecords } from '../../server/test/video/video-fixtures.ts';
+import { ffmpegAvailable } from '../../server/test/system-tools.ts';
 import { listeningServer } from './signed-in.ts';
+
+const haveFfmpeg = ffmpegAvailable('the SDK\'s test of a packaged video stream');
+/** A short film to package; the fixtures' titles have no video. */
+const PACKAGED = { kind: 'movie', id: 'movie-packaged', title: { ar: 'فيلم قصير', en: 'A Short Film' }, originalLanguage: 'ar', releaseDate: '2024-01-01', durationMs: 3_000, ageRating: 'AGE_RATING_ALL' };
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -40,17 +50,25 @@ function recording(path: string, offline: () => boolean = () => false) {
 describe('the SDK\'s video streams and continue watching', () => {
   let running: Awaited<ReturnType<typeof listeningServer>>;
   let server: TestServer;
+  /** The server's MAQAM_MEDIA_DIR, in a folder of this test's. */
+  let dir: string;
+  let media: string;
   /** layla, signed in with every scope. */
   let maqam: MaqamClient;
   const shelf = async (client = maqam) => (await all(client.library.continueWatching())).map(entry);
 
   beforeAll(async () => {
-    running = await listeningServer('layla');
+    dir = mkdtempSync(join(tmpdir(), 'maqam-sdk-watching-'));
+    media = join(dir, 'media');
+    running = await listeningServer('layla', { MAQAM_MEDIA_DIR: media });
     ({ server } = running);
-    expect((await importRecords(server.storage, videoFixtureRecords())).errors).toEqual([]);
+    expect((await importRecords(server.storage, [...videoFixtureRecords(), PACKAGED])).errors).toEqual([]);
     maqam = await running.signedIn('read stream write');
   });
-  afterAll(async () => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('moves the resume point with a report, lists it in continue watching page by page, and hides it until the next report', async () => {
     const { calls, fetchFn } = recording('/v1/library/progress:report');
@@ -236,6 +254,28 @@ describe('the SDK\'s video streams and continue watching', () => {
     const withKey = new MaqamClient({ baseUrl: running.baseUrl, apiKey: server.apiKey });
     await expect(withKey.streaming.acquireVideo({ movieId: 'movie-all' })).rejects.toBeInstanceOf(PermissionDeniedError);
   });
+
+  it.skipIf(!haveFfmpeg)('acquireVideo of a packaged title answers a signed master playlist with the qualities it was packaged in', async () => {
+    // Three seconds of ffmpeg's test picture and a tone, packaged as `maqam media add-video movie-packaged FILE` would.
+    const source = join(dir, 'short.mp4');
+    const made = spawnSync('ffmpeg', [
+      '-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=15:duration=3', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', source,
+    ]);
+    expect(made.status, made.stderr.toString()).toBe(0);
+    await addVideo(server.storage.db, media, { kind: 'movie', id: 'movie-packaged' }, source);
+
+    const { stream } = await maqam.streaming.acquireVideo({ movieId: 'movie-packaged' }, { maxQuality: 'VIDEO_QUALITY_HD' });
+    expect(stream.manifestUrl.startsWith(`${running.baseUrl}/v1/streaming/video/`)).toBe(true);
+    expect(stream).toMatchObject({ expiresInSeconds: 300, drmScheme: 'DRM_SCHEME_UNSPECIFIED', licenseUrl: '', drmParams: {} });
+    expect(stream.availableQualities).toEqual([{ label: 'VIDEO_QUALITY_SD', bitrateKbps: expect.any(Number), codec: expect.stringMatching(/^avc1\./) }]);
+    const master = await fetch(stream.manifestUrl);
+    expect(master.status).toBe(200);
+    expect(master.headers.get('content-type')).toMatch(/^application\/vnd\.apple\.mpegurl/);
+    const playlist = await master.text();
+    expect(playlist.startsWith('#EXTM3U')).toBe(true);
+    expect(playlist.match(/#EXT-X-STREAM-INF:/g)).toHaveLength(1);
+  }, 60_000);
 
   it('asserts its arguments before sending anything', async () => {
     const { calls, fetchFn } = recording('/v1/library/progress:report');
