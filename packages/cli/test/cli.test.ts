@@ -48,7 +48,7 @@ describe('maqam as a process', () => {
 
 describe('maqam migrate', () => {
   it('applies migrations once', async () => {
-    expect(await json(['migrate'])).toEqual({ applied: ['001-catalog-and-keys', '002-users-and-clients', '003-oauth-grants', '004-streaming', '005-single-use-sign-in', '006-whole-catalog', '007-search-index', '008-operator-accounts', '009-search-word-bounds', '010-search-walk-byte-order', '011-song-templates', '012-search-segments', '013-song-templates-rowid', '014-deployment-id', '015-library', '016-playlists', '017-typed-play-contexts', '018-playlist-text-order-keys'], rebuilt: [] });
+    expect(await json(['migrate'])).toEqual({ applied: ['001-catalog-and-keys', '002-users-and-clients', '003-oauth-grants', '004-streaming', '005-single-use-sign-in', '006-whole-catalog', '007-search-index', '008-operator-accounts', '009-search-word-bounds', '010-search-walk-byte-order', '011-song-templates', '012-search-segments', '013-song-templates-rowid', '014-deployment-id', '015-library', '016-playlists', '017-typed-play-contexts', '018-playlist-text-order-keys', '019-video', '020-video-streams'], rebuilt: [] });
     expect(await json(['migrate'])).toEqual({ applied: [], rebuilt: [] });
   });
 });
@@ -72,14 +72,14 @@ describe('maqam import', () => {
 
   it('imports the NDJSON format and prints counts', async () => {
     const file = writeNdjson(dir, 'fixture.ndjson', fixtureRecords());
-    expect(await json(['import', file])).toEqual({ artists: 29, albums: 1, songs: 4, related: 25, lyrics: 1 });
+    expect(await json(['import', file])).toEqual({ artists: 29, albums: 1, songs: 4, related: 25, lyrics: 1, shows: 0, seasons: 0, episodes: 0, movies: 0 });
   });
 
   it('is idempotent: a second run upserts, it does not duplicate', async () => {
     const file = writeNdjson(dir, 'fixture.ndjson', fixtureRecords());
     const database = join(dir, 'cli.db');
     const before = ['artists', 'albums', 'songs', 'related_artists'].map((t) => count(database, t));
-    expect(await json(['import', file])).toEqual({ artists: 29, albums: 1, songs: 4, related: 25, lyrics: 1 });
+    expect(await json(['import', file])).toEqual({ artists: 29, albums: 1, songs: 4, related: 25, lyrics: 1, shows: 0, seasons: 0, episodes: 0, movies: 0 });
     expect(['artists', 'albums', 'songs', 'related_artists'].map((t) => count(database, t))).toEqual(before);
   });
 
@@ -114,7 +114,7 @@ describe('maqam import', () => {
     });
     const good = capped(['import', writeNdjson(dir, 'capped.ndjson', fixtureRecords()), '--json'], 'capped.db');
     expect(good.status, good.stderr).toBe(0);
-    expect(JSON.parse(good.stdout)).toEqual({ artists: 29, albums: 1, songs: 4, related: 25, lyrics: 1 });
+    expect(JSON.parse(good.stdout)).toEqual({ artists: 29, albums: 1, songs: 4, related: 25, lyrics: 1, shows: 0, seasons: 0, episodes: 0, movies: 0 });
     const bad = capped(['import', writeNdjson(dir, 'capped-bad.ndjson', ['{"kind":"mystery"}']), '--json'], 'capped-bad.db');
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/capped-bad\.ndjson:1: "kind" must be one of/);
@@ -144,7 +144,7 @@ describe('maqam import', () => {
     const file = writeNdjson(dir, 'repeats.ndjson', [artist('r-1'), artist('r-2'), ...Array.from({ length: 10 }, () => [...edges, artist('r-1')]).flat()]);
     const result = await maqam(['import', file, '--batch-size', '3', '--json'], { DATABASE_URL: `sqlite:${database}` });
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ artists: 2, albums: 0, songs: 0, related: 2, lyrics: 0 });
+    expect(JSON.parse(result.stdout)).toEqual({ artists: 2, albums: 0, songs: 0, related: 2, lyrics: 0, shows: 0, seasons: 0, episodes: 0, movies: 0 });
     expect(count(database, 'related_artists')).toBe(2);
   });
 
@@ -159,7 +159,7 @@ describe('maqam import', () => {
     expect(count(database, 'artists')).toBe(0);
     const good = await maqam(['import', writeNdjson(dir, 'shared-id.ndjson', [artist('shared'), album]), '--json'], { DATABASE_URL: `sqlite:${database}` });
     expect(good.code, good.stderr).toBe(0);
-    expect(JSON.parse(good.stdout)).toEqual({ artists: 1, albums: 1, songs: 0, related: 0, lyrics: 0 });
+    expect(JSON.parse(good.stdout)).toEqual({ artists: 1, albums: 1, songs: 0, related: 0, lyrics: 0, shows: 0, seasons: 0, episodes: 0, movies: 0 });
   });
 
   it('refuses NUL in any text of a record, the same on every database', async () => {

@@ -46,8 +46,9 @@ export function progressAfter(title: WatchedTitle, before: Progress | undefined,
   if (report.positionMs >= finishedAt(title)) return { ...moved, positionMs: report.positionMs, finished: true };
   const started = report.positionMs > 0 && report.positionMs >= title.durationMs * STARTED_SHARE;
   if (started || (report.restart && before !== undefined)) return { ...moved, positionMs: report.positionMs, finished: false };
-  // Under 5 %: no new resume point. A hidden title in progress comes back where it was.
-  if (before?.hidden && !before.finished) return { ...before, hidden: false, reportedAt: report.reportedAt, updatedAt: now };
+  // Under 5 %: no new resume point. A hidden title with a place comes back where it was; one hidden before it was
+  // started (a show's next episode: reportedAt 0) has none, and a start under 5 % does not enter.
+  if (before?.hidden && !before.finished && before.reportedAt > 0) return { ...before, hidden: false, reportedAt: report.reportedAt, updatedAt: now };
   return undefined;
 }
 

@@ -1,4 +1,5 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/database.ts';
 import type { Storage } from '../storage/storage.ts';
 import { popularityOf, type SearchKind } from './search-item.ts';
 
@@ -34,7 +35,28 @@ const ITEMS_POSTGRES = `select i.segment, i.number, i.kind, i.item_id, i.popular
   from unnest($1::int[], $2::int[]) c(segment, number) join search_items i on i.segment = c.segment and i.number = c.number`;
 
 export function createSearchRepo(storage: Storage) {
-  const { db } = storage;
+  const on = (db: Kysely<Database>) => searchReads(storage, db);
+  return {
+    ...on(storage.db),
+    /**
+     * Runs a search's reads in one snapshot of the index. Its statements
+     * read the segment list, then deleted bitmaps, postings and items: read
+     * one by one while an import commits (a new segment, earlier copies
+     * marked deleted, segments merged), they mixed two states of the index,
+     * and a search for titles being imported again answered nothing
+     * (test/video/video-concurrency.test.ts, on PostgreSQL).
+     */
+    snapshot<T>(work: (reads: SearchReads) => Promise<T>): Promise<T> {
+      const transaction = storage.db.transaction();
+      return (storage.dialect === 'postgres' ? transaction.setIsolationLevel('repeatable read').setAccessMode('read only') : transaction)
+        .execute((trx) => work(on(trx)));
+    },
+  };
+}
+
+export type SearchReads = ReturnType<typeof searchReads>;
+
+function searchReads(storage: Storage, db: Kysely<Database>) {
   const postgres = storage.dialect === 'postgres';
   const itemOf = (row: { number: number | string; kind: SearchKind; item_id: string; popularity: number | string }): ItemRow =>
     ({ number: Number(row.number), kind: row.kind, id: row.item_id, popularity: popularityOf(row.popularity) });

@@ -9,7 +9,7 @@ import { compareWalk, kindWord, RATED_KINDS, ratedKindWord, wholeNameWord, type 
 import { SEARCH_TYPES } from '@maqam/contract';
 import { NO_CAP, type ViewerCap } from '../video/age-rating.ts';
 import type { VideoService } from '../video/video.service.ts';
-import type { ItemRow, SearchRepo, SegmentInfo } from './search.repo.ts';
+import type { ItemRow, SearchReads, SearchRepo, SegmentInfo } from './search.repo.ts';
 import { MATCH, Vocabulary } from './vocabulary.ts';
 
 type Position = [tier: number, popularity: number, id: string, kind: string];
@@ -115,9 +115,9 @@ export function createSearchService({ repo, catalog, video, cursors }: SearchSer
    * seeded 1M catalog's large segment is 92 KB, sent as 184 KB of hex.
    */
   const deletedKept = new Map<number, { count: number; deleted: Uint8Array | null }>();
-  async function deletedBitmaps(segments: readonly SegmentInfo[]): Promise<Map<number, Uint8Array | null>> {
+  async function deletedBitmaps(reads: SearchReads, segments: readonly SegmentInfo[]): Promise<Map<number, Uint8Array | null>> {
     const stale = segments.filter((segment) => segment.deletedCount > 0 && deletedKept.get(segment.id)?.count !== segment.deletedCount);
-    for (const row of await repo.deleted(stale.map((segment) => segment.id))) {
+    for (const row of await reads.deleted(stale.map((segment) => segment.id))) {
       // A newer count than the list's (a batch committed in between) is kept too: it only adds deletions.
       if (row.count >= (deletedKept.get(row.id)?.count ?? 0)) deletedKept.set(row.id, { count: row.count, deleted: row.deleted });
     }
@@ -134,6 +134,13 @@ export function createSearchService({ repo, catalog, video, cursors }: SearchSer
    */
   async function rankedPage(terms: SearchTerm[], kinds: readonly SearchKind[], cap: ViewerCap, after: Position | null, need: number): Promise<Position[]> {
     const words = await loadVocabulary();
+    return repo.snapshot((reads) => rankedPageIn(reads, words, terms, kinds, cap, after, need));
+  }
+
+  /** rankedPage's reads, all in one snapshot of the index (SearchRepo.snapshot). */
+  async function rankedPageIn(
+    reads: SearchReads, words: Vocabulary, terms: SearchTerm[], kinds: readonly SearchKind[], cap: ViewerCap, after: Position | null, need: number,
+  ): Promise<Position[]> {
     const expansions = terms.map((term, index) => words.expand(term.word, term.keys, index === terms.length - 1));
     if (expansions.some((found) => found.size === 0)) return [];
     const within = (tier: number) => expansions.map((found) => [...found].filter(([, quality]) => quality <= tier).map(([word]) => word));
@@ -156,10 +163,10 @@ export function createSearchService({ repo, catalog, video, cursors }: SearchSer
       filters.push({ tier, filter: { all: allowed, notWholeName: whole, ...(notAll && { notAll }), ...(kindWords && { kinds: kindWords }) } });
     }
     if (filters.length === 0) return [];
-    const segments = await repo.segments();
-    const deletedOf = await deletedBitmaps(segments);
+    const segments = await reads.segments();
+    const deletedOf = await deletedBitmaps(reads, segments);
     const keyset = after === null ? undefined : ([after[1], after[2], after[3]] as const);
-    const startOf = keyset === undefined ? new Map<number, number>() : await repo.firstAfter(segments.map((segment) => segment.id), keyset);
+    const startOf = keyset === undefined ? new Map<number, number>() : await reads.firstAfter(segments.map((segment) => segment.id), keyset);
     // Postings this search uses, by chunk and word (null: the word has none there): from the node's cache, or
     // read, all missing chunks and words in one statement. A tier reads only its own words.
     const loaded = new Map<number, Map<string, Uint16Array | null>>();
@@ -186,7 +193,7 @@ export function createSearchService({ repo, catalog, video, cursors }: SearchSer
       }
       if (unread.length === 0) return;
       const read = new Map<number, Map<string, Uint16Array>>();
-      for (const row of await repo.chunks(unread, [...missing])) {
+      for (const row of await reads.chunks(unread, [...missing])) {
         const key = PostingsCache.key(row.segment, row.chunk);
         let lists = read.get(key);
         if (lists === undefined) read.set(key, (lists = new Map()));
@@ -249,12 +256,12 @@ export function createSearchService({ repo, catalog, video, cursors }: SearchSer
       const words = [...new Set([...filter.all.flat(), ...(filter.notWholeName === undefined ? [] : [filter.notWholeName]), ...(filter.notAll ?? []).flat(), ...(filter.kinds ?? [])])];
       const from = (segment: SegmentInfo) => (after !== null && tier === after[0] ? startOf.get(segment.id) ?? segment.size : 0);
       const positionOf = (item: ItemRow): Position => [tier, item.popularity, item.id, item.kind];
-      const found = (await repo.items(await scan(filter, words, limit, [{ segment: largest, from: from(largest), to: largest.size }]))).map(positionOf).sort(compare);
+      const found = (await reads.items(await scan(filter, words, limit, [{ segment: largest, from: from(largest), to: largest.size }]))).map(positionOf).sort(compare);
       if (rest.length > 0) {
         const last = found.length >= limit ? found[limit - 1] : undefined;
-        const upTo = last === undefined ? new Map<number, number>() : await repo.firstAfter(rest.map((segment) => segment.id), [last[1], last[2], last[3]]);
+        const upTo = last === undefined ? new Map<number, number>() : await reads.firstAfter(rest.map((segment) => segment.id), [last[1], last[2], last[3]]);
         const ranges = rest.map((segment) => ({ segment, from: from(segment), to: upTo.get(segment.id) ?? segment.size }));
-        found.push(...(await repo.items(await scan(filter, words, limit, ranges))).map(positionOf));
+        found.push(...(await reads.items(await scan(filter, words, limit, ranges))).map(positionOf));
       }
       page.push(...found.sort(compare).slice(0, limit));
     }

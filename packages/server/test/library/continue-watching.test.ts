@@ -89,6 +89,11 @@ describe.each(dialects.map((d) => [d.name, d] as const))('continue watching on %
     expect(await report([movie('movie-all', 0, at(0))])).toEqual([{ positionMs: 60_000, finished: false }]);
     expect(await list()).toEqual(['movie:movie-all@60000']);
     expect((await call('POST', '/v1/library/continue-watching:hide', { movieIdList: [{ value: 'nope' }] })).statusCode).toBe(404);
+    // Hidden before it was ever started: a failed start does not bring it in (regression: it entered at 0).
+    await call('POST', '/v1/library/continue-watching:hide', { episodeIdList: [{ value: 'ep-doc-1' }] });
+    now += MINUTE;
+    expect(await report([episode('ep-doc-1', 0, at(0))])).toEqual([{ positionMs: 0, finished: false }]);
+    expect(await list()).toEqual(['movie:movie-all@60000']);
   });
 
   it("lists a show once, as its next episode after the one finished last, skipping episodes already seen", async () => {
