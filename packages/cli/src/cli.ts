@@ -21,11 +21,12 @@ Commands:
   seed-demo [--songs N] [--seed S]    write the generated demo catalog
   import FILE.ndjson [--batch-size N] import catalog records (idempotent)
   keys create --name N [--expires-in 90d]
-  keys list                           every key, with its status and last use
+  keys list [--owner U]               every key (or U's own), with its status and last use
   keys revoke KEY_ID
   keys rotate KEY_ID [--grace 24h]
   users create --username U (--password P | --password-stdin)
   users list | disable U | enable U | delete U --yes | set-password U (--password P | --password-stdin) | set-max-age-rating U RATING
+  users grant U developer | revoke U developer
   clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream write"]
   clients list | delete CLIENT_ID | add-redirect-uri CLIENT_ID URI
   ledger [--by day|song|client] [--since 30d] [--limit N]   billed streams
@@ -64,8 +65,9 @@ Imports catalog records (artist, album, song, related, lyrics; one JSON object a
 in batches of N (default 40,000). A batch with a bad line is not written and its lines
 are reported; the others are. Upserts by id, so a corrected re-run converges.`,
   keys: `maqam keys create --name N [--expires-in 90d]   a new API key (printed once)
-maqam keys list                                 every key, without secrets, with its last use
-                                                (to the minute; "never" if never used)
+maqam keys list [--owner U]                     every key, without secrets, with its last use
+                                                (to the minute; "never" if never used) and owner;
+                                                --owner: only the keys developer U made
 maqam keys revoke KEY_ID                        refused from the next request on
 maqam keys rotate KEY_ID [--grace 24h]          a new key; the old one lives the grace period
 
@@ -79,6 +81,8 @@ maqam users set-max-age-rating U AGE_RATING_13
                                         parental cap: titles rated above it (unrated counts as 18) are hidden from U; none clears it
 maqam users set-password U (--password P | --password-stdin)
                                         a new password; every sign-in of U ends
+maqam users grant U developer           U manages API keys of their own (DeveloperService, scope developer)
+maqam users revoke U developer          takes the role back: U's keys keep working until revoked
 
 Usernames match in any case. --password-stdin keeps the password out of the shell history.`,
   clients: `maqam clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream write"]
@@ -177,6 +181,7 @@ async function main(argv: string[], io: CliIo): Promise<number> {
       name: { type: 'string' },
       'expires-in': { type: 'string' },
       grace: { type: 'string' },
+      owner: { type: 'string' },
       username: { type: 'string' },
       password: { type: 'string' },
       'password-stdin': { type: 'boolean', default: false },

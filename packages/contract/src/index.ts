@@ -11,3 +11,4 @@ export * from './library.ts';
 export * from './playlists.ts';
 export * from './video.ts';
 export * from './watching.ts';
+export * from './developer.ts';

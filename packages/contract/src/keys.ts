@@ -14,5 +14,7 @@ export const ApiKeySummary = Type.Object({
   /** When the key last authenticated a request, to the minute; null if never. */
   lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   status: Type.Union([Type.Literal('active'), Type.Literal('expired'), Type.Literal('revoked')]),
+  /** The developer who made it (contract section 16); null: an operator, with the CLI. */
+  owner: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type ApiKeySummary = Static<typeof ApiKeySummary>;

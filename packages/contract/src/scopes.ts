@@ -5,7 +5,7 @@ import { Type } from 'typebox';
  * user for. A new scope is added here and given its texts in the server's
  * oauth/scopes.ts (the compiler asks for them); nothing else spells the list.
  */
-export const SCOPE_NAMES = ['read', 'stream', 'write'] as const;
+export const SCOPE_NAMES = ['read', 'stream', 'write', 'developer'] as const;
 export type Scope = (typeof SCOPE_NAMES)[number];
 
 export const ScopeName = Type.Union(SCOPE_NAMES.map((scope) => Type.Literal(scope)), { title: 'Scope' });

@@ -23,7 +23,8 @@ import { createVideoUrlSigner } from './streaming/video-urls.ts';
 import { ArtistNames } from './catalog/artist-names.ts';
 import { watchCatalog } from './catalog/catalog-watch.ts';
 import { FragmentCache } from './catalog/fragment-cache.ts';
-import { createPageCursorCodec } from './catalog/page-cursor.ts';
+import { createPageCursorCodec, keysetPage } from './catalog/page-cursor.ts';
+import { pageRequest } from './catalog/paging.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { artworkRoutes } from './catalog/artwork.routes.ts';
 import { coverFileOf } from './streaming/media-scan.ts';
@@ -44,6 +45,9 @@ import { validatorCompiler } from './http/validation.ts';
 import { parseJsonBodies } from './http/json-body.ts';
 import { createApiKeysRepo } from './keys/api-keys.repo.ts';
 import { createApiKeysService } from './keys/api-keys.service.ts';
+import { createDeveloperService } from './keys/developer.service.ts';
+import { developerRoutes } from './keys/developer.routes.ts';
+import { createKeyUsage, LEAK_REPORTS_PER_MINUTE } from './keys/key-usage.ts';
 import { ensureServerSecret } from './storage/settings.repo.ts';
 import { readCatalogVersion } from './storage/catalog-version.ts';
 import { authorizeRoutes } from './oauth/authorize.routes.ts';
@@ -190,7 +194,13 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     watcher.stop();
   });
 
-  const apiKeys = createApiKeysService(createApiKeysRepo(storage.db, { writeVersion: storage.writeVersion }), clock, (error) => app.log.warn({ err: error }, 'could not record an API key\'s last use'));
+  const apiKeysRepo = createApiKeysRepo(storage.db, { writeVersion: storage.writeVersion });
+  const apiKeys = createApiKeysService(apiKeysRepo, clock, (error) => app.log.warn({ err: error }, 'could not record an API key\'s last use'));
+  // Each answer to a key is counted in memory and written at most once a minute, and at a clean stop (keys/key-usage.ts).
+  const keyUsage = createKeyUsage(apiKeysRepo, clock, (error) => app.log.warn({ err: error }, 'could not write API keys\' usage; kept for the next flush'));
+  keyUsage.start();
+  app.decorate('keyUsage', keyUsage);
+  app.addHook('onClose', async () => keyUsage.stop());
   const tokens = createTokensService(storage.db, {
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
     codeTtlSeconds: config.codeTtlSeconds,
@@ -213,6 +223,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   const limiter = limiting ? createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log, keyOf: credentialKey, clock }) : undefined;
   const addressLimiter = limiting ? createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log, keyOf: addressKey, clock }) : undefined;
   const guard = createGuard(verifiers, limiter);
+  const leakReportLimiter = createRateLimiter({ store, perMinute: LEAK_REPORTS_PER_MINUTE, log: app.log, keyOf: (request) => `leak-report:${addressKey(request)}`, clock });
 
   // The methods each API path answers: for Allow on a 405 and for CORS preflights. Filled while routes are added.
   const methodsByPath = new Map<string, Set<string>>();
@@ -286,6 +297,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
         { name: 'AuthService', description: 'OAuth 2.0 authorization code with PKCE, refresh with rotation, revocation.' },
         { name: 'StreamingService', description: 'Signed HLS streams for signed-in users.' },
         { name: 'LibraryService', description: 'The signed-in user\'s library: saved songs and albums, followed artists, listening history and a change feed.' },
+        { name: 'DeveloperService', description: 'A developer\'s own API keys: scannable, scoped, rotated with overlap, their use counted.' },
         { name: 'PlaylistService', description: 'Playlists: entries with ids of their own, versions as ETags (If-Match, If-None-Match), safe retries.' },
       ],
     },
@@ -296,7 +308,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
 
   // Every route registered from here on that declares its access is wired by the edge (http/edge.ts).
   const idempotency = createIdempotency(createIdempotencyRecordsRepo(storage.db, { keptMs: IDEMPOTENCY_KEPT_MS, leaseMs: idempotencyLeaseMs(config.databaseTimeoutMs) }), clock, app.log);
-  wireEdge(app, { guard, negotiator, idempotency });
+  wireEdge(app, { guard, negotiator, idempotency, countKeyUse: keyUsage.countAnswer });
   await app.register(catalogRoutes, { catalog });
   await app.register(videoRoutes, { video });
   artworkRoutes(app, catalogRepo, (albumId) => coverFileOf(config.mediaDirectory, albumId));
@@ -349,10 +361,22 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     }),
     idempotency,
   });
+  const users = createUsersService(storage.db);
+  await app.register(developerRoutes, {
+    developer: createDeveloperService({
+      repo: apiKeysRepo,
+      keys: apiKeys,
+      isDeveloper: (userId) => users.hasRole(userId, 'developer'),
+      pages: (query, listScope) => keysetPage<[number, string]>(cursors, pageRequest(query), listScope, ['number', 'string']),
+      clock,
+      serverLimitPerMinute: config.rateLimitPerMinute,
+    }),
+    leakReportLimiter,
+  });
   await app.register(authorizeRoutes, {
     issuer: config.publicUrl,
     clients,
-    users: createUsersService(storage.db),
+    users,
     tokens,
     csrf: createCsrf(subkey(secret, 'csrf'), clock),
     // Failed sign-ins are counted in this process while Redis is away: guessing must not get easier in an outage.

@@ -361,6 +361,56 @@ export const ERRORS = {
     code: 'ERROR_CODE_RATE_LIMITED',
     message: { en: 'Too many requests; retry after {retryAfter} s.', ar: 'طلبات كثيرة جدًا؛ أعد المحاولة بعد {retryAfter} ثانية.' },
   },
+  apiKeyScopeMissing: {
+    code: 'ERROR_CODE_PERMISSION_DENIED',
+    message: {
+      en: 'This API key lacks the "{scope}" scope; its developer can make a key that has it.',
+      ar: 'مفتاح API هذا لا يملك النطاق "{scope}"؛ يستطيع مطوّره إنشاء مفتاح يملكه.',
+    },
+  },
+  apiKeyRateLimited: {
+    code: 'ERROR_CODE_RATE_LIMITED',
+    message: {
+      en: 'This API key has spent its own limit of {limit} calls a minute; retry after {retryAfter} s.',
+      ar: 'استنفد مفتاح API هذا حدّه الخاص البالغ {limit} طلبًا في الدقيقة؛ أعد المحاولة بعد {retryAfter} ثانية.',
+    },
+  },
+  apiKeyServerRateLimited: {
+    code: 'ERROR_CODE_RATE_LIMITED',
+    message: {
+      en: 'This API key has spent the server\'s limit of {limit} calls a minute per key; retry after {retryAfter} s.',
+      ar: 'استنفد مفتاح API هذا حدّ الخادم البالغ {limit} طلبًا في الدقيقة لكل مفتاح؛ أعد المحاولة بعد {retryAfter} ثانية.',
+    },
+  },
+  developerRoleMissing: {
+    code: 'ERROR_CODE_PERMISSION_DENIED',
+    message: {
+      en: 'Your account does not have the developer role; an operator can grant it (maqam users grant USER developer).',
+      ar: 'لا يملك حسابك دور المطوّر؛ يستطيع المشغّل منحه (maqam users grant USER developer).',
+    },
+  },
+  apiKeyNotFound: {
+    code: 'ERROR_CODE_NOT_FOUND',
+    message: { en: 'You have no API key "{id}".', ar: 'لا تملك مفتاح API بالمعرّف "{id}".' },
+  },
+  apiKeyAlreadyRevoked: {
+    code: 'ERROR_CODE_CONFLICT',
+    message: { en: 'The API key "{id}" is already revoked.', ar: 'مفتاح API "{id}" ملغى من قبل.' },
+  },
+  apiKeyNotRotatable: {
+    code: 'ERROR_CODE_CONFLICT',
+    message: {
+      en: 'The API key "{id}" is revoked, expired or already rotated, so it cannot be rotated; create a new key instead.',
+      ar: 'مفتاح API "{id}" ملغى أو منتهي الصلاحية أو سبق تدويره، فلا يمكن تدويره؛ أنشئ مفتاحًا جديدًا بدلًا منه.',
+    },
+  },
+  tooManyApiKeys: {
+    code: 'ERROR_CODE_CONFLICT',
+    message: {
+      en: 'You already have {limit} API keys, the most one developer may hold (revoked ones included).',
+      ar: 'لديك {limit} مفتاح API، وهو أقصى ما يملكه مطوّر واحد (بما فيها الملغاة).',
+    },
+  },
   internal: {
     code: 'ERROR_CODE_INTERNAL',
     message: {

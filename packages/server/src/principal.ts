@@ -8,6 +8,12 @@
 export interface ApiKeyPrincipal {
   readonly kind: 'apiKey';
   readonly keyId: string;
+  /** What the key may be used for: catalog, video, playlists (contract section 16). */
+  readonly scopes: ReadonlySet<string>;
+  /** The key's own calls a minute; null: the server's. */
+  readonly rateLimitPerMinute: number | null;
+  /** A rotated key's grace: when it was rotated and when it stops working (Deprecation and Sunset headers). */
+  readonly rotation: { readonly rotatedAt: number; readonly sunsetAt: number } | null;
 }
 
 /** A user signed in through OAuth, acting through a client with granted scopes. */

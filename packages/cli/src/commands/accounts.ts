@@ -19,7 +19,7 @@ function refused(out: Output, error: unknown): number {
 }
 
 const USERS_USAGE =
-  'maqam users create --username U (--password P | --password-stdin) | list | disable U | enable U | delete U --yes | set-password U (--password P | --password-stdin) | set-max-age-rating U AGE_RATING_13|none';
+  'maqam users create --username U (--password P | --password-stdin) | list | disable U | enable U | delete U --yes | set-password U (--password P | --password-stdin) | set-max-age-rating U AGE_RATING_13|none | grant U developer | revoke U developer';
 
 /** The password from exactly one of --password or --password-stdin. */
 async function passwordFrom(flags: { password?: string; 'password-stdin'?: boolean }, command: string, stdin: AsyncIterable<Buffer | string>): Promise<string> {
@@ -39,7 +39,7 @@ export async function users(
   stdin: AsyncIterable<Buffer | string>,
 ): Promise<number> {
   const username = action === 'create' ? flags.username : (name ?? flags.username);
-  if (action === undefined || !['create', 'list', 'disable', 'enable', 'delete', 'set-password', 'set-max-age-rating'].includes(action)) throw new UsageError(USERS_USAGE);
+  if (action === undefined || !['create', 'list', 'disable', 'enable', 'delete', 'set-password', 'set-max-age-rating', 'grant', 'revoke'].includes(action)) throw new UsageError(USERS_USAGE);
   if (action !== 'list' && !username) throw new UsageError(`users ${action} needs ${action === 'create' ? '--username U' : 'a username'}`);
   const password = action === 'create' || action === 'set-password' ? await passwordFrom(flags, `users ${action}`, stdin) : '';
   return withStorage(config, out, async (storage) => {
@@ -80,6 +80,15 @@ export async function users(
           const { user, maxAgeRating } = await service.setMaxAgeRating(username!, value);
           out.record({ ...user, maxAgeRating }, () =>
             maxAgeRating === null ? `${user.username} has no parental cap` : `${user.username} sees titles rated up to ${maxAgeRating} from their next request on`);
+          return 0;
+        }
+        case 'grant':
+        case 'revoke': {
+          if (value === undefined) throw new UsageError(`users ${action} needs a username and a role (developer)`);
+          const { user, roles } = await service.setRole(username!, value, action === 'grant');
+          out.record({ ...user, roles }, () => action === 'grant'
+            ? `${user.username} has the ${value} role: they manage API keys of their own (a token with the developer scope)`
+            : `${user.username} no longer has the ${value} role; the keys they made keep working until revoked`);
           return 0;
         }
         case 'enable': {

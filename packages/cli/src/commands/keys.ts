@@ -1,17 +1,17 @@
-import { ApiKeyNotFoundError, createApiKeysRepo, createApiKeysService, type Config } from '@maqam/server';
+import { ApiKeyNotFoundError, createApiKeysRepo, createApiKeysService, createUsersService, UserInputError, type Config } from '@maqam/server';
 import { withStorage } from '../context.ts';
 import { parseDuration, table, UsageError, type Output } from '../output.ts';
 
 /** An ISO time to the minute, as people read it (UTC). */
 const minute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')}Z`;
 
-const USAGE = 'maqam keys create --name NAME [--expires-in 90d] | list | revoke KEY_ID | rotate KEY_ID [--grace 24h]';
+const USAGE = 'maqam keys create --name NAME [--expires-in 90d] | list [--owner U] | revoke KEY_ID | rotate KEY_ID [--grace 24h]';
 
 export async function keys(
   config: Config,
   out: Output,
   [action, id]: (string | undefined)[],
-  flags: { name?: string; 'expires-in'?: string; grace?: string },
+  flags: { name?: string; 'expires-in'?: string; grace?: string; owner?: string },
 ): Promise<number> {
   return withStorage(config, out, async (storage) => {
     const service = createApiKeysService(createApiKeysRepo(storage.db));
@@ -28,12 +28,13 @@ export async function keys(
           return 0;
         }
         case 'list': {
-          const list = await service.list();
+          const owner = flags.owner === undefined ? undefined : await createUsersService(storage.db).find(flags.owner);
+          const list = await service.list(owner && { ownerId: owner.id });
           out.record(list, () =>
             list.length === 0
-              ? 'no API keys'
-              : table(['id', 'status', 'name', 'created', 'expires', 'last used'], list.map((k) => [
-                k.id, k.status, k.name, minute(k.createdAt), k.expiresAt ? minute(k.expiresAt) : 'never', k.lastUsedAt ? minute(k.lastUsedAt) : 'never',
+              ? (owner ? `${owner.username} has no API keys` : 'no API keys')
+              : table(['id', 'status', 'name', 'owner', 'created', 'expires', 'last used'], list.map((k) => [
+                k.id, k.status, k.name, k.owner ?? '(operator)', minute(k.createdAt), k.expiresAt ? minute(k.expiresAt) : 'never', k.lastUsedAt ? minute(k.lastUsedAt) : 'never',
               ])),
           );
           return 0;
@@ -57,7 +58,7 @@ export async function keys(
           throw new UsageError(USAGE);
       }
     } catch (error) {
-      if (error instanceof ApiKeyNotFoundError) {
+      if (error instanceof ApiKeyNotFoundError || error instanceof UserInputError) {
         out.info(`maqam: ${error.message}`);
         return 1;
       }

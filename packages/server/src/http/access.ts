@@ -1,4 +1,4 @@
-import type { Scope } from '@maqam/contract';
+import type { ApiKeyScope, Scope } from '@maqam/contract';
 import type { ErrorReason } from '../errors.ts';
 
 /**
@@ -7,7 +7,7 @@ import type { ErrorReason } from '../errors.ts';
  * (credentials.ts) and the OpenAPI document's `security` are made, so the
  * two cannot disagree (contract sections 2, 13 and 14).
  */
-export type Access = 'public' | 'catalog' | 'stream' | 'tokeninfo' | 'user-read' | 'user-write';
+export type Access = 'public' | 'catalog' | 'stream' | 'tokeninfo' | 'user-read' | 'user-write' | 'developer';
 
 /** What a credentialed access asks of a token, and what it answers an API key. */
 export interface AccessRule {
@@ -28,7 +28,17 @@ export const ACCESS: Readonly<Record<Exclude<Access, 'public'>, AccessRule>> = {
   'user-read': { scope: 'read', apiKey: 'apiKeyHasNoUser' },
   /** A user's library and playlists, written. */
   'user-write': { scope: 'write', apiKey: 'apiKeyHasNoUser' },
+  /** A developer's own keys (DeveloperService): a token with `developer`, whose user has the developer role (checked by the service). */
+  developer: { scope: 'developer', apiKey: 'apiKeyHasNoUser' },
 };
+
+/**
+ * The key scope (contract section 16) an operation that admits API keys
+ * needs, unless its route declares another (`config.keyScope`): the music
+ * catalog and search. Video routes declare `video`, public playlists'
+ * reads `playlists`.
+ */
+export const DEFAULT_KEY_SCOPE: ApiKeyScope = 'catalog';
 
 /** An OpenAPI security requirement list (OpenAPI 3.1: alternatives, each a map of scheme to scopes). */
 export type Security = readonly Readonly<Record<string, readonly string[]>>[];

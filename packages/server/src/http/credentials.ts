@@ -2,7 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ApiError, invalidRequest } from '../errors.ts';
 import type { ApiKeyPrincipal, Principal, TokenPrincipal } from '../principal.ts';
-import { ACCESS, type Access } from './access.ts';
+import type { ApiKeyScope } from '@maqam/contract';
+import { ACCESS, DEFAULT_KEY_SCOPE, type Access } from './access.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 /** What an operation needs of a credential (access.ts says what each admits). */
@@ -29,7 +30,13 @@ const REALM = 'Bearer realm="maqam"';
  * credential validity (401), permission (403). Request validation runs after.
  * A refusal is thrown.
  */
-export async function verifyCredentials(verifiers: CredentialVerifiers, headers: IncomingHttpHeaders, requirement: Requirement): Promise<Principal> {
+export async function verifyCredentials(
+  verifiers: CredentialVerifiers,
+  headers: IncomingHttpHeaders,
+  requirement: Requirement,
+  keyScope: ApiKeyScope = DEFAULT_KEY_SCOPE,
+  authenticated: (principal: Principal) => void = () => {},
+): Promise<Principal> {
   const authorization = headers.authorization;
   const apiKey = headers['x-api-key'];
 
@@ -62,10 +69,12 @@ export async function verifyCredentials(verifiers: CredentialVerifiers, headers:
     if (!principal) throw new ApiError('apiKeyInvalid', { headers: { 'www-authenticate': REALM } });
   }
 
-  // 3. Permission.
+  // 3. Permission (who the request is from is known from here on: a refusal is counted as the key's use).
+  authenticated(principal);
   const rule = ACCESS[requirement];
   if (principal.kind === 'apiKey') {
     if (rule.apiKey !== 'admitted') throw new ApiError(rule.apiKey);
+    if (!principal.scopes.has(keyScope)) throw new ApiError('apiKeyScopeMissing', { params: { scope: keyScope } });
   } else {
     const scope = rule.scope;
     if (scope !== undefined && !principal.scopes.has(scope)) {
@@ -78,10 +87,20 @@ export async function verifyCredentials(verifiers: CredentialVerifiers, headers:
   return principal;
 }
 
-/** The onRequest hook of verifyCredentials. */
-export function requireCredentials(verifiers: CredentialVerifiers, requirement: Requirement) {
-  return async function checkCredentials(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    request.principal = await verifyCredentials(verifiers, request.headers, requirement);
+/**
+ * The onRequest hook of verifyCredentials. A key in its rotation's grace
+ * is answered with when it was deprecated (RFC 9745) and when it stops
+ * working (RFC 8594), whatever the answer.
+ */
+export function requireCredentials(verifiers: CredentialVerifiers, requirement: Requirement, keyScope?: ApiKeyScope) {
+  return async function checkCredentials(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    request.principal = await verifyCredentials(verifiers, request.headers, requirement, keyScope, (principal) => {
+      request.principal = principal;
+      if (principal.kind === 'apiKey' && principal.rotation !== null) {
+        reply.header('deprecation', `@${Math.floor(principal.rotation.rotatedAt / 1000)}`);
+        reply.header('sunset', new Date(principal.rotation.sunsetAt).toUTCString());
+      }
+    });
   };
 }
 
@@ -89,11 +108,11 @@ export function requireCredentials(verifiers: CredentialVerifiers, requirement: 
 export const userOf = (request: FastifyRequest) => (request.principal as TokenPrincipal).userId;
 
 /** What admits a request to an operation: credentials, then the per-credential rate limit (the onRequest hooks of a route). */
-export type Guard = (requirement: Requirement) => onRequestHookHandler[];
+export type Guard = (requirement: Requirement, keyScope?: ApiKeyScope) => onRequestHookHandler[];
 
 export function createGuard(verifiers: CredentialVerifiers, limiter: RateLimiter | undefined): Guard {
-  return (requirement) => {
-    const chain = [requireCredentials(verifiers, requirement)] as onRequestHookHandler[];
+  return (requirement, keyScope) => {
+    const chain = [requireCredentials(verifiers, requirement, keyScope)] as onRequestHookHandler[];
     if (limiter) chain.push(limiter as onRequestHookHandler);
     return chain;
   };

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
-import { ErrorBody, ValidationErrorBody } from '@maqam/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onResponseHookHandler, RouteOptions } from 'fastify';
+import { ErrorBody, ValidationErrorBody, type ApiKeyScope } from '@maqam/contract';
 import type { LocaleNegotiator } from '../locale/negotiation.ts';
-import { securityOf, type Access } from './access.ts';
+import { ACCESS, securityOf, type Access } from './access.ts';
 import type { Guard } from './credentials.ts';
 import type { Idempotency } from './idempotency.ts';
 import { negotiateLocale } from './locale.hook.ts';
@@ -19,6 +19,8 @@ declare module 'fastify' {
     access?: Access;
     /** Takes an Idempotency-Key (contract section 14): claimed before the handler, its answer kept (idempotency.ts). */
     idempotent?: boolean;
+    /** The key scope an API key needs here (contract section 16), when the access admits keys; `catalog` unless said. */
+    keyScope?: ApiKeyScope;
   }
 }
 
@@ -29,6 +31,8 @@ export interface EdgeDeps {
   guard: Guard;
   negotiator: LocaleNegotiator;
   idempotency: Idempotency;
+  /** Counts each answer to an API key (keys/key-usage.ts): an onResponse hook of the routes that admit keys. */
+  countKeyUse?: onResponseHookHandler;
 }
 
 /** A preValidation hook: a parsed body's snake_case members become lowerCamelCase (proto3 JSON), so one schema validates both. */
@@ -49,14 +53,17 @@ const hooks = <T>(hook: T | T[] | undefined): T[] => (hook === undefined ? [] : 
  * (onSend). Its OpenAPI `security` and error answers come from the same
  * declaration, so what the document says is what is enforced.
  */
-export function wireEdge(app: FastifyInstance, { guard, negotiator, idempotency }: EdgeDeps): void {
+export function wireEdge(app: FastifyInstance, { guard, negotiator, idempotency, countKeyUse }: EdgeDeps): void {
   const negotiate = negotiateLocale(negotiator);
   app.decorateRequest('idempotencyKey', undefined);
   app.addHook('onRoute', (route: RouteOptions) => {
     const access = route.config?.access;
     if (access === undefined) return;
     const schema = route.schema as (RouteOptions['schema'] & { security?: unknown; response?: Record<string | number, unknown> }) | undefined;
-    route.onRequest = [...(access === 'public' ? [] : guard(access)), ...hooks(route.onRequest)] as RouteOptions['onRequest'];
+    route.onRequest = [...(access === 'public' ? [] : guard(access, route.config?.keyScope)), ...hooks(route.onRequest)] as RouteOptions['onRequest'];
+    if (countKeyUse !== undefined && access !== 'public' && ACCESS[access].apiKey === 'admitted') {
+      route.onResponse = [countKeyUse, ...hooks(route.onResponse)] as RouteOptions['onResponse'];
+    }
     route.preValidation = [negotiate, ...(schema?.body === undefined ? [] : [renameBody]), ...hooks(route.preValidation)] as RouteOptions['preValidation'];
     if (route.config?.idempotent) {
       route.preHandler = [idempotency.claim, ...hooks(route.preHandler)] as RouteOptions['preHandler'];

@@ -230,12 +230,24 @@ export function createRateLimiter(options: {
     }
   }
 
-  function headerValues(window: WindowCount): string[] {
+  function headerValues(window: WindowCount, limit: number): string[] {
     return [
-      'x-ratelimit-limit', String(perMinute),
-      'x-ratelimit-remaining', String(Math.max(0, perMinute - window.count)),
+      'x-ratelimit-limit', String(limit),
+      'x-ratelimit-remaining', String(Math.max(0, limit - window.count)),
       'x-ratelimit-reset', String(Math.ceil(window.resetAtMs / 1000)),
     ];
+  }
+
+  /**
+   * The limit a request is held to, and the refusal that says which it is:
+   * an API key's own (contract section 16: never above the server's), the
+   * server's for a key, or the server's.
+   */
+  function limitOf(request: FastifyRequest): { limit: number; reason: 'rateLimited' | 'apiKeyRateLimited' | 'apiKeyServerRateLimited' } {
+    const principal = request.principal;
+    if (principal?.kind !== 'apiKey') return { limit: perMinute, reason: 'rateLimited' };
+    const own = principal.rateLimitPerMinute;
+    return own !== null && own < perMinute ? { limit: own, reason: 'apiKeyRateLimited' } : { limit: perMinute, reason: 'apiKeyServerRateLimited' };
   }
 
   async function limitCalls(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -243,11 +255,12 @@ export function createRateLimiter(options: {
     if (key === undefined) return;
     const { window, nowMs } = await count(key);
     if (window === undefined) return;
-    const headers = headerValues(window);
+    const { limit, reason } = limitOf(request);
+    const headers = headerValues(window, limit);
     for (let i = 0; i < headers.length; i += 2) reply.header(headers[i]!, headers[i + 1]!);
-    if (window.count > perMinute) {
+    if (window.count > limit) {
       const retryAfter = Math.max(1, Math.ceil((window.resetAtMs - nowMs) / 1000));
-      throw new ApiError('rateLimited', { params: { retryAfter }, headers: { 'retry-after': String(retryAfter) } });
+      throw new ApiError(reason, { params: { retryAfter, limit }, headers: { 'retry-after': String(retryAfter) } });
     }
   }
 

@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { ApiKeysTable, Db } from '../storage/database.ts';
 import { VersionedCache, type WriteVersion } from '../storage/versioned-cache.ts';
 import { precompiledLookup } from '../storage/storage.ts';
@@ -21,7 +21,7 @@ export function createApiKeysRepo(db: Db, options: { writeVersion?: WriteVersion
   };
   const rows = new VersionedCache<ApiKeyRow>(options.writeVersion ?? (() => null));
   return {
-    async insert(row: ApiKeyRow): Promise<void> {
+    async insert(row: Insertable<ApiKeysTable>): Promise<void> {
       await db.insertInto('api_keys').values(row).execute();
     },
     async find(id: string): Promise<ApiKeyRow | undefined> {
@@ -35,8 +35,11 @@ export function createApiKeysRepo(db: Db, options: { writeVersion?: WriteVersion
     async load(id: string): Promise<ApiKeyRow | undefined> {
       return rows.load(id, () => read(id));
     },
-    async list(): Promise<ApiKeyRow[]> {
-      return db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
+    /** Every key (or one developer's) with its owner's username, for operators. */
+    async list(ownerId?: string): Promise<(ApiKeyRow & { owner_name: string | null })[]> {
+      let query = db.selectFrom('api_keys').leftJoin('users', 'users.id', 'api_keys.owner_id').selectAll('api_keys').select('users.username as owner_name');
+      if (ownerId !== undefined) query = query.where('api_keys.owner_id', '=', ownerId);
+      return query.orderBy('api_keys.created_at').orderBy('api_keys.id').execute();
     },
     /** Sets revoked_at unless already revoked; true when the key exists. */
     async revoke(id: string, now: number): Promise<boolean> {
@@ -50,6 +53,50 @@ export function createApiKeysRepo(db: Db, options: { writeVersion?: WriteVersion
     },
     async setExpiry(id: string, expiresAt: number): Promise<void> {
       await db.updateTable('api_keys').set({ expires_at: expiresAt }).where('id', '=', id).execute();
+    },
+    /** Marks the key rotated at `now`, working until `expiresAt`; false when it was revoked or rotated meanwhile. */
+    async markRotated(id: string, now: number, expiresAt: number): Promise<boolean> {
+      const updated = await db.updateTable('api_keys').set({ expires_at: expiresAt, rotated_at: now })
+        .where('id', '=', id).where('revoked_at', 'is', null).where('rotated_at', 'is', null).executeTakeFirst();
+      return Number(updated.numUpdatedRows) > 0;
+    },
+    /** Revokes the key unless it already is; true when this call revoked it. */
+    async revokeOnce(id: string, now: number): Promise<boolean> {
+      const updated = await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+      return Number(updated.numUpdatedRows) > 0;
+    },
+    async update(id: string, changes: { name?: string; rate_limit_per_minute?: number }): Promise<void> {
+      await db.updateTable('api_keys').set(changes).where('id', '=', id).execute();
+    },
+    /** A developer's keys after a (created_at, id) position, oldest first. */
+    async listOwned(ownerId: string, after: readonly [number, string] | null, limit: number): Promise<ApiKeyRow[]> {
+      let query = db.selectFrom('api_keys').selectAll().where('owner_id', '=', ownerId);
+      if (after !== null) {
+        query = query.where((eb) => eb.or([eb('created_at', '>', after[0]), eb.and([eb('created_at', '=', after[0]), eb('id', '>', after[1])])]));
+      }
+      return query.orderBy('created_at').orderBy('id').limit(limit).execute();
+    },
+    async countOwned(ownerId: string): Promise<number> {
+      const row = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number | string>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /** Adds counted calls to each (key, day, operation): one statement per row, whatever the number of requests counted. */
+    async addUsage(rows: readonly { key_id: string; day: string; operation: string; calls: number; client_errors: number; rate_limited: number }[]): Promise<void> {
+      if (rows.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (const row of rows) {
+          await trx.insertInto('api_key_usage').values(row).onConflict((oc) => oc.columns(['key_id', 'day', 'operation']).doUpdateSet((eb) => ({
+            calls: sql`${eb.ref('api_key_usage.calls')} + ${eb.ref('excluded.calls')}`,
+            client_errors: sql`${eb.ref('api_key_usage.client_errors')} + ${eb.ref('excluded.client_errors')}`,
+            rate_limited: sql`${eb.ref('api_key_usage.rate_limited')} + ${eb.ref('excluded.rate_limited')}`,
+          }))).execute();
+        }
+      });
+    },
+    /** A key's counted calls from day `from` to day `to` (both included), by day then operation. */
+    usage(keyId: string, from: string, to: string) {
+      return db.selectFrom('api_key_usage').selectAll().where('key_id', '=', keyId).where('day', '>=', from).where('day', '<=', to)
+        .orderBy('day').orderBy('operation').execute();
     },
   };
 }

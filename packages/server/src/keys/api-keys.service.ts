@@ -1,16 +1,17 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { hashSecret, secretDigest } from '../crypto/secret-hash.ts';
-import type { ApiKeySummary, CreatedApiKey } from '@maqam/contract';
+import { API_KEY_SCOPES, type ApiKeyScope, type ApiKeySummary, type CreatedApiKey } from '@maqam/contract';
 import type { ApiKeyRow, ApiKeysRepo } from './api-keys.repo.ts';
 import type { ApiKeyPrincipal } from '../principal.ts';
+import { CHECKSUMMED_FORMAT, formatKey, LEGACY_FORMAT, parseKey } from './key-format.ts';
 
 /**
- * API keys are `mk_<keyId>_<secret>`: the id finds the row, the secret proves
- * possession. The secret is 256 random bits, so a single SHA-256 is enough to
- * make the stored hash useless to a thief (slow hashes exist for low-entropy
- * passwords); it also keeps the per-request check cheap.
+ * API keys are `mk_<keyId>_<secret><checksum>` (key-format.ts): the id finds
+ * the row, the secret proves possession. The secret is 256 random bits, so a
+ * single SHA-256 is enough to make the stored hash useless to a thief (slow
+ * hashes exist for low-entropy passwords); it also keeps the per-request
+ * check cheap.
  */
-const KEY_PATTERN = /^mk_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 const KEY_ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** What an unknown key id's secret is compared with (no secret hashes to it), decoded as a row's hash is. */
@@ -37,13 +38,45 @@ function newKeyId(): string {
   return id;
 }
 
-function statusOf(row: ApiKeyRow, now: number): ApiKeySummary['status'] {
+export function statusOf(row: ApiKeyRow, now: number): ApiKeySummary['status'] {
   if (row.revoked_at !== null) return 'revoked';
   if (row.expires_at !== null && row.expires_at <= now) return 'expired';
   return 'active';
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** What a new key is given; an operator's (CLI) has no owner. */
+export interface NewKeyOptions {
+  name: string;
+  expiresAt?: number | null;
+  ownerId?: string | null;
+  scopes?: readonly ApiKeyScope[];
+  rateLimitPerMinute?: number | null;
+}
+
+// A row read from a database before migration 021 has none of its columns: all scopes, the legacy format.
+export const scopesOf = (row: ApiKeyRow): ApiKeyScope[] => (row.scopes ?? API_KEY_SCOPES.join(' ')).split(' ').filter((s): s is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(s));
+
+/** What a verified key grants: its scopes and own limit, and when a rotated key stops working. */
+function principalOf(row: ApiKeyRow): ApiKeyPrincipal {
+  return {
+    kind: 'apiKey',
+    keyId: row.id,
+    scopes: new Set(scopesOf(row)),
+    rateLimitPerMinute: row.rate_limit_per_minute ?? null,
+    rotation: row.rotated_at == null || row.expires_at === null ? null : { rotatedAt: Number(row.rotated_at), sunsetAt: Number(row.expires_at) },
+  };
+}
+
+export class ApiKeyNotRotatableError extends Error {
+  override name = 'ApiKeyNotRotatableError';
+  readonly state: string;
+  constructor(id: string, state: string) {
+    super(`API key "${id}" is ${state}; create a new one instead`);
+    this.state = state;
+  }
+}
 
 export class ApiKeyNotFoundError extends Error {
   override name = 'ApiKeyNotFoundError';
@@ -79,7 +112,7 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
     });
   }
 
-  async function create(options: { name: string; expiresAt?: number | null }): Promise<CreatedApiKey> {
+  async function create(options: NewKeyOptions): Promise<CreatedApiKey> {
     const id = newKeyId();
     const secret = randomBytes(32).toString('base64url');
     await repo.insert({
@@ -90,16 +123,21 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
       expires_at: options.expiresAt ?? null,
       revoked_at: null,
       last_used_at: null,
+      owner_id: options.ownerId ?? null,
+      scopes: (options.scopes ?? API_KEY_SCOPES).join(' '),
+      rate_limit_per_minute: options.rateLimitPerMinute ?? null,
+      format: CHECKSUMMED_FORMAT,
     });
-    return { id, name: options.name, key: `mk_${id}_${secret}` };
+    return { id, name: options.name, key: formatKey(id, secret) };
   }
 
   return {
     create,
 
-    async list(): Promise<ApiKeySummary[]> {
+    /** Every key, or one developer's (`ownerId`), for operators. */
+    async list(options: { ownerId?: string } = {}): Promise<ApiKeySummary[]> {
       const now = clock();
-      return (await repo.list()).map((row) => ({
+      return (await repo.list(options.ownerId)).map((row) => ({
         id: row.id,
         name: row.name,
         createdAt: new Date(row.created_at).toISOString(),
@@ -107,6 +145,7 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
         revokedAt: iso(row.revoked_at),
         lastUsedAt: iso(row.last_used_at),
         status: statusOf(row, now),
+        owner: row.owner_name,
       }));
     },
 
@@ -121,14 +160,16 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
      * switch over without an outage.
      */
     async rotate(id: string, graceSeconds: number): Promise<CreatedApiKey> {
-      const old = await repo.find(id);
+      const old = await repo.load(id);
       if (!old) throw new ApiKeyNotFoundError(id);
       const now = clock();
-      if (statusOf(old, now) !== 'active') throw new Error(`API key "${id}" is ${statusOf(old, now)}; create a new one instead`);
-      const created = await create({ name: old.name, expiresAt: old.expires_at });
+      if (statusOf(old, now) !== 'active' || old.rotated_at !== null) throw new ApiKeyNotRotatableError(id, old.rotated_at !== null ? 'rotated' : statusOf(old, now));
       const graceEnd = now + graceSeconds * 1000;
-      await repo.setExpiry(id, old.expires_at === null ? graceEnd : Math.min(old.expires_at, graceEnd));
-      return created;
+      // Marked first: of two rotations at once, one wins and the other makes no key.
+      if (!(await repo.markRotated(id, now, old.expires_at === null ? graceEnd : Math.min(old.expires_at, graceEnd)))) throw new ApiKeyNotRotatableError(id, 'rotated');
+      return create({
+        name: old.name, expiresAt: old.expires_at, ownerId: old.owner_id, scopes: scopesOf(old), rateLimitPerMinute: old.rate_limit_per_minute,
+      });
     },
 
     /**
@@ -140,22 +181,26 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
      * not: answer times do not tell which key ids exist.
      */
     async verify(presented: string): Promise<ApiKeyPrincipal | null> {
-      // A proven key matched the pattern when it was proven: the id and the secret are at known places.
+      // A proven key was well formed, its checksum right, when it was proven: the id and the secret are at known places.
       const proven = provenHashes.get(presented);
-      if (proven === undefined && !KEY_PATTERN.test(presented)) return null;
+      // A malformed key, or one whose checksum is wrong, is refused before any read.
+      const parsed = proven === undefined ? parseKey(presented) : null;
+      if (proven === undefined && parsed === null) return null;
       const id = presented.slice(3, 15);
       const now = clock();
       const accept = (row: ApiKeyRow): ApiKeyPrincipal => {
         noteUse(row.id, now);
-        return { kind: 'apiKey', keyId: row.id };
+        return principalOf(row);
       };
+      // A key made with a checksum is taken only with it; one made before, only without (until it is rotated).
+      const usable = (row: ApiKeyRow | undefined): row is ApiKeyRow => row !== undefined && statusOf(row, now) === 'active' && (parsed === null || (row.format ?? LEGACY_FORMAT) === parsed.format);
       const kept = await repo.peek(id);
       // A key this node has seen proven, against the row it was proven with: no hashing.
       if (kept && proven === kept.secret_hash && statusOf(kept, now) === 'active') return accept(kept);
-      const digest = secretDigest(presented.slice(16));
-      if (matchesDigest(kept, digest) && statusOf(kept, now) === 'active') return accept(kept);
+      const digest = secretDigest(presented.slice(16, 59));
+      if (matchesDigest(kept, digest) && usable(kept)) return accept(kept);
       const row = await repo.load(id);
-      if (!matchesDigest(row, digest) || statusOf(row, now) !== 'active') return null;
+      if (!matchesDigest(row, digest) || !usable(row)) return null;
       if (provenHashes.size >= 10_000) provenHashes.clear();
       provenHashes.set(presented, row.secret_hash);
       return accept(row);

@@ -30,6 +30,13 @@ export const SCOPES = {
     },
     openapi: 'Change the user\'s library: saves, follows, plays, playlists.',
   },
+  developer: {
+    consent: {
+      ar: 'إدارة مفاتيح API الخاصة بك كمطوّر: إنشاؤها وتدويرها وإلغاؤها والاطلاع على استخدامها',
+      en: 'Manage your developer API keys: create, rotate and revoke them, and see their use',
+    },
+    openapi: 'Manage the user\'s own API keys (DeveloperService); the user also needs the developer role.',
+  },
 } as const satisfies Record<Scope, ScopeTexts>;
 
 /** The OpenAPI document's scopes of the OAuth flow. */

@@ -48,6 +48,16 @@ export function createUsersRepo(db: Db) {
       await db.updateTable('users').set({ max_age_rating: rating }).where('id', '=', userId).execute();
     },
 
+    /** The user's roles (contract section 16: 'developer'); none for an unknown user. */
+    async roles(userId: string): Promise<string[]> {
+      const row = await db.selectFrom('users').select('roles').where('id', '=', userId).executeTakeFirst();
+      return row === undefined ? [] : row.roles.split(' ').filter(Boolean);
+    },
+
+    async setRoles(userId: string, roles: readonly string[]): Promise<void> {
+      await db.updateTable('users').set({ roles: [...roles].sort().join(' ') }).where('id', '=', userId).execute();
+    },
+
     async enable(userId: string): Promise<void> {
       await db.updateTable('users').set({ disabled_at: null }).where('id', '=', userId).execute();
     },

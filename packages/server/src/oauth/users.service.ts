@@ -19,6 +19,10 @@ export interface UserSummary extends User {
   readonly activeSignIns: number;
 }
 
+/** The roles an operator grants (contract section 16): a developer manages API keys of their own. */
+export const USER_ROLES = ['developer'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
 /** Letters and digits of any script (Arabic usernames too), dot, dash, underscore. */
 const USERNAME = /^[\p{L}\p{N}._-]{3,64}$/u;
 export const MIN_PASSWORD_LENGTH = 8;
@@ -51,6 +55,8 @@ export function createUsersService(db: Db, clock: () => number = Date.now) {
   const revokeSignIns = (userId: string, now: number) => repo.revokeSignIns(userId, now);
 
   return {
+    find,
+
     async create(username: string, password: string): Promise<User> {
       if (!USERNAME.test(username)) {
         throw new UserInputError('a username is 3 to 64 letters, digits, ".", "-" or "_"');
@@ -105,6 +111,22 @@ export function createUsersService(db: Db, clock: () => number = Date.now) {
       const user = await find(username);
       await repo.setMaxAgeRating(user.id, cap);
       return { user, maxAgeRating: cap };
+    },
+
+    /** Grants (or takes back) a role; idempotent. Answers the user's roles after it. */
+    async setRole(username: string, role: string, granted: boolean): Promise<{ user: User; roles: string[] }> {
+      if (!(USER_ROLES as readonly string[]).includes(role)) throw new UserInputError(`the role must be one of ${USER_ROLES.join(', ')}`);
+      const user = await find(username);
+      const roles = new Set(await repo.roles(user.id));
+      if (granted) roles.add(role);
+      else roles.delete(role);
+      await repo.setRoles(user.id, [...roles]);
+      return { user, roles: [...roles].sort() };
+    },
+
+    /** Whether the user (by id) holds the role, read from the database: an operator's grant or revocation counts from the next request. */
+    async hasRole(userId: string, role: UserRole): Promise<boolean> {
+      return (await repo.roles(userId)).includes(role);
     },
 
     /** The user may sign in again; the sign-ins that disabling ended stay ended. */

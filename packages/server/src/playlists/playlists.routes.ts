@@ -22,7 +22,7 @@ export interface PlaylistRouteDeps {
 
 const TAGS = ['PlaylistService'];
 /** What the routes declare of themselves (http/edge.ts wires it): anyone reads a public playlist, its owner the rest. */
-const READ = { access: 'catalog' } as const;
+const READ = { access: 'catalog', keyScope: 'playlists' } as const;
 const USER_READ = { access: 'user-read' } as const;
 const WRITE = { access: 'user-write' } as const;
 const POST = { access: 'user-write', idempotent: true } as const;

@@ -25,6 +25,7 @@ export interface Database {
   search_doclists: SearchDoclistsTable;
   search_vocabulary: SearchVocabularyTable;
   api_keys: ApiKeysTable;
+  api_key_usage: ApiKeyUsageTable;
   users: UsersTable;
   oauth_clients: OAuthClientsTable;
   oauth_grants: OAuthGrantsTable;
@@ -203,6 +204,27 @@ export interface ApiKeysTable {
   revoked_at: number | null;
   /** When the key last authenticated a request, to the minute (each node writes it at most once a minute). */
   last_used_at: number | null;
+  /** The developer who made it (contract section 16); null: an operator's, made with the CLI. */
+  owner_id: Generated<string | null>;
+  /** Space-separated key scopes: catalog, video, playlists. */
+  scopes: Generated<string>;
+  /** The key's own calls a minute (at most MAQAM_RATE_LIMIT); null: the server's. */
+  rate_limit_per_minute: Generated<number | null>;
+  /** 1: `mk_<id>_<secret>`; 2: with a CRC32 checksum (keys/key-format.ts). */
+  format: Generated<number>;
+  /** When it was rotated: it works until expires_at, answered with Deprecation and Sunset. */
+  rotated_at: Generated<number | null>;
+}
+
+/** Calls of a key per day and operation, added to by every node's flush (keys/key-usage.ts). */
+export interface ApiKeyUsageTable {
+  key_id: string;
+  /** UTC, YYYY-MM-DD. */
+  day: string;
+  operation: string;
+  calls: number | string;
+  client_errors: number | string;
+  rate_limited: number | string;
 }
 
 export interface UsersTable {
@@ -217,6 +239,8 @@ export interface UsersTable {
   disabled_at: number | null;
   /** The parental cap (an AgeRating) the operator set; null: none. */
   max_age_rating: Generated<string | null>;
+  /** Space-separated roles ('developer'); empty: none. */
+  roles: Generated<string>;
 }
 
 /** Public OAuth clients (no secret): they prove themselves with PKCE and exact redirect URIs. */

@@ -66,7 +66,7 @@ export async function videoRoutes(scope: FastifyInstance, deps: VideoRouteDeps):
           description: 'Episodes by episode number, then id; withdrawn episodes are left out. Page with page_size and page_token.' + CAP_NOTE,
           params, querystring: PageQuery, response: { 200: get },
         },
-        config: { access: 'catalog' },
+        config: { access: 'catalog', keyScope: 'video' },
       }, async (request, reply) => {
         const id = (request.params as Record<string, string>)[param]!;
         return sendLentAnswer(reply, await video.season(id, pageRequest(request.query as Record<string, unknown>), request.negotiation, capOf(request)), video);
@@ -79,7 +79,7 @@ export async function videoRoutes(scope: FastifyInstance, deps: VideoRouteDeps):
           description: `A withdrawn or unknown id is a 404.${CAP_NOTE}`,
           params, response: { 200: get },
         },
-        config: { access: 'catalog' },
+        config: { access: 'catalog', keyScope: 'video' },
       }, async (request, reply) =>
         sendJson(reply, await video.get(kind as VideoKind, (request.params as Record<string, string>)[param]!, request.negotiation, capOf(request))));
     }
@@ -93,7 +93,7 @@ export async function videoRoutes(scope: FastifyInstance, deps: VideoRouteDeps):
         description: `Every requested id is a key of \`results\`; ids not in the catalog get a per-item NOT_FOUND error. Duplicate ids are answered once.${CAP_NOTE}`,
         body: batchRequest, response: { 200: batchResponse },
       },
-      config: { ...body.config, access: 'catalog' },
+      config: { ...body.config, access: 'catalog', keyScope: 'video' },
     }, async (request, reply) =>
       sendLentAnswer(reply, await video.batchGet(kind, batchIdsOf(request.body, member), request.negotiation, capOf(request)), video));
   }
@@ -109,7 +109,7 @@ export async function videoRoutes(scope: FastifyInstance, deps: VideoRouteDeps):
         description: `In the order the ${what} lists them; withdrawn songs are left out. The songs play as any other (AcquireMusicStream).${CAP_NOTE}`,
         params, querystring: PageQuery, response: { 200: GetSoundtrackResponse },
       },
-      config: { access: 'catalog' },
+      config: { access: 'catalog', keyScope: 'video' },
     }, async (request, reply) => {
       const id = (request.params as Record<string, string>)[param]!;
       return sendLentAnswer(reply, await video.soundtrack(kind, id, pageRequest(request.query as Record<string, unknown>), request.negotiation, capOf(request)), video);
@@ -123,7 +123,7 @@ export async function videoRoutes(scope: FastifyInstance, deps: VideoRouteDeps):
       description: `Each title is \`{ show }\` or \`{ movie }\`, films first, then by id.${CAP_NOTE}`,
       params: GetSongParams, querystring: PageQuery, response: { 200: GetSongAppearancesResponse },
     },
-    config: { access: 'catalog' },
+    config: { access: 'catalog', keyScope: 'video' },
   }, async (request, reply) =>
     sendLentAnswer(reply, await video.appearances(request.params.song_id, pageRequest(request.query as Record<string, unknown>), request.negotiation, capOf(request)), video));
 }

@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Migrator, sql } from 'kysely';
 import type { ImportRecord } from '@maqam/contract';
-import { buildApp, createApiKeysRepo, createApiKeysService, generateDemoCatalog, importNdjsonFile, loadConfig, migrateToLatest, openStorage, type Storage } from '@maqam/server';
+import { buildApp, generateDemoCatalog, importNdjsonFile, loadConfig, migrateToLatest, openStorage, type Storage } from '@maqam/server';
 import { migrations } from '../../src/storage/migrations/index.ts';
 import { dialects } from '../dialects.ts';
 import { writeNdjson } from '../fixtures.ts';
@@ -28,10 +29,17 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the song templates mig
       const songIds = records.filter((record) => record.kind === 'song').map((record) => record.id);
 
       /** Every song through BatchGetSongs, read from the templates (no fragment cache). */
+      // A node started on the schema of the moment, as a deploy starts one: on PostgreSQL a connection's prepared
+      // statements are planned for the columns its tables had when prepared (migration 021 changes api_keys').
       const answers = async (): Promise<string> => {
-        const app = await buildApp({ config: loadConfig({ DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0', MAQAM_SONG_CACHE_MB: '0' }), storage, logger: false });
+        const nodeStorage = openStorage(database.url);
+        const app = await buildApp({ config: loadConfig({ DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0', MAQAM_SONG_CACHE_MB: '0' }), storage: nodeStorage, logger: false });
         try {
-          const apiKey = (await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'migration' })).key;
+          // A key as made before migration 021 (no checksum, none of its columns), so it is read on the schema of either side.
+          const apiKey = `mk_migration001_${'A'.repeat(43)}`;
+          await storage.db.insertInto('api_keys').values({
+            id: 'migration001', name: 'migration', secret_hash: createHash('sha256').update('A'.repeat(43)).digest('hex'), created_at: Date.now(), expires_at: null, revoked_at: null, last_used_at: null,
+          } as never).onConflict((oc) => oc.column('id').doNothing()).execute();
           const bodies: string[] = [];
           for (let i = 0; i < songIds.length; i += 100) {
             const res = await app.inject({
@@ -45,6 +53,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the song templates mig
           return bodies.join('\n');
         } finally {
           await app.close();
+          await nodeStorage.close();
         }
       };
       const before = await answers();
@@ -54,7 +63,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the song templates mig
       const migrator = new Migrator({ db: storage.db, provider: migrations });
       const down = await migrator.migrateTo('012-search-segments');
       expect(down.error).toBeUndefined();
-      expect(down.results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual(['Down 020-video-streams', 'Down 019-video', 'Down 018-playlist-text-order-keys', 'Down 017-typed-play-contexts', 'Down 016-playlists', 'Down 015-library', 'Down 014-deployment-id', 'Down 013-song-templates-rowid']);
+      expect(down.results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual(['Down 021-developer-keys', 'Down 020-video-streams', 'Down 019-video', 'Down 018-playlist-text-order-keys', 'Down 017-typed-play-contexts', 'Down 016-playlists', 'Down 015-library', 'Down 014-deployment-id', 'Down 013-song-templates-rowid']);
       if (name === 'sqlite') expect(await templatesTable(storage)).toContain('without rowid');
       expect(await answers()).toBe(before);
 

@@ -31,6 +31,8 @@ describe('the documented security of every operation is the enforced one', () =>
   beforeAll(async () => {
     server = await startTestServer(dialects[0]!, { MAQAM_RATE_LIMIT: '0' });
     const user = await createUsersService(server.storage.db).create('gatekeeper', 'صوت الموسيقى 123');
+    // The developer scope admits only users with the developer role (contract section 16), which a document cannot say.
+    await createUsersService(server.storage.db).setRole(user.username, 'developer', true);
     const client = await createClientsService(server.storage.db).create({ name: 'Access', redirectUris: [REDIRECT], scopes: [...SCOPE_NAMES] });
     for (const scope of SCOPE_NAMES) tokens.set(scope, (await tokensFor(server, client.clientId, user.username, scope)).access_token);
     const document = (await server.app.inject('/v1/openapi.json')).json() as { paths: Record<string, Record<string, { operationId: string; security?: Security }>> };

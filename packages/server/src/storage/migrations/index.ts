@@ -19,6 +19,7 @@ import * as typedPlayContexts from './017-typed-play-contexts.ts';
 import * as playlistTextOrderKeys from './018-playlist-text-order-keys.ts';
 import * as video from './019-video.ts';
 import * as videoStreams from './020-video-streams.ts';
+import * as developerKeys from './021-developer-keys.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -47,6 +48,7 @@ export const migrations: MigrationProvider = {
       '018-playlist-text-order-keys': playlistTextOrderKeys,
       '019-video': video,
       '020-video-streams': videoStreams,
+      '021-developer-keys': developerKeys,
     };
   },
 };
