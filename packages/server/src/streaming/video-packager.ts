@@ -38,7 +38,10 @@ export interface VideoPackagingProgress {
 }
 
 export interface VideoPackagingOptions {
-  /** More audio languages, each from a file of its own (its first audio stream); one of the source's language replaces the source's audio. */
+  /**
+   * More audio languages, each from a file (its default or first audio stream). One naming the source file itself
+   * says the language of the source's audio; one in the source audio's language replaces it.
+   */
   readonly audio?: readonly { readonly language: string; readonly file: string }[];
   /** SRT or WebVTT files, UTF-8 or Windows-1256. */
   readonly subtitles?: readonly { readonly language: string; readonly file: string; readonly forced?: boolean }[];
@@ -54,7 +57,7 @@ export interface PackagedVideo extends VideoPackage {
 
 const SEGMENT_SECONDS = 6;
 const AUDIO_KBPS = 128;
-/** The encoder's speed and quality trade: x264's veryfast keeps a 1080p ladder near real time on two cores. */
+/** The encoder's speed and quality trade: with x264's veryfast a 1080p ladder (three encodes) runs at about real time on two cores. */
 const X264_PRESET = 'veryfast';
 
 /** A title's folder under the media directory: a hash, so any id is a safe file name, and kinds never collide. */
@@ -544,7 +547,9 @@ export async function addVideo(db: Db, mediaRoot: string, title: VideoTitle, fil
     if (replaced !== undefined && replaced !== recorded.directory) await rm(join(mediaRoot, replaced), { recursive: true, force: true }).catch(() => {});
     return { title, ...recorded };
   } catch (error) {
-    if (moved) await rm(final, { recursive: true, force: true });
+    // A commit whose answer was lost may still have recorded the package: its files stay where the row may name them.
+    const recorded = moved && (await recordedDirectory(db, title).catch(() => undefined)) === `${titleDirectory}/${packageId}`;
+    if (moved && !recorded) await rm(final, { recursive: true, force: true });
     throw error;
   } finally {
     await rm(temp, { recursive: true, force: true });
@@ -688,6 +693,11 @@ async function finishPackage(directory: string, plan: PackagePlan, key: Buffer, 
     subtitles.push({ language: track.language, name: track.name, forced: track.forced, playlist: `${track.folder}/index.m3u8` });
   }
   return { renditions, audio, subtitles, durationMs: Math.round(durations.reduce((sum, duration) => sum + duration, 0) * 1000) };
+}
+
+async function recordedDirectory(db: Db, title: VideoTitle): Promise<string | undefined> {
+  const row = await db.selectFrom('video_packages').select('directory').where('title_kind', '=', title.kind).where('title_id', '=', title.id).executeTakeFirst();
+  return row?.directory;
 }
 
 /**
