@@ -1,6 +1,6 @@
 /** The server package's public surface, used by the CLI, tests and benchmarks. */
 export { buildApp, BODY_LIMIT } from './app.ts';
-export type { DemoApp } from './demo/demo.routes.ts';
+export type { DemoApp, DemoConfig } from './demo/demo.routes.ts';
 export { loadConfig, SETTINGS, ConfigError, configTableMarkdown, type Config } from './config.ts';
 export { startServer, closeOnSignals, type RunningServer } from './serve.ts';
 export { openStorage, migrateToLatest, VERSION_MAX_AGE_MS, type Storage } from './storage/storage.ts';
@@ -12,6 +12,10 @@ export { createCatalogRepo, type CatalogRepo } from './catalog/catalog.repo.ts';
 export { seedDemoCatalog, seedDemoVideo, seedKnownArtists, generateDemoCatalog, demoCatalogSize, seededRandom } from './import/demo-catalog.ts';
 export { KNOWN_ARTISTS, knownArtistId, knownSongs } from './import/known-artists.ts';
 export { packageDemoMusic, demoMusicDurations } from './demo/demo-music.ts';
+export {
+  packageDemoVideo, packageDemoTitle, demoVideoTitles, clipTitleOf, DEMO_FEATURED_SHOWS, DEMO_FEATURED_MOVIES, WINDOWS_1256_SUBTITLED,
+  type DemoVideoOptions, type PackagedDemoTitle,
+} from './demo/demo-video-media.ts';
 export { createApiKeysService, ApiKeyNotFoundError, type ApiKeysService } from './keys/api-keys.service.ts';
 export { createApiKeysRepo } from './keys/api-keys.repo.ts';
 export { ERRORS, VIOLATIONS, STATUS_OF_CODE } from './errors.ts';

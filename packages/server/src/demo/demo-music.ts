@@ -20,8 +20,14 @@ function pieceOf(song: { albumIndex: number; trackNumber: number }): number {
   return song.albumIndex + MAQAMAT.length * (song.trackNumber - 1);
 }
 
+/** The piece a known song plays (the music of a title whose soundtrack lists it); undefined for any other song. */
+export function pieceOfSong(songId: string): number | undefined {
+  const song = knownSongs().find((known) => known.id === songId);
+  return song && pieceOf(song);
+}
+
 /** Renders piece `piece` into `file` on a thread of its own (render-piece-worker.ts). */
-async function renderOnThread(piece: number, file: string): Promise<void> {
+export async function renderPieceOnThread(piece: number, file: string): Promise<void> {
   const worker = new Worker(new URL('./render-piece-worker.ts', import.meta.url), { workerData: { piece, file } });
   const [code] = (await once(worker, 'exit')) as [number];
   if (code !== 0) throw new Error(`the demo's music could not be rendered (piece ${piece}, exit ${code})`);
@@ -61,7 +67,7 @@ export async function packageDemoMusic(
     for (const song of missing) {
       if (signal?.aborted) return;
       const file = join(dir, `${pieceOf(song)}.wav`);
-      await renderOnThread(pieceOf(song), file);
+      await renderPieceOnThread(pieceOf(song), file);
       await addMedia(storage.db, mediaRoot, song.id, file);
       await rm(file, { force: true });
       onReady(song.id, ++ready, songs.length);

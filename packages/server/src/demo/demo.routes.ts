@@ -3,12 +3,41 @@ import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { contentEtag } from '../http/etag.ts';
 
+/**
+ * /demo/config.json: what the demo's page needs to sign in and what the
+ * demo offers. The lists that grow (`mediaSongs`, `videoTitles`) grow while
+ * the server packages the demo's media in the background, so the page reads
+ * them again to show what has become playable. Names are stable: the demo
+ * app (packages/demo-app) reads them.
+ */
+export interface DemoConfig {
+  /** The server's public URL, the OAuth issuer. */
+  issuer: string;
+  /** The demo's public OAuth client. */
+  clientId: string;
+  /** Songs with media: the only ones the demo offers to play. */
+  mediaSongs: readonly string[];
+  /**
+   * Films and episodes with packaged video (their ids: `movie-...`,
+   * `episode-...`), in the order they became playable: the only ones the
+   * demo offers to play. Empty while none is ready, and when the server
+   * makes no demo video (no ffmpeg or espeak-ng, or MAQAM_DEMO_MUSIC=0).
+   */
+  videoTitles: readonly string[];
+  /** Artists the music home features: the most listened to. */
+  featuredArtists: readonly string[];
+  /** Shows the Watch home features, in its order: the first is its spotlight; each one's first episode gets video first. */
+  featuredShows: readonly string[];
+  /** Films the Watch home features, in its order; each gets video after the shows' first episodes. */
+  featuredMovies: readonly string[];
+}
+
 /** The demo web app: a built folder (packages/demo-app/dist) and the settings its page reads. */
 export interface DemoApp {
   /** index.html and assets/ inside. */
   dir: string;
-  /** Served as /demo/config.json: what the page needs to sign in (issuer, client id, ...). Read once, at start. */
-  settings: () => Record<string, unknown>;
+  /** Served as /demo/config.json (a test's server may give only some fields), read at each request. */
+  settings: () => Partial<DemoConfig>;
 }
 
 const TYPES: Record<string, string> = {
