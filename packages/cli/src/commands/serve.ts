@@ -8,8 +8,9 @@ import { setFlagsFromString } from 'node:v8';
 import { sql } from 'kysely';
 import { SCOPE_NAMES } from '@maqam/contract';
 import {
-  addMedia, closeOnSignals, createClientsService, createUsersService, demoMusicDurations, KNOWN_ARTISTS, knownArtistId, packageDemoMusic,
-  seedDemoCatalog, seedDemoVideo, seedKnownArtists, startServer, type Config, type RunningServer, type Storage,
+  addMedia, closeOnSignals, createClientsService, createUsersService, DEMO_FEATURED_MOVIES, DEMO_FEATURED_SHOWS, demoMusicDurations, KNOWN_ARTISTS,
+  knownArtistId, knownSongs, packageDemoMusic, packageDemoVideo, seedDemoCatalog, seedDemoVideo, seedKnownArtists, startServer, type Config, type RunningServer,
+  type Storage,
 } from '@maqam/server';
 import { reportRebuilds } from '../context.ts';
 import type { Output } from '../output.ts';
@@ -48,12 +49,19 @@ async function seedDemoMedia(storage: Storage, config: Config, out: Output): Pro
   }
 }
 
-/** What the demo's pages are told (config.json): it changes as the demo's music is packaged in the background. */
+/**
+ * What the demo's pages are told (config.json, demo.routes.ts says what each
+ * field means): it changes as the demo's music and video are packaged in the background.
+ */
 interface DemoState {
-  /** Whether ffmpeg is there to make the demo's audio, asked once at start. */
+  /** Whether ffmpeg is there to make the demo's audio and video, asked once at start. */
   readonly hasFfmpeg: boolean;
+  /** Whether espeak-ng is there to give the demo's clips their voices, asked once at start. */
+  readonly hasEspeak: boolean;
   /** Songs with media, the only ones the demo offers to play. */
   readonly mediaSongs: string[];
+  /** Films and episodes (their ids) with packaged video, the only ones the demo offers to play, in the order they became playable. */
+  readonly videoTitles: string[];
   /** Artists the home view features: the most listened to, read from the catalog at start. */
   featuredArtists: string[];
 }
@@ -128,6 +136,38 @@ function packageMusicInBackground(server: RunningServer, config: Config, out: Ou
   });
 }
 
+/**
+ * How many of the demo's video titles get clips: MAQAM_DEMO_MUSIC's share
+ * of the known artists' songs, of the titles, rounded up. All of them by
+ * default; none with MAQAM_DEMO_MUSIC=0; one for the two songs the demo
+ * app's browser test asks for. (A setting of its own would live in
+ * config.ts.)
+ */
+export function demoVideoLimit(config: Pick<Config, 'demoMusicSongs'>): number {
+  const titles = DEMO_FEATURED_SHOWS.length + DEMO_FEATURED_MOVIES.length;
+  return Math.ceil(titles * Math.min(1, config.demoMusicSongs / knownSongs().length));
+}
+
+/**
+ * Clips for the Watch home's titles (the first episode of each featured
+ * show, then the featured films; demo-video-media.ts), made and packaged
+ * after the server has started, one at a time beside the music, each
+ * playable as soon as it is packaged. A clip takes some 25 s of CPU (30 s
+ * to a minute of 720p, encoded twice), made at a lower priority than the
+ * server's; the fifteen, six minutes of CPU.
+ */
+function packageVideoInBackground(server: RunningServer, config: Config, out: Output, demo: DemoState): void {
+  const stopping = new AbortController();
+  server.app.server.once('close', () => stopping.abort());
+  out.info('demo video: making clips of the Watch home\'s titles in the background (720p, Arabic and English voices and subtitles); each plays once packaged');
+  packageDemoVideo(server.storage, config.mediaDirectory, (title, ready, total) => {
+    demo.videoTitles.push(title.id);
+    out.info(ready === total ? `demo video: all ${total} titles are playable` : `demo video: ${title.id} is playable (${ready} of ${total})`);
+  }, { signal: stopping.signal, limit: demoVideoLimit(config), background: true }).catch((error: unknown) => {
+    if (!stopping.signal.aborted) out.info(`demo video stopped: ${(error as Error).message}`);
+  });
+}
+
 async function findFeaturedArtists(storage: Storage): Promise<string[]> {
   const rows = await storage.db
     .selectFrom('artists')
@@ -153,7 +193,11 @@ export async function serve(given: Config, out: Output, flags: { demo?: boolean 
   setFlagsFromString('--heap-growing-percent=20');
   // The demo signs /docs in with the demo client unless another is configured.
   const config = flags.demo && given.docsClientId === '' ? { ...given, docsClientId: DEMO_CLIENT_ID } : given;
-  const demo: DemoState = { hasFfmpeg: flags.demo === true && spawnSync('ffmpeg', ['-version']).status === 0, mediaSongs: [], featuredArtists: [] };
+  const demo: DemoState = {
+    hasFfmpeg: flags.demo === true && spawnSync('ffmpeg', ['-version']).status === 0,
+    hasEspeak: flags.demo === true && spawnSync('espeak-ng', ['--version']).status === 0,
+    mediaSongs: [], videoTitles: [], featuredArtists: [],
+  };
   const server = await startServer(config, {
     onRebuildProgress: reportRebuilds(out),
     beforeListen: flags.demo ? (storage) => seedDemo(storage, config, out, demo) : undefined,
@@ -164,15 +208,19 @@ export async function serve(given: Config, out: Output, flags: { demo?: boolean 
             issuer: config.publicUrl,
             clientId: DEMO_CLIENT_ID,
             mediaSongs: demo.mediaSongs,
+            videoTitles: demo.videoTitles,
             featuredArtists: demo.featuredArtists,
+            featuredShows: DEMO_FEATURED_SHOWS,
+            featuredMovies: DEMO_FEATURED_MOVIES,
           }),
         }
       : undefined,
   });
   closeOnSignals(server);
   if (flags.demo) {
-    const { hasFfmpeg } = demo;
+    const { hasFfmpeg, hasEspeak } = demo;
     if (hasFfmpeg && config.demoMusicSongs > 0) packageMusicInBackground(server, config, out, demo);
+    if (hasFfmpeg && hasEspeak && config.demoMusicSongs > 0) packageVideoInBackground(server, config, out, demo);
     const base = config.publicUrl;
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -204,7 +252,11 @@ export async function serve(given: Config, out: Output, flags: { demo?: boolean 
         hasFfmpeg && config.demoMusicSongs > 0
           ? `Streams: ${DEMO_MEDIA_SONGS.join(', ')} and the known artists' songs have media. With the access token:\n` +
             `  curl -s ${base}/v1/streaming/music -H "authorization: Bearer <access_token>" -H 'content-type: application/json' -d '{"songId":{"value":"song-1"}}'\n` +
-            '  and play the manifestUrl it answers (ffplay, VLC, Safari).'
+            '  and play the manifestUrl it answers (ffplay, VLC, Safari).\n' +
+            (hasEspeak
+              ? 'Video: the featured shows\' first episodes and the featured films get clips as they are packaged (/demo/config.json lists them), this one first:\n' +
+                `  curl -s ${base}/v1/streaming/video -H "authorization: Bearer <access_token>" -H 'content-type: application/json' -d '{"episodeId":{"value":"episode-beit-al-karma-1-1"}}'`
+              : 'Video: no demo clips, because espeak-ng is not installed (Debian: apt-get install espeak-ng), then restart.')
           : hasFfmpeg
             ? 'Streams: no demo media, as MAQAM_DEMO_MUSIC=0 asks.'
             : 'Streams: no demo media, because ffmpeg is not installed (Debian: apt-get install ffmpeg), then restart.',
