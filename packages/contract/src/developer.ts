@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { WITHOUT_NUL } from './catalog.ts';
 
 /** Contract section 16: developers' own keys (DeveloperService). */
 
@@ -71,7 +72,7 @@ export const RotateApiKeyRequest = Type.Object(
   { title: 'RotateApiKeyRequest', additionalProperties: false },
 );
 
-export const ApiKeyParams = Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const ApiKeyParams = Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 64, pattern: WITHOUT_NUL, description: 'The key\'s id (the part of the key after `mk_`).' }) });
 
 export const ApiKeyResponse = Type.Object({ apiKey: ApiKey }, { title: 'ApiKeyResponse' });
 export const ListApiKeysResponse = Type.Object(

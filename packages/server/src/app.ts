@@ -223,7 +223,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   const limiter = limiting ? createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log, keyOf: credentialKey, clock }) : undefined;
   const addressLimiter = limiting ? createRateLimiter({ store, perMinute: config.rateLimitPerMinute, log: app.log, keyOf: addressKey, clock }) : undefined;
   const guard = createGuard(verifiers, limiter);
-  const leakReportLimiter = createRateLimiter({ store, perMinute: LEAK_REPORTS_PER_MINUTE, log: app.log, keyOf: (request) => `leak-report:${addressKey(request)}`, clock });
+  const leakReportLimiter = limiting ? createRateLimiter({ store, perMinute: LEAK_REPORTS_PER_MINUTE, log: app.log, keyOf: (request) => `leak-report:${addressKey(request)}`, clock }) : undefined;
 
   // The methods each API path answers: for Allow on a 405 and for CORS preflights. Filled while routes are added.
   const methodsByPath = new Map<string, Set<string>>();

@@ -2,11 +2,12 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { seededRandom } from '@maqam/server';
+import { createClientsService, seededRandom } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 import { seedAccounts, tokensFor } from '../oauth/oauth-helpers.ts';
 import { libraryUser } from '../library/library-helpers.ts';
+import { developer } from '../keys/developer-helpers.ts';
 import { spawnServer, type ServerProcess } from '../outage/spawn-server.ts';
 
 /** Sends raw bytes and reads until the server closes (or 3 s pass). */
@@ -104,7 +105,7 @@ function hostileValue(random: ReturnType<typeof seededRandom>, depth = 0): unkno
 const urlPart = (value: unknown) => [...Buffer.from(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value))].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
 
 /** One hostile request, built only from the seed, so both dialects get exactly the same sequence. */
-function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { apiKey: string; bearer: string; libraryBearer: string; playlistId: string }): InjectOptions {
+function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { apiKey: string; bearer: string; libraryBearer: string; playlistId: string; developerBearer: string; developerKeyId: string }): InjectOptions {
   const value = () => hostileValue(random);
   const text = () => random.pick(HOSTILE_STRINGS);
   const headers: Record<string, string> = {};
@@ -131,7 +132,7 @@ function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { 
   const playlistUrl = () => `/v1/playlists/${urlPart(random.next() < 0.6 ? credentials.playlistId : text())}`;
   const songList = () => Array.from({ length: Math.floor(random.next() * 5) }, () => ({ value: random.next() < 0.5 ? random.pick(['song-ar', 'song-en', 'song-withdrawn']) : value() }));
   const itemIds = () => (random.next() < 0.7 ? Array.from({ length: Math.floor(random.next() * 4) }, value) : value());
-  switch (Math.floor(random.next() * 15)) {
+  switch (Math.floor(random.next() * 16)) {
     case 0:
     case 1:
       return { method: 'POST', url: '/v1/music/songs:batchGet', headers, payload: json(random.next() < 0.6 ? { songIdList: Array.from({ length: Math.floor(random.next() * 5) }, () => ({ value: value() })) } : value()) };
@@ -208,6 +209,25 @@ function hostileRequest(random: ReturnType<typeof seededRandom>, credentials: { 
         { method: 'GET', url: `/v1/search?q=${urlPart(text())}&types=${urlPart(random.pick(['show,movie', 'movie', 'show,film', text()]))}`, headers },
       ]);
     }
+    case 15: {
+      // DeveloperService (issue 55): a developer's keys with hostile bodies, ids and days; reportLeaked with none.
+      const developerHeaders: Record<string, string> = { ...headers };
+      if (random.next() < 0.8) {
+        delete developerHeaders['x-api-key'];
+        developerHeaders.authorization = `Bearer ${credentials.developerBearer}`;
+      }
+      const keyUrl = `/v1/developer/keys/${urlPart(random.next() < 0.6 ? credentials.developerKeyId : text())}`;
+      return random.pick<InjectOptions>([
+        { method: 'POST', url: '/v1/developer/keys', headers: developerHeaders, payload: json(random.next() < 0.6 ? { name: text(), scopes: random.pick([['catalog'], ['video', 'x'], value()]), expiresAt: random.pick(['2099-01-01T00:00:00Z', 'soon', value()]), rateLimitPerMinute: value() } : value()) },
+        { method: 'GET', url: `/v1/developer/keys?page_size=${urlPart(random.pick([...HOSTILE_STRINGS, '5', '101']))}&page_token=${urlPart(text())}`, headers: developerHeaders },
+        { method: 'GET', url: keyUrl, headers: developerHeaders },
+        { method: 'PATCH', url: keyUrl, headers: developerHeaders, payload: json(random.next() < 0.6 ? { name: text(), rate_limit_per_minute: value() } : value()) },
+        { method: 'POST', url: `${keyUrl}:rotate`, headers: developerHeaders, payload: json(random.next() < 0.6 ? { graceSeconds: random.pick([0, 60, -1, 1e9, value()]) } : value()) },
+        { method: 'POST', url: `${keyUrl}:revoke`, headers: developerHeaders },
+        { method: 'GET', url: `${keyUrl}/usage?from=${urlPart(random.pick(['2026-01-01', '2026-02-30', text()]))}&to=${urlPart(random.pick(['2026-12-31', text()]))}`, headers: developerHeaders },
+        { method: 'POST', url: '/v1/developer/keys:reportLeaked', headers, payload: json(random.next() < 0.6 ? { key: random.pick([credentials.apiKey.slice(0, -1), text(), value()]) } : value()) },
+      ]);
+    }
     default:
       return { method: random.pick(['GET', 'HEAD', 'DELETE', 'PATCH']) as InjectOptions['method'], url: random.pick([`/v1/streaming/hls/${urlPart(text())}/index.m3u8`, '/v1/auth/tokeninfo', `/v1/${urlPart(text())}`, `/${urlPart(text())}`]), headers };
   }
@@ -230,6 +250,8 @@ describe('hostile requests on every dialect', () => {
     let bearer: string;
     let libraryBearer: string;
     let playlistId: string;
+    let developerBearer: string;
+    let developerKeyId: string;
     beforeAll(async () => {
       server = await startTestServer(dialect, { MAQAM_RATE_LIMIT: '0' });
       const accounts = await seedAccounts(server);
@@ -240,6 +262,9 @@ describe('hostile requests on every dialect', () => {
         payload: JSON.stringify({ name: 'hostile', songIdList: [{ value: 'song-ar' }, { value: 'song-en' }] }),
       });
       playlistId = created.json().playlist.id.value;
+      const dev = await developer(server);
+      developerBearer = dev.token;
+      developerKeyId = (await dev.call('POST', '/v1/developer/keys', { name: 'hostile' })).json().apiKey.id;
     });
     afterAll(async () => server?.close());
 
@@ -248,7 +273,7 @@ describe('hostile requests on every dialect', () => {
       const seen: string[] = [];
       const problems: string[] = [];
       for (let i = 0; i < REQUESTS_PER_DIALECT; i++) {
-        const request = hostileRequest(random, { apiKey: server.apiKey, bearer, libraryBearer, playlistId });
+        const request = hostileRequest(random, { apiKey: server.apiKey, bearer, libraryBearer, playlistId, developerBearer, developerKeyId });
         const res = await server.app.inject(request);
         const where = `#${i} ${request.method} ${String(request.url).slice(0, 120)}`;
         let code = '';
@@ -357,7 +382,8 @@ describe.each(dialects.map((d) => [d.name, d] as const))('bodies past the declar
     server = await startTestServer(dialect, { MAQAM_RATE_LIMIT: '0' });
     const user = await libraryUser(server);
     // Every scope, so that each route gets as far as reading its body.
-    bearer = (await tokensFor(server, user.clientId, user.user.username, 'read stream write')).access_token;
+    await createClientsService(server.storage.db).allowScope(user.clientId, 'developer');
+    bearer = (await tokensFor(server, user.clientId, user.user.username, 'read stream write developer')).access_token;
     const created = await server.app.inject({
       method: 'POST', url: '/v1/playlists', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
       payload: JSON.stringify({ name: 'limits', songIdList: [{ value: 'song-ar' }] }),
