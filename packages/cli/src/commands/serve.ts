@@ -86,6 +86,8 @@ async function seedDemo(storage: Storage, config: Config, out: Output, demo: Dem
   }
   const anyUser = await storage.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (!anyUser) await createUsersService(storage.db).create(DEMO_USER.username, DEMO_USER.password);
+  // The demo user is a developer (contract section 16); a database whose first user is not the demo's has no demo user to make one.
+  await createUsersService(storage.db).setRole(DEMO_USER.username, 'developer', true).catch(() => {});
   const clients = createClientsService(storage.db);
   const callback = `${config.publicUrl}/demo/callback`;
   // The Authorize button of /docs (swagger-ui) comes back to this page.
@@ -100,6 +102,7 @@ async function seedDemo(storage: Storage, config: Config, out: Output, demo: Dem
   } else {
     // Made by a release before the library: the demo now saves likes and reports plays.
     if (await clients.allowScope(DEMO_CLIENT_ID, 'write')) out.info('demo client: may now ask for the write scope');
+    if (await clients.allowScope(DEMO_CLIENT_ID, 'developer')) out.info('demo client: may now ask for the developer scope');
     for (const uri of [callback, docsCallback]) {
       // Served on another port or public URL than before: the demo signs in there too.
       if (await clients.addRedirectUri(DEMO_CLIENT_ID, uri)) out.info(`demo client: added redirect URI ${uri}`);
