@@ -146,6 +146,29 @@ describe.each(dialects.map((d) => [d.name, d] as const))('operator commands on %
     expect([again.code, again.stderr.includes(`no client "${client.clientId}"`)]).toEqual([1, true]);
   });
 
+  it('users grant U developer lets U manage keys of their own at once; keys list --owner U shows them; revoke takes the role back', async () => {
+    const user = await newUser();
+    const client = await runCliJson(env, ['clients', 'create', '--name', 'Dev Portal', '--redirect-uri', REDIRECT, '--scopes', 'read developer']);
+    const { access_token: bearer } = await signInAs(user.username, { clientId: client.clientId, scope: 'developer' });
+    const dev = (method: 'GET' | 'POST', url: string, body?: unknown) => server.app.inject({
+      method, url, headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+    expect((await dev('GET', '/v1/developer/keys')).statusCode).toBe(403);
+    expect(await runCliJson(env, ['users', 'grant', user.username, 'developer'])).toEqual({ ...user, roles: ['developer'] });
+    const made = await dev('POST', '/v1/developer/keys', { name: 'from the portal' });
+    expect(made.statusCode, made.body).toBe(201);
+    const owned = await runCliJson(env, ['keys', 'list', '--owner', user.username]);
+    expect(owned.map((k: { id: string; owner: string }) => [k.id, k.owner])).toEqual([[made.json().apiKey.id, user.username]]);
+    expect((await runCli(env, ['keys', 'list', '--owner', user.username])).stdout).toMatch(new RegExp(`${made.json().apiKey.id}\\s+active\\s+from the portal\\s+${user.username}`));
+    expect((await runCliJson(env, ['keys', 'list'])).find((k: { name: string }) => k.name === 'test').owner).toBeNull();
+    const nobody = await runCli(env, ['keys', 'list', '--owner', 'nobody-at-all']);
+    expect([nobody.code, nobody.stderr]).toEqual([1, expect.stringContaining('no user "nobody-at-all"')]);
+    expect(await runCliJson(env, ['users', 'revoke', user.username, 'developer'])).toEqual({ ...user, roles: [] });
+    expect((await dev('GET', '/v1/developer/keys')).statusCode).toBe(403);
+    const wrong = await runCli(env, ['users', 'grant', user.username, 'admin']);
+    expect([wrong.code, wrong.stderr]).toEqual([1, expect.stringContaining('the role must be one of developer')]);
+  });
+
   it('keys list shows when each key was last used', async () => {
     const unused = await runCliJson(env, ['keys', 'create', '--name', 'never used']);
     const res = await server.call({ method: 'GET', url: '/v1/music/artists/artist-ar' });
