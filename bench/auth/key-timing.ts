@@ -5,7 +5,9 @@
 // in memory between writes). Compared in rounds by bench/lib/compare.ts: A is
 // an unknown id, A again an unknown id once more, B a known id with a wrong
 // secret; a side's figure in a round is the median of its BENCH_REQUESTS
-// refusals. A verdict inside the A/A band is what the two must give.
+// refusals. A verdict inside the A/A band is what the two must give (issue 55: within 10%). This
+// comparison lives here and not in a test: a test must not assert wall-clock bounds; the tests assert
+// that both refusals run the same statements (test/http/credential-cache.test.ts).
 //
 //   npm run bench:key-timing      (BENCH_ROUNDS, default 25; BENCH_REQUESTS a side a round, default 200)
 import { request, Agent } from 'node:http';
@@ -14,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { alternate, median, printComparison, type Side } from '../lib/compare.ts';
 import { freshPostgresDatabase } from '../lib/postgres.ts';
-import { buildApp, createApiKeysRepo, createApiKeysService, loadConfig, prepareDatabase, openStorage } from '@maqam/server';
+import { buildApp, createApiKeysRepo, createApiKeysService, formatKey, loadConfig, prepareDatabase, openStorage } from '@maqam/server';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -30,7 +32,9 @@ async function measure(label: string, databaseUrl: string, redisUrl: string | un
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const { id, key } = await createApiKeysService(createApiKeysRepo(storage.db)).create({ name: 'timing' });
-  const unknownId = `mk_zzzzzzzzzzzz_${'A'.repeat(43)}`;
+  // Keys in the checksummed format (contract section 16) with a right checksum: both reach the database. A bad
+  // checksum is refused before any read, sooner, and may be: it tells nothing about which ids exist.
+  const unknownId = formatKey('zzzzzzzzzzzz', 'A'.repeat(43));
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const get = (apiKey: string) => new Promise<number>((resolve, reject) => {
     const started = process.hrtime.bigint();
@@ -52,7 +56,7 @@ async function measure(label: string, databaseUrl: string, redisUrl: string | un
   const comparison = await alternate({
     a: refusals('unknown key id', unknownId),
     aAgain: refusals('unknown key id', unknownId),
-    b: refusals('known id, wrong secret', `mk_${id}_${'A'.repeat(43)}`),
+    b: refusals('known id, wrong secret', formatKey(id, 'A'.repeat(43))),
     rounds: ROUNDS,
     onMeasured: () => {},
   });

@@ -18,6 +18,7 @@ export {
 } from './demo/demo-video-media.ts';
 export { createApiKeysService, ApiKeyNotFoundError, type ApiKeysService } from './keys/api-keys.service.ts';
 export { createApiKeysRepo } from './keys/api-keys.repo.ts';
+export { formatKey, parseKey, CHECKSUMMED_KEY_SOURCE } from './keys/key-format.ts';
 export { ERRORS, VIOLATIONS, STATUS_OF_CODE } from './errors.ts';
 export { createUsersService, UserInputError, type UsersService, type UserSummary } from './oauth/users.service.ts';
 export { createClientsService, ClientInputError, type ClientsService } from './oauth/clients.service.ts';
