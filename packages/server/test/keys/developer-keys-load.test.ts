@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, loadConfig, openStorage, type Storage } from '@maqam/server';
+import { buildApp, formatKey, loadConfig, openStorage, type Storage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
 import { REDIS_URL, redisUp } from '../redis.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
@@ -133,6 +133,26 @@ describe.each(dialects.map((d) => [d.name, d] as const))('developer keys under l
       // One row a (key, day, operation), whatever the number of requests.
       expect(writes.length).toBe(1);
       expect(app.keyUsage.pending()).toBe(0);
+    } finally {
+      await app.close();
+      await storage.close();
+    }
+  });
+
+  it('refuses a key with a bad checksum before any database read; a right one with an unknown id reads as a known one does', async () => {
+    const dev = await developer(server);
+    const { secret } = (await dev.call('POST', '/v1/developer/keys', { name: 'checked' })).json();
+    const reads: string[] = [];
+    const storage = openStorage(server.databaseUrl, { redisUrl: shared.REDIS_URL, logQuery: (sql) => { if (/"api_keys"/.test(sql)) reads.push(sql); } });
+    const app = await buildApp({ config: loadConfig({ DATABASE_URL: server.databaseUrl, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0', ...shared }), storage, logger: false, clock });
+    try {
+      const last = secret.at(-1) === '0' ? '1' : '0';
+      const badChecksum = `${secret.slice(0, -1)}${last}`;
+      expect((await withKey(app, badChecksum)).statusCode).toBe(401);
+      expect(reads).toEqual([]);
+      const unknown = formatKey('zzzzzzzzzzzz', secret.slice(16, 59));
+      expect((await withKey(app, unknown)).statusCode).toBe(401);
+      expect(reads.length).toBeGreaterThan(0);
     } finally {
       await app.close();
       await storage.close();
