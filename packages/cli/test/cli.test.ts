@@ -219,7 +219,7 @@ describe('maqam import', () => {
 describe('maqam keys', () => {
   it('creates, lists, rotates and revokes keys with --json', async () => {
     const created = await json(['keys', 'create', '--name', 'mobile', '--expires-in', '90d']);
-    expect(created).toEqual({ id: expect.stringMatching(/^[a-z0-9]{12}$/), name: 'mobile', key: expect.stringMatching(/^mk_[a-z0-9]{12}_[A-Za-z0-9_-]{43}$/) });
+    expect(created).toEqual({ id: expect.stringMatching(/^[a-z0-9]{12}$/), name: 'mobile', key: expect.stringMatching(/^mk_[a-z0-9]{12}_[A-Za-z0-9_-]{43}[0-9A-Za-z]{6}$/) });
     expect(created.key.startsWith(`mk_${created.id}_`)).toBe(true);
 
     const listed = await json(['keys', 'list']);
