@@ -259,7 +259,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('tokens on %s', (_name,
       token_endpoint: 'http://127.0.0.1:8080/v1/auth/token',
       revocation_endpoint: 'http://127.0.0.1:8080/v1/auth/token/revoke',
       code_challenge_methods_supported: ['S256'],
-      scopes_supported: ['read', 'stream', 'write'],
+      scopes_supported: ['read', 'stream', 'write', 'developer'],
       authorization_response_iss_parameter_supported: true,
     });
   });
