@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKeysRepo, createApiKeysService, createUsersService } from '@maqam/server';
+import { createApiKeysRepo, createApiKeysService, createClientsService, createUsersService } from '@maqam/server';
+import { authorizeUrl, pkce, REDIRECT } from '../oauth/oauth-helpers.ts';
 import { dialects } from '../dialects.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 import { developer, withKey } from './developer-helpers.ts';
@@ -242,6 +243,17 @@ describe.each(dialects)('DeveloperService on $name', (dialect) => {
     expect((await withKey(server.app, body)).statusCode).toBe(401);
     expect((await withKey(server.app, rotated.key)).statusCode).toBe(200);
     expect((await withKey(server.app, rotated.key.slice(0, -6))).statusCode).toBe(401);
+  });
+
+  it('explains the developer scope on the consent page in Arabic and English', async () => {
+    const client = await createClientsService(server.storage.db).create({ name: 'Portal', redirectUris: [REDIRECT], scopes: ['developer'] });
+    const page = await server.app.inject({
+      method: 'GET',
+      url: authorizeUrl({ response_type: 'code', client_id: client.clientId, redirect_uri: REDIRECT, scope: 'developer', state: 's', code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('إدارة مفاتيح API الخاصة بك كمطوّر');
+    expect(page.body).toContain('Manage your developer API keys');
   });
 
   it('is told in the OpenAPI document under DeveloperService', async () => {
