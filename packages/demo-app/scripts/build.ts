@@ -24,5 +24,6 @@ await build({
   logLevel: 'warning',
 });
 await cp(join(root, 'src/index.html'), join(out, 'index.html'));
-await cp(join(root, 'src/app.css'), join(out, 'assets/app.css'));
+// app.css with the files it imports (video.css), in one file.
+await build({ entryPoints: [join(root, 'src/app.css')], outfile: join(out, 'assets/app.css'), bundle: true, minify: true, target: ['chrome120', 'firefox121', 'safari17'], logLevel: 'warning' });
 console.log(`demo app built into ${out}`);

@@ -12,6 +12,7 @@ import { followLyrics, lyricsPanel } from './player/lyrics-panel.ts';
 import { playerBar } from './player/player-bar.ts';
 import { followQueue, queuePanel } from './player/queue-panel.ts';
 import type { State } from './store.ts';
+import { followVideo } from './video/video-player.ts';
 
 /** The player's height, as the sheets above it and the page's last rows need it: it wraps to more rows on a phone. */
 const playerSize = new ResizeObserver(([entry]) => {
@@ -33,6 +34,7 @@ function mainContent(state: State) {
  */
 const mainInputs = (state: State) => [
   state.starting, state.user, state.lang, state.view, state.saved, state.following, state.nowPlaying?.id.value, state.settings.mediaSongs, state.menu?.opener,
+  state.video,
 ];
 
 export function renderApp(state: State, previous: State) {
@@ -40,7 +42,8 @@ export function renderApp(state: State, previous: State) {
   root.lang = state.lang;
   root.dir = state.lang === 'ar' ? 'rtl' : 'ltr';
   if (!state.starting) document.title = t().title;
-  const playing = state.user !== null && state.nowPlaying !== null;
+  // The music's player bar gives way to the video player on its page (the music pauses when a video starts).
+  const playing = state.user !== null && state.nowPlaying !== null && state.route.view !== 'player';
   const lyricsShown = playing && state.lyricsOpen;
   const queueShown = playing && state.queueOpen;
   document.body.classList.toggle('with-player', playing);
@@ -60,4 +63,5 @@ export function renderApp(state: State, previous: State) {
   if (playing) playerSize.observe(document.getElementById('player')!);
   followLyrics(state, lyricsShown);
   followQueue(state, previous, queueShown);
+  followVideo(state);
 }

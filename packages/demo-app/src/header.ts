@@ -77,7 +77,7 @@ export function sections(state: State) {
   const here = (target: Route) =>
     (route.view === target.view && (target.view !== 'library' || (route.view === 'library' && route.tab === target.tab))) ||
     (target.view === 'playlists' && route.view === 'playlist') ||
-    (target.view === 'watch' && (route.view === 'show' || route.view === 'movie'));
+    (target.view === 'watch' && (route.view === 'show' || route.view === 'movie' || route.view === 'player'));
   const tab = (target: Route, label: string, testId: string) => html`<a href=${link(target)} data-testid=${testId} aria-current=${here(target) ? 'page' : nothing}>${label}</a>`;
   return html`
     ${tab({ view: 'home' }, text.home, 'nav-home')}

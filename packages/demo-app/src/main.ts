@@ -28,6 +28,8 @@ import { startShortcuts } from './player/shortcuts.ts';
 import { currentRoute } from './router.ts';
 import { act, connect, firstLanguage, readSettings } from './session.ts';
 import { store } from './store.ts';
+import { startVideoKeys } from './video/video-keys.ts';
+import { startVideo } from './video/video-player.ts';
 
 const settings = await readSettings();
 // The sign-in returns to the issuer's origin; start there so the stored PKCE verifier is found on return.
@@ -38,6 +40,8 @@ const maqam = connect(settings);
 Object.assign(globalThis, { maqam });
 startPlayer({ onReported: () => void refreshRecent() });
 startShortcuts();
+startVideo();
+startVideoKeys();
 startAddMenu();
 store.subscribe(renderApp);
 

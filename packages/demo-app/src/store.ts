@@ -13,10 +13,12 @@ import type { PlaylistView } from './pages/playlist.ts';
 import type { PlaylistsView } from './pages/playlists.ts';
 import type { SearchView } from './pages/search.ts';
 import type { ShowView } from './pages/show.ts';
+import type { VideoView } from './pages/video-page.ts';
 import type { WatchView } from './pages/watch.ts';
 import { EMPTY_QUEUE, type QueueState } from './player/play-queue.ts';
 import type { Route } from './router.ts';
 import type { Lang } from './texts.ts';
+import type { VideoState } from './video/video-state.ts';
 
 export interface DemoSettings {
   issuer: string;
@@ -25,10 +27,20 @@ export interface DemoSettings {
   mediaSongs: string[];
   /** Artists the home view features, chosen by the server from the catalog. */
   featuredArtists: string[];
+  /**
+   * Films and episodes that have video (packaged by the server as it starts):
+   * the only ones the app offers to play. Absent from a server that does not
+   * say: then every title offers Play, and the player says when one has none.
+   */
+  mediaMovies?: string[];
+  mediaEpisodes?: string[];
+  /** The shows and films the Watch home features, in its order (the first show is its spotlight); the app's own picks when absent. */
+  featuredShows?: string[];
+  featuredMovies?: string[];
 }
 
 /** The data of a page, as its loader read it. */
-export type View = HomeView | LibraryView | ArtistView | AlbumView | SearchView | PlaylistsView | PlaylistView | WatchView | ShowView | MovieView;
+export type View = HomeView | LibraryView | ArtistView | AlbumView | SearchView | PlaylistsView | PlaylistView | WatchView | ShowView | MovieView | VideoView;
 
 /** A page on screen: `serial` tells this showing of it from an earlier or later one (an answer for an old one is dropped). */
 export type Shown<V extends View = View> = V & { readonly serial: number };
@@ -72,6 +84,8 @@ export interface State {
   lyrics: GetLyricsResponse | null;
   lyricsOpen: boolean;
   queueOpen: boolean;
+  /** The video player, while its page is on screen. */
+  video: VideoState | null;
 }
 
 type Listener = (state: State, previous: State) => void;
@@ -98,7 +112,7 @@ export const store = {
       starting: true, lang, settings, route, user: null, displayName: '', view: null, loading: false, status: '', searchText: '',
       saved: new Set(), following: new Set(), myPlaylists: null, menu: null,
       queue: EMPTY_QUEUE, nowPlaying: null, playContext: undefined, quality: 'AUDIO_QUALITY_STANDARD', paused: true, position: 0, duration: Number.NaN,
-      lyrics: null, lyricsOpen: false, queueOpen: false,
+      lyrics: null, lyricsOpen: false, queueOpen: false, video: null,
     };
   },
 

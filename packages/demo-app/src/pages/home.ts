@@ -1,8 +1,10 @@
 // Home: featured artists and their latest albums first, each a tap from
-// playing; then the songs the demo can play, and what the user played last.
+// playing; then the songs the demo can play, what the user played last, and
+// the films and episodes they are in the middle of.
 import type { Album, Artist, Song } from '@maqam/sdk';
 import { html } from 'lit-html';
 import { albumCard, artistCard, shelf } from '../components/cards.ts';
+import { continueWatchingShelf, loadContinueWatching, type WatchingEntry } from '../components/continue-watching.ts';
 import { markSaved } from '../components/likes.ts';
 import { trackList } from '../components/song-list.ts';
 import { t } from '../format.ts';
@@ -15,6 +17,8 @@ export interface HomeView {
   recent: Song[];
   artists: Artist[];
   releases: Album[];
+  /** Continue watching: a film or an episode is a tap from going on. */
+  watching: WatchingEntry[];
 }
 
 /** Songs the home's first shelf offers to play. */
@@ -22,10 +26,11 @@ const HOME_PLAYABLE = 8;
 
 export async function load(): Promise<HomeView> {
   const { lang: locale, settings } = store.state;
-  const [songs, artists, recent] = await Promise.all([
+  const [songs, artists, recent, watching] = await Promise.all([
     settings.mediaSongs.length > 0 ? maqam.songs.batchGet(settings.mediaSongs.slice(0, HOME_PLAYABLE), { locale }) : new Map(),
     settings.featuredArtists.length > 0 ? maqam.artists.batchGet(settings.featuredArtists, { locale }) : new Map(),
     recentlyPlayed(),
+    loadContinueWatching(),
   ]);
   const featured = [...artists.values()].flatMap((result) => (result.artist ? [result.artist] : []));
   // New releases: the latest albums of the first featured artists, newest first.
@@ -33,7 +38,7 @@ export async function load(): Promise<HomeView> {
   const releases = latest.flatMap((page) => page.items).sort((a, b) => b.releaseDate.localeCompare(a.releaseDate));
   const playable = [...songs.values()].flatMap((result) => (result.song ? [result.song] : []));
   await markSaved([...playable, ...recent], releases);
-  return { view: 'home', playable, recent, artists: featured, releases };
+  return { view: 'home', playable, recent, artists: featured, releases, watching };
 }
 
 /** The songs of the user's latest counted plays, each once, newest first. */
@@ -74,7 +79,8 @@ export function render(view: Shown<HomeView>) {
       ${view.recent.length > 0
         ? trackList(view.recent, { showAlbumArt: true, testId: 'recent' })
         : html`<p class="meta" data-testid="recent-empty">${text.recentEmpty}</p>`}
-    </section>`;
+    </section>
+    ${continueWatchingShelf(view)}`;
 }
 
 export const homePage = { load, render };

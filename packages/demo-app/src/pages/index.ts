@@ -11,6 +11,7 @@ import { playlistPage } from './playlist.ts';
 import { playlistsPage } from './playlists.ts';
 import { searchPage } from './search.ts';
 import { showPage } from './show.ts';
+import { videoPage } from './video-page.ts';
 import { watchPage } from './watch.ts';
 
 interface Page<K extends View['view']> {
@@ -20,7 +21,7 @@ interface Page<K extends View['view']> {
 
 const PAGES: { [K in View['view']]: Page<K> } = {
   home: homePage, artist: artistPage, album: albumPage, search: searchPage, library: libraryPage, playlists: playlistsPage, playlist: playlistPage,
-  watch: watchPage, show: showPage, movie: moviePage,
+  watch: watchPage, show: showPage, movie: moviePage, player: videoPage,
 };
 
 /** The page a route names, read in the page's language (its hearts and follows known). */

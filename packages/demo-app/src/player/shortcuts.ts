@@ -2,14 +2,15 @@
 // Space or K play and pause, N and P move through the queue, S shuffles, L
 // opens the lyrics, Q the queue, the arrows seek (in the direction the
 // progress bar fills), / goes to the search box. Not while typing, and not
-// Space on a button, which presses it.
+// Space on a button, which presses it. Not on the video player's page, whose
+// own shortcuts (video/video-keys.ts) take the keys.
 import { store } from '../store.ts';
 import { next, previous, seekBy, toggleLyrics, togglePlaying, toggleQueue, toggleShuffle } from './player.ts';
 
 export function startShortcuts() {
   document.addEventListener('keydown', (event) => {
-    const { user, lang, nowPlaying } = store.state;
-    if (event.ctrlKey || event.metaKey || event.altKey || !user) return;
+    const { user, lang, nowPlaying, route } = store.state;
+    if (event.ctrlKey || event.metaKey || event.altKey || !user || route.view === 'player') return;
     const target = event.target as HTMLElement;
     if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
     const onControl = target.closest('button, a, [role="menuitem"]') !== null;
