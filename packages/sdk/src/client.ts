@@ -7,6 +7,7 @@ import { createStreaming, type Streaming } from './streaming.ts';
 import { createVideo, type Video } from './video.ts';
 import { createHistory, createLibrary, type History, type Library } from './library.ts';
 import { createPlaylists, type Playlists } from './playlists.ts';
+import { createDeveloper, type Developer } from './developer.ts';
 import { PlayReporter, type PlayReporterOptions } from './play-reporter.ts';
 import { WatchReporter, type WatchReporterOptions } from './watch-reporter.ts';
 import { assert } from './pages.ts';
@@ -99,13 +100,13 @@ export class MaqamClient {
   }
 
   /** Sends a call with the configured credential; with OAuth, a 401 refreshes and retries once. */
-  async #call(call: CallOptions, context: CallContext = {}): Promise<Response> {
+  async #call(call: CallOptions, context: CallContext = {}, anonymous?: boolean): Promise<Response> {
     // The client's own locale (or the runtime's) is sent by `send`, sign-in's calls included.
     const locale = context.locale;
     const headers: Record<string, string> = { ...call.headers, ...(locale ? { 'accept-language': locale } : {}) };
     const withSignal = { ...call, signal: context.signal };
-    if (!this.#session) {
-      if (this.#options.apiKey) headers['x-api-key'] = this.#options.apiKey;
+    if (!this.#session || anonymous) {
+      if (this.#options.apiKey && !anonymous) headers['x-api-key'] = this.#options.apiKey;
       return send(this.#http, { ...withSignal, headers });
     }
     const token = await this.#session.accessToken();
@@ -126,11 +127,11 @@ export class MaqamClient {
    * after it applied meets its own If-Match: 412). A call that says whether
    * it is idempotent (a batch read, a billable acquisition) carries no key.
    */
-  readonly #transport: Transport = ({ method, path, query = {}, body, headers, idempotent, context }) => this.#call({
+  readonly #transport: Transport = ({ method, path, query = {}, body, headers, idempotent, anonymous, context }) => this.#call({
     method, path: withQuery(path, query), body, ...(headers && { headers }),
     idempotent: idempotent ?? (method === 'GET' || method === 'PUT' || method === 'DELETE'),
     ...(method === 'POST' && idempotent === undefined && { idempotencyKey: newIdempotencyKey() }),
-  }, context);
+  }, context, anonymous);
 
   readonly #batchConcurrency = () => this.#options.batchConcurrency ?? 4;
 
@@ -179,6 +180,19 @@ export class MaqamClient {
    * for await (const item of maqam.playlists.items(playlist.id.value)) console.log(item.position, item.song?.title.value);
    */
   readonly playlists: Playlists = createPlaylists(this.#transport);
+
+  /**
+   * The signed-in developer's own API keys (the `developer` role, a token
+   * with scope `developer`): make, list, rename, rotate with a grace period,
+   * revoke, and read their use; and `reportLeaked`, which any client may
+   * send. A new key's secret is in the answer that makes it, never again.
+   *
+   * @example
+   * const { apiKey, secret } = await maqam.developer.keys.create({ name: 'my app', scopes: ['catalog'] });
+   * const { secret: next } = await maqam.developer.keys.rotate(apiKey.id, { graceSeconds: 3600 });
+   * const { usage } = await maqam.developer.keys.usage(apiKey.id, { from: '2026-03-01' });
+   */
+  readonly developer: Developer = createDeveloper(this.#transport);
 
   /**
    * A PlayReporter for this client's player: it measures plays, gives each

@@ -10,10 +10,13 @@ export type {
   User, SavedItem, FollowedArtist, HistoryEntry, Change, Play, PlayContext, Playlist, PlaylistItem, PlaylistVisibility,
   AgeRating, CastMember, Show, ShowSeason, Season, Episode, Movie, VideoTitle, GetSeasonResponse, GetSoundtrackResponse, GetSongAppearancesResponse,
   VideoQuality, AcquireVideoStreamResponse, ProgressReport, ContinueWatchingItem, GetContinueWatchingResponse,
+  ApiKey, ApiKeyScope, CreatedApiKey, ApiKeyUsage,
 } from './types.ts';
 export type { LibraryItems, LibraryTitles, SaveResult, FollowResult, PlayResult, ProgressResult, ChangeFeed } from './library.ts';
 export type { PlayableTitle } from './streaming.ts';
 export type { WriteOptions, PlaylistEdit, PlaylistState, ItemsWritten } from './playlists.ts';
+export type { NewApiKey } from './developer.ts';
+export { isApiKey } from './api-key-format.ts';
 export { PlayReporter, type PlayReporterOptions, type EndedPlay } from './play-reporter.ts';
 export { WatchReporter, type WatchReporterOptions } from './watch-reporter.ts';
 export {

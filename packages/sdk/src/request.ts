@@ -59,6 +59,8 @@ export interface ResourceCall {
    * every retry, so it is retried safely.
    */
   idempotent?: boolean | undefined;
+  /** Sent without the client's credential (reporting a leaked key needs none, and a signed-out client may send it). */
+  anonymous?: boolean | undefined;
   context: CallContext;
 }
 

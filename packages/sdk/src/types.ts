@@ -378,3 +378,44 @@ export type ContinueWatchingItem = wire.GetContinueWatchingResponse['items'][num
  * const { items, nextPageToken }: GetContinueWatchingResponse = await maqam.library.listContinueWatching({ pageSize: 10 });
  */
 export type GetContinueWatchingResponse = wire.GetContinueWatchingResponse;
+
+/**
+ * One of a developer's API keys, never its secret: `keyPrefix` (`mk_<id>_`)
+ * recognises it; `status` is ACTIVE, ROTATING (replaced, working until
+ * `expiresAt`), REVOKED or EXPIRED; `lastUsedAt` is to the minute.
+ *
+ * @example
+ * const { apiKey }: CreatedApiKey = await maqam.developer.keys.create({ name: 'my app' });
+ * console.log(apiKey.keyPrefix, apiKey.status, apiKey.scopes.join(' '));
+ */
+export type ApiKey = wire.ApiKey;
+
+/**
+ * What a key may be used for: `catalog` (music and search), `video`, `playlists` (public ones).
+ *
+ * @example
+ * const scopes: ApiKeyScope[] = ['catalog'];
+ */
+export type ApiKeyScope = ApiKey['scopes'][number];
+
+/**
+ * A new key (made or rotated) and its `secret`, the whole key
+ * `mk_<id>_<secret><checksum>`: shown this once, never again, so keep it now.
+ *
+ * @example
+ * const { apiKey, secret }: CreatedApiKey = await maqam.developer.keys.rotate(keyId, { graceSeconds: 3600 });
+ * await vault.put(`maqam/${apiKey.id}`, secret);
+ */
+export type CreatedApiKey = wire.CreatedApiKeyResponse;
+
+/**
+ * A key's use per day (UTC) and operation over `from`..`to`: `calls`
+ * answered, of them `clientErrors` (4xx, 429 included) and `rateLimited`
+ * (429). Counted in memory and written at most once a minute, so the last
+ * minute may not show yet.
+ *
+ * @example
+ * const { usage }: ApiKeyUsage = await maqam.developer.keys.usage(keyId, { from: '2026-03-01' });
+ * const limited = usage.reduce((sum, row) => sum + row.rateLimited, 0);
+ */
+export type ApiKeyUsage = wire.ApiKeyUsageResponse;
