@@ -12,9 +12,10 @@ import { addVary } from './vary.ts';
  */
 
 const ALLOW_HEADERS = 'authorization, x-api-key, content-type, accept-language, x-request-id, idempotency-key, if-match, if-none-match';
-const EXPOSE_HEADERS = 'x-request-id, content-language, retry-after, www-authenticate, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, idempotent-replayed, etag, location';
+const EXPOSE_HEADERS = 'x-request-id, content-language, retry-after, www-authenticate, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, idempotent-replayed, etag, location, deprecation, sunset';
 const MAX_AGE = '600';
-const STREAMS = '/v1/streaming/hls/';
+/** Signed stream URLs, music's and video's (not AcquireVideoStream itself: `/v1/streaming/video` has no slash after it). */
+const STREAMS = ['/v1/streaming/hls/', '/v1/streaming/video/'];
 
 /** The origin of a redirect URI if it may be trusted: https, or http on a loopback host. */
 export function trustedOriginOf(redirectUri: string): string | undefined {
@@ -65,7 +66,7 @@ export function createCors(options: CorsOptions) {
     const path = request.url.split('?')[0]!;
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
 
-    if (path.startsWith(STREAMS)) {
+    if (STREAMS.some((prefix) => path.startsWith(prefix))) {
       reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'content-range, accept-ranges, content-length, etag, x-request-id');
       if (preflight) {
         reply.header('access-control-allow-methods', 'GET, HEAD').header('access-control-allow-headers', 'range').header('access-control-max-age', MAX_AGE);

@@ -63,7 +63,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('CORS on %s (contract s
     // Both what the answer varies by: the origin (CORS) and the language.
     expect(String(ok.headers.vary).split(', ').sort()).toEqual(['Accept-Language', 'Origin']);
     expect(String(ok.headers['access-control-expose-headers']).split(', ')).toEqual([
-      'x-request-id', 'content-language', 'retry-after', 'www-authenticate', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'idempotent-replayed', 'etag', 'location',
+      'x-request-id', 'content-language', 'retry-after', 'www-authenticate', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'idempotent-replayed', 'etag', 'location', 'deprecation', 'sunset',
     ]);
     for (const res of [
       await server.app.inject({ method: 'GET', url: '/v1/music/songs/song-ar', headers: { origin: APP } }), // 401
@@ -92,6 +92,11 @@ describe.each(dialects.map((d) => [d.name, d] as const))('CORS on %s (contract s
     expect(refused.statusCode).toBeGreaterThanOrEqual(400);
     expect(refused.headers['access-control-allow-origin']).toBe('*');
     expect(refused.headers['access-control-expose-headers']).toContain('content-range');
+    // Video streams too (the key and segments of a player on another origin), but not AcquireVideoStream itself.
+    const video = await server.app.inject({ method: 'GET', url: '/v1/streaming/video/forged/v720/seg00000.ts', headers: { origin: UNTRUSTED } });
+    expect(video.headers['access-control-allow-origin']).toBe('*');
+    const acquire = await server.app.inject({ method: 'OPTIONS', url: '/v1/streaming/video', headers: { origin: UNTRUSTED, 'access-control-request-method': 'POST' } });
+    expect(acquire.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('needs nothing for the server\'s own origin', async () => {
