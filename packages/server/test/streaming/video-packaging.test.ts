@@ -442,10 +442,16 @@ describe.skipIf(!haveFfmpeg || !dialects.some((d) => d.name === 'postgres'))('a 
 
     // Packaging again: while ffmpeg writes the new package aside, the other node reads the old one, whole.
     const during: Promise<VideoPackage | undefined>[] = [];
+    const aside: string[][] = [];
     const replaced = await addVideo(server.storage.db, media, { kind: 'movie', id: 'movie-packaged' }, second, {
-      onProgress: () => during.push(readOnOtherNode()),
+      onProgress: () => {
+        aside.push(readdirSync(join(media, packaged.directory, '..')).filter((name) => name.endsWith('.partial')));
+        during.push(readOnOtherNode());
+      },
     });
     expect(during.length).toBeGreaterThan(0);
+    // The new package was being written beside the old one, under a name no row gives.
+    expect(aside.every((names) => names.length === 1)).toBe(true);
     for (const read of await Promise.all(during)) expect(read!.directory).toBe(packaged.directory);
     const after = (await readOnOtherNode())!;
     expect(after.directory).toBe(replaced.directory);
