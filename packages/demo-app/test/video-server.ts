@@ -21,10 +21,15 @@ export const DEMO_APP_DIR = join(REPO, 'packages/demo-app/dist');
 export const CLIP_SECONDS = 12;
 export const TONES = { ar: 440, en: 880 } as const;
 
-/** Subtitles of the clip, in SRT: each language's cues at the same times. */
+/**
+ * Subtitles of the clip, in SRT: each language's cues at the same times, and
+ * forced English subtitles (a sign on screen), shown with the English audio
+ * when no subtitles are chosen.
+ */
 export const CUES = {
   ar: [{ start: 1, end: 2.5, text: 'مرحبًا بكم في مقام' }, { start: 4.2, end: 6.4, text: 'الحكاية تبدأ الليلة' }],
   en: [{ start: 1, end: 2.5, text: 'Welcome to Maqam' }, { start: 4.2, end: 6.4, text: 'The story begins tonight' }],
+  'en-forced': [{ start: 8, end: 9.5, text: 'CAIRO, 1968' }],
 } as const;
 
 /** The titles given the clip: the first two episodes of the Ramadan series (the second is the first's next), and a film. */
@@ -53,17 +58,17 @@ function ffmpeg(args: string[]) {
   if (made.status !== 0) throw new Error(`ffmpeg failed: ${made.stderr}`);
 }
 
-/** The clip's files: the picture with the Arabic tone, the English tone, and an SRT per language. */
+/** The clip's files: the picture with the Arabic tone, the English tone, and the SRT files. */
 function makeClip(dir: string) {
   const video = join(dir, 'clip.mp4');
   ffmpeg(['-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=25:duration=${CLIP_SECONDS}`, '-f', 'lavfi', '-i', `sine=frequency=${TONES.ar}:sample_rate=48000:duration=${CLIP_SECONDS}`,
     '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest', video]);
   const english = join(dir, 'en.wav');
   ffmpeg(['-f', 'lavfi', '-i', `sine=frequency=${TONES.en}:sample_rate=48000:duration=${CLIP_SECONDS}`, english]);
-  const subtitles = (['ar', 'en'] as const).map((language) => {
-    const file = join(dir, `${language}.srt`);
-    writeFileSync(file, CUES[language].map((cue, i) => `${i + 1}\n${srtTime(cue.start)} --> ${srtTime(cue.end)}\n${cue.text}\n`).join('\n'));
-    return { language, file };
+  const subtitles = (['ar', 'en', 'en-forced'] as const).map((name) => {
+    const file = join(dir, `${name}.srt`);
+    writeFileSync(file, CUES[name].map((cue, i) => `${i + 1}\n${srtTime(cue.start)} --> ${srtTime(cue.end)}\n${cue.text}\n`).join('\n'));
+    return { language: name.slice(0, 2), file, forced: name.endsWith('forced') };
   });
   return { video, audio: [{ language: 'en', file: english }], subtitles };
 }

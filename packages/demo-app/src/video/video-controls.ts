@@ -13,15 +13,13 @@ import { cancelCountdown, NEXT_EPISODE_SECONDS, playNextEpisode } from './next-e
 import {
   chooseAudio, chooseLevel, chooseSubtitles, closeMenus, hideControls, seekBy, seekTo, setVolume, showControls, startOver, toggleFullscreen, toggleHelp, toggleMenu, toggleMute, togglePlay,
 } from './video-player.ts';
-import { levelName, type VideoMenu, type VideoState } from './video-state.ts';
+import { levelName, subtitlesOn, type VideoMenu, type VideoState } from './video-state.ts';
 import { seekKeys } from './video-keys.ts';
 
-/** A control: its symbol, its name (and shortcut) on hover and to a screen reader. */
-function control(name: IconName, label: string, key: string, onClick: () => void, options: { testId: string; extra?: TemplateResult; attributes?: { pressed?: boolean; menu?: VideoMenu; open?: boolean } } = { testId: '' }) {
-  const { attributes = {} } = options;
+/** A control: its symbol, its name (and shortcut) on hover and to a screen reader; `menu` names the menu it opens. */
+function control(name: IconName, label: string, key: string, onClick: () => void, options: { testId: string; extra?: TemplateResult | undefined; menu?: { kind: VideoMenu; open: boolean } }) {
   return html`<button type="button" class="vc" data-testid=${options.testId} aria-label=${label} title=${key ? `${label} (${key})` : label}
-    aria-pressed=${attributes.pressed === undefined ? nothing : String(attributes.pressed)}
-    aria-haspopup=${attributes.menu ? 'menu' : nothing} aria-expanded=${attributes.menu ? String(attributes.open === true) : nothing}
+    aria-haspopup=${options.menu ? 'menu' : nothing} aria-expanded=${options.menu ? String(options.menu.open) : nothing}
     @click=${onClick}>${icon(name)}${options.extra ?? nothing}</button>`;
 }
 
@@ -73,9 +71,12 @@ function openMenu(video: VideoState) {
         label: track.name, lang: track.lang, checked: video.audioTrack === index, choose: () => chooseAudio(index),
       })));
     case 'subtitles':
+      // Forced subtitles are not a choice: they show when none is chosen.
       return menu('subtitles', text.subtitlesMenu, [
-        { label: text.subtitlesOff, checked: video.subtitleTrack < 0, choose: () => chooseSubtitles(-1) },
-        ...video.subtitleTracks.map((track, index) => ({ label: track.name, lang: track.lang, checked: video.subtitleTrack === index, choose: () => chooseSubtitles(index) })),
+        { label: text.subtitlesOff, checked: !subtitlesOn(video), choose: () => chooseSubtitles(-1) },
+        ...video.subtitleTracks.flatMap((track, index) => (track.forced ? [] : [{
+          label: track.name, lang: track.lang, checked: video.subtitleTrack === index, choose: () => chooseSubtitles(index),
+        }])),
       ]);
     default:
       return nothing;
@@ -86,7 +87,6 @@ function controlsBar(video: VideoState, headline: TemplateResult | string) {
   const text = t();
   const duration = Number.isFinite(video.duration) ? video.duration : 0;
   const toggleLabel = video.paused ? text.playVideo : text.pauseVideo;
-  const subtitlesOn = video.subtitleTrack >= 0;
   const ten = html`<span class="skip-seconds" aria-hidden="true">${number(10)}</span>`;
   return html`
     <div class="video-controls" role="group" aria-label=${text.player} data-testid="video-controls">
@@ -110,11 +110,13 @@ function controlsBar(video: VideoState, headline: TemplateResult | string) {
         </div>
         <p class="video-heading">${headline}</p>
         <div class="video-settings">
-          ${video.subtitleTracks.length > 0
-            ? control('subtitles', text.subtitlesMenu, 'C', () => toggleMenu('subtitles'), { testId: 'video-subtitles', attributes: { menu: 'subtitles', open: video.menu === 'subtitles', pressed: undefined }, extra: subtitlesOn ? html`<span class="on-mark" aria-hidden="true"></span>` : undefined })
+          ${video.subtitleTracks.some((track) => !track.forced)
+            ? control('subtitles', text.subtitlesMenu, 'C', () => toggleMenu('subtitles'), {
+              testId: 'video-subtitles', menu: { kind: 'subtitles', open: video.menu === 'subtitles' }, extra: subtitlesOn(video) ? html`<span class="on-mark" aria-hidden="true"></span>` : undefined,
+            })
             : nothing}
-          ${video.audioTracks.length > 1 ? control('audio', text.audioLanguage, '', () => toggleMenu('audio'), { testId: 'video-audio', attributes: { menu: 'audio', open: video.menu === 'audio' } }) : nothing}
-          ${video.levels.length > 1 ? control('quality', text.quality, '', () => toggleMenu('quality'), { testId: 'video-quality', attributes: { menu: 'quality', open: video.menu === 'quality' } }) : nothing}
+          ${video.audioTracks.length > 1 ? control('audio', text.audioLanguage, '', () => toggleMenu('audio'), { testId: 'video-audio', menu: { kind: 'audio', open: video.menu === 'audio' } }) : nothing}
+          ${video.levels.length > 1 ? control('quality', text.quality, '', () => toggleMenu('quality'), { testId: 'video-quality', menu: { kind: 'quality', open: video.menu === 'quality' } }) : nothing}
           <button type="button" class="vc help-button" data-testid="video-help" aria-label=${text.keyboardShortcuts} title=${`${text.keyboardShortcuts} (?)`} aria-expanded=${String(video.help)} @click=${toggleHelp}>?</button>
           ${control(video.fullscreen ? 'exitFullscreen' : 'fullscreen', video.fullscreen ? text.exitFullscreen : text.fullscreen, 'F', toggleFullscreen, { testId: 'video-fullscreen' })}
         </div>

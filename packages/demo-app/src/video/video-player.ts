@@ -13,8 +13,8 @@ import { pause as pauseMusic } from '../player/player.ts';
 import { maqam, say } from '../session.ts';
 import { store, type State } from '../store.ts';
 import { cancelCountdown, startCountdown, stopCountdown } from './next-episode.ts';
-import { attachStream, saveChoices, saveData, savedChoices, switchLevel, type Choices } from './video-stream.ts';
-import { initialVideoState, patchVideo, type VideoMenu } from './video-state.ts';
+import { attachStream, saveChoices, saveData, savedChoices, subtitlesOff, switchLevel, type Choices } from './video-stream.ts';
+import { initialVideoState, patchVideo, subtitlesOn, type VideoMenu } from './video-state.ts';
 
 /** Text tracks that are subtitles (hls.js adds a hidden `metadata` track for a stream's ID3 tags). */
 const SUBTITLE_KINDS = ['subtitles', 'captions', 'forced'];
@@ -125,14 +125,29 @@ function listen(video: HTMLVideoElement, signal: AbortSignal) {
   });
   on('volumechange', () => patchVideo({ muted: video.muted, volume: video.volume }));
   // Subtitles are drawn by the page (above the controls, in the page's type), from the cues of the track chosen.
+  // A track's active cues are trusted once it has told of a change in them: Chromium does not recompute them for a
+  // track enabled again (off, then on again: C twice) until its next cue, so until then they are read off the time.
+  const told = new WeakSet<TextTrack>();
   const followCues = () => {
     const track = Array.from(video.textTracks).find((candidate) => candidate.mode !== 'disabled' && SUBTITLE_KINDS.includes(candidate.kind));
-    const cues = track?.activeCues ? Array.from(track.activeCues) : [];
+    const time = video.currentTime;
+    const cues = !track ? [] : told.has(track)
+      ? Array.from(track.activeCues ?? [])
+      : Array.from(track.cues ?? []).filter((cue) => cue.startTime <= time && time < cue.endTime);
     patchVideo({ cue: cues.map((cue) => (cue as VTTCue).text.replace(/<[^>]*>/g, '')).join('\n'), cueLang: track?.language ?? '' });
   };
-  video.textTracks.addEventListener('addtrack', (event) => event.track?.addEventListener('cuechange', followCues, { signal }), { signal });
-  video.textTracks.addEventListener('change', followCues, { signal });
-  for (const track of Array.from(video.textTracks)) track.addEventListener('cuechange', followCues, { signal });
+  const followTrack = (track: TextTrack) => track.addEventListener('cuechange', () => {
+    told.add(track);
+    followCues();
+  }, { signal });
+  video.textTracks.addEventListener('addtrack', (event) => event.track && followTrack(event.track), { signal });
+  for (const track of Array.from(video.textTracks)) followTrack(track);
+  video.textTracks.addEventListener('change', () => {
+    for (const track of Array.from(video.textTracks)) if (track.mode === 'disabled') told.delete(track);
+    followCues();
+  }, { signal });
+  on('seeked', followCues);
+  on('timeupdate', followCues);
 }
 
 /** The reload after a renewal is where it was: from here the <video>'s events are the viewer's again. */
@@ -209,7 +224,7 @@ async function renew() {
   const choices: Choices = {
     level: state.level,
     audio: state.audioTracks[state.audioTrack]?.lang,
-    subtitles: state.subtitleTrack < 0 ? '' : state.subtitleTracks[state.subtitleTrack]?.lang,
+    subtitles: subtitlesOn(state) ? state.subtitleTracks[state.subtitleTrack]?.lang : '',
   };
   patchVideo({ phase: 'renewing' });
   try {
@@ -309,24 +324,26 @@ export function chooseAudio(index: number) {
   patchVideo({ audioTrack: index, menu: null });
 }
 
+/** Subtitles in a language (-1: none, which shows the audio language's forced subtitles where there are). */
 export function chooseSubtitles(index: number) {
   if (!hls) return;
-  hls.subtitleTrack = index;
+  if (index < 0) subtitlesOff(hls);
+  else hls.subtitleTrack = index;
   saveChoices({ subtitles: index < 0 ? '' : hls.subtitleTracks[index]?.lang });
-  patchVideo({ subtitleTrack: index, menu: null, ...(index < 0 ? { cue: '' } : {}) });
+  patchVideo({ subtitleTrack: hls.subtitleTrack, menu: null, ...(hls.subtitleTrack < 0 ? { cue: '' } : {}) });
 }
 
 /** C: subtitles off, or on in the language chosen last (else the page's, else the first). */
 export function toggleSubtitles() {
   const state = store.state.video;
-  if (!state || state.subtitleTracks.length === 0) return;
-  if (state.subtitleTrack >= 0) {
+  const full = state?.subtitleTracks.flatMap((track, index) => (track.forced ? [] : [{ ...track, index }])) ?? [];
+  if (!state || full.length === 0) return;
+  if (subtitlesOn(state)) {
     chooseSubtitles(-1);
     return;
   }
   const wanted = [savedChoices().subtitles, store.state.lang];
-  const index = state.subtitleTracks.findIndex((track) => wanted.includes(track.lang));
-  chooseSubtitles(Math.max(0, index));
+  chooseSubtitles((full.find((track) => wanted.includes(track.lang)) ?? full[0]!).index);
 }
 
 export function toggleMute() {

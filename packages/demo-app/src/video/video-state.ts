@@ -14,6 +14,8 @@ export interface VideoLevel {
 export interface VideoTrackOption {
   name: string;
   lang: string;
+  /** Forced subtitles: only what is not in the audio's language (a sign, a line in another language), shown with no subtitles chosen. */
+  forced?: boolean;
 }
 
 export type VideoMenu = 'quality' | 'audio' | 'subtitles';
@@ -40,7 +42,7 @@ export interface VideoState {
   audioTracks: VideoTrackOption[];
   audioTrack: number;
   subtitleTracks: VideoTrackOption[];
-  /** -1: off. */
+  /** -1: off (or the forced subtitles of the audio's language, when there are). */
   subtitleTrack: number;
   /** The subtitle on screen now, and its language. */
   cue: string;
@@ -69,3 +71,6 @@ export const levelName = (level: VideoLevel | undefined) => (level ? `${level.he
 export function patchVideo(change: Partial<VideoState> | ((video: VideoState) => Partial<VideoState>)) {
   store.update(({ video }) => (video ? { video: { ...video, ...(typeof change === 'function' ? change(video) : change) } } : {}));
 }
+
+/** Whether the viewer has subtitles on (a forced track shows with them off). */
+export const subtitlesOn = (video: VideoState) => video.subtitleTrack >= 0 && video.subtitleTracks[video.subtitleTrack]?.forced !== true;

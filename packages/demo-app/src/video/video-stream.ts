@@ -64,23 +64,34 @@ export async function attachStream(video: HTMLVideoElement, manifestUrl: string,
   const tracks = () => ({
     audioTracks: player.audioTracks.map((track) => ({ name: track.name, lang: track.lang ?? '' })),
     audioTrack: player.audioTrack,
-    subtitleTracks: player.subtitleTracks.map((track) => ({ name: track.name, lang: track.lang ?? '' })),
+    subtitleTracks: player.subtitleTracks.map((track) => ({ name: track.name, lang: track.lang ?? '', forced: track.forced })),
     subtitleTrack: player.subtitleTrack,
   });
   player.on(Hls.Events.MANIFEST_PARSED, () => {
     if (choices.level !== undefined && choices.level >= 0 && choices.level < player.levels.length) player.currentLevel = choices.level;
-    if (choices.subtitles === '') player.subtitleTrack = -1;
+    if (!choices.subtitles) subtitlesOff(player);
     patchVideo({ levels: player.levels.map((level) => ({ height: level.height, bitrate: level.bitrate })), level: player.manualLevel, ...tracks() });
   });
   player.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => patchVideo({ playingLevel: data.level }));
   player.on(Hls.Events.AUDIO_TRACKS_UPDATED, () => patchVideo(tracks()));
-  player.on(Hls.Events.AUDIO_TRACK_SWITCHED, () => patchVideo(tracks()));
+  player.on(Hls.Events.AUDIO_TRACK_SWITCHED, () => {
+    // Forced subtitles follow the audio's language.
+    if (player.subtitleTrack < 0 || player.subtitleTracks[player.subtitleTrack]?.forced) subtitlesOff(player);
+    patchVideo(tracks());
+  });
   player.on(Hls.Events.SUBTITLE_TRACKS_UPDATED, () => patchVideo(tracks()));
   player.on(Hls.Events.SUBTITLE_TRACK_SWITCH, () => patchVideo(tracks()));
   player.on(Hls.Events.ERROR, (_event, data) => handlers.onError(data));
   player.loadSource(manifestUrl);
   player.attachMedia(video);
   return player;
+}
+
+/** No subtitles chosen: the forced ones of the audio's language where the title has them, else none. */
+export function subtitlesOff(player: HlsPlayer) {
+  const audio = player.audioTracks[player.audioTrack]?.lang;
+  const forced = player.subtitleTracks.findIndex((track) => track.forced && track.lang === audio);
+  if (player.subtitleTrack !== forced) player.subtitleTrack = forced;
 }
 
 /**
