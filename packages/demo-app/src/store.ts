@@ -28,12 +28,12 @@ export interface DemoSettings {
   /** Artists the home view features, chosen by the server from the catalog. */
   featuredArtists: string[];
   /**
-   * Films and episodes that have video (packaged by the server as it starts):
-   * the only ones the app offers to play. Absent from a server that does not
-   * say: then every title offers Play, and the player says when one has none.
+   * Films and episodes that have video (packaged by the server as it starts),
+   * by id: the only ones the app offers to play. Absent from a server that
+   * does not say: then every title offers Play, and the player says when one
+   * has none.
    */
-  mediaMovies?: string[];
-  mediaEpisodes?: string[];
+  videoTitles?: string[];
   /** The shows and films the Watch home features, in its order (the first show is its spotlight); the app's own picks when absent. */
   featuredShows?: string[];
   featuredMovies?: string[];

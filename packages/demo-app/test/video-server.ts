@@ -125,7 +125,7 @@ export async function startVideoDemo(options: { port?: number; songs?: number; d
         dir: DEMO_APP_DIR,
         // As `maqam serve --demo` says them: which films and episodes have video.
         settings: () => ({
-          issuer: base, clientId: 'maqam-demo', mediaSongs: [], featuredArtists: [], mediaMovies: [TITLES.movie], mediaEpisodes: [TITLES.episode, TITLES.nextEpisode],
+          issuer: base, clientId: 'maqam-demo', mediaSongs: [], featuredArtists: [], videoTitles: [TITLES.episode, TITLES.nextEpisode, TITLES.movie],
         }),
       },
     });

@@ -27,7 +27,7 @@ export interface MovieView {
 export async function load(route: Extract<Route, { view: 'movie' }>): Promise<MovieView> {
   const locale = store.state.lang;
   try {
-    const playable = hasVideo('movie', route.id);
+    const playable = hasVideo(route.id);
     const [movie, soundtrack, resumeMs] = await Promise.all([
       maqam.video.movies.get(route.id, { locale }),
       collect(maqam.video.soundtrack({ movieId: route.id }, { locale, pageSize: 50 })),
@@ -46,7 +46,7 @@ export function render(view: Shown<MovieView>) {
   if (!movie) return titleMissing();
   const text = t();
   const facts = [year(movie.releaseDate), longDuration(movie.durationMs), ...genreNames(movie.genres)];
-  const play = hasVideo('movie', movie.id.value)
+  const play = hasVideo(movie.id.value)
     ? html`<div class="actions"><a href=${link({ view: 'player', kind: 'movie', id: movie.id.value })} class="button primary play-title" data-testid="play-movie">
         ${icon('play')}${` ${view.resumeMs > 0 ? text.resumeFrom(clock(view.resumeMs)) : text.watchMovie}`}</a></div>`
     : nothing;

@@ -97,7 +97,7 @@ const playerLink = (episode: Episode) => link({ view: 'player', kind: 'episode',
 function episodeStill(episode: Episode, watching: ContinueWatchingItem | null) {
   const text = t();
   const still = picture(artworkOf(episode.artwork, 'wide'), 'still');
-  if (!hasVideo('episode', episode.id.value)) return still;
+  if (!hasVideo(episode.id.value)) return still;
   const position = watching?.episode?.id.value === episode.id.value ? watching.positionMs : 0;
   return html`
     <a href=${playerLink(episode)} class="still-frame" data-testid="play-episode"
@@ -111,7 +111,7 @@ function episodeStill(episode: Episode, watching: ContinueWatchingItem | null) {
 function showPlay(view: Shown<ShowView>) {
   const text = t();
   const episode = view.watching?.episode ?? (view.season?.seasonNumber === view.show?.seasons[0]?.seasonNumber ? view.episodes[0] : undefined);
-  if (!episode || !hasVideo('episode', episode.id.value)) return undefined;
+  if (!episode || !hasVideo(episode.id.value)) return undefined;
   const position = view.watching?.episode?.id.value === episode.id.value ? view.watching.positionMs : 0;
   return html`
     <div class="actions">

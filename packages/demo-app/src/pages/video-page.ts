@@ -75,7 +75,7 @@ export async function load(route: PlayerRoute): Promise<VideoView> {
     const [episode, resumeMs] = await Promise.all([maqam.video.episodes.get(route.id, { locale }), resumePoint(route)]);
     const show = await maqam.video.shows.get(episode.showId.value, { locale });
     const next = await nextEpisodeOf(episode, show);
-    return { ...view, episode, show, resumeMs, next: next && hasVideo('episode', next.id.value) ? next : null };
+    return { ...view, episode, show, resumeMs, next: next && hasVideo(next.id.value) ? next : null };
   } catch (error) {
     if (error instanceof NotFoundError) return view;
     throw error;

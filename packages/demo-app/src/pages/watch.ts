@@ -78,7 +78,7 @@ function spotlightPlay(view: WatchView, title: VideoTitle) {
   const entry = view.watching.find((other) => (title.show ? other.item.episode?.showId.value === title.show.id.value : other.item.movie?.id.value === title.movie!.id.value));
   const episode = title.show ? entry?.item.episode ?? view.leadEpisode : null;
   const target = episode ? { kind: 'episode' as const, id: episode.id.value } : title.movie ? { kind: 'movie' as const, id: title.movie.id.value } : null;
-  if (!target || !hasVideo(target.kind, target.id)) return nothing;
+  if (!target || !hasVideo(target.id)) return nothing;
   const position = entry?.item.positionMs ?? 0;
   const label = episode
     ? (position > 0 ? text.resumeEpisode(episodeCode(episode), clock(position)) : `${text.watchEpisode} · ${episodeCode(episode)}`)

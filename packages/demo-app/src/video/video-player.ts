@@ -42,8 +42,8 @@ let quietSeek = false;
 let controlsTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** Whether the demo has video for a film or an episode: the only ones it offers to play (every one, when the server does not say). */
-export function hasVideo(kind: 'movie' | 'episode', id: string): boolean {
-  const titles = kind === 'movie' ? store.state.settings.mediaMovies : store.state.settings.mediaEpisodes;
+export function hasVideo(id: string): boolean {
+  const titles = store.state.settings.videoTitles;
   return titles === undefined || titles.includes(id);
 }
 
