@@ -174,6 +174,8 @@ describe.skipIf(!haveTools)('the video player in Chromium', () => {
     await expectPlaying(page);
     expect(acquisitions).toEqual([200]);
     expect(await page.getByTestId('resume-hint').count()).toBe(0);
+    // The lock screen and the media keys are the video's while it is on screen.
+    expect(await page.evaluate(() => [navigator.mediaSession.metadata?.title, navigator.mediaSession.metadata?.artist])).toEqual(['الحلقة ١', 'بيت الكرمة']);
 
     // Quality: Auto, then each level by its height; a level chosen shows at once.
     await page.getByTestId('video-quality').click();
@@ -242,6 +244,16 @@ describe.skipIf(!haveTools)('the video player in Chromium', () => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('k');
     await expectPlaying(page);
+    // M mutes and unmutes; F fills the screen with the player (its subtitles and controls too) and leaves it.
+    await page.keyboard.press('m');
+    expect(await page.evaluate(() => document.querySelector<HTMLVideoElement>('[data-testid="video"]')!.muted)).toBe(true);
+    await page.keyboard.press('m');
+    expect(await page.evaluate(() => document.querySelector<HTMLVideoElement>('[data-testid="video"]')!.muted)).toBe(false);
+    await page.keyboard.press('f');
+    await expect.poll(() => page.evaluate(() => document.fullscreenElement?.getAttribute('data-testid'))).toBe('stage');
+    await page.screenshot({ path: join(SHOTS, 'player-fullscreen-ar-desktop.png') });
+    await page.keyboard.press('f');
+    await expect.poll(() => page.evaluate(() => document.fullscreenElement)).toBe(null);
 
     // What follows is fetched again, as the segments of a long film played an hour ago would be: the clip's are in the
     // browser's cache (the server lets it keep them until their URLs expire), which would answer without the server.
@@ -310,6 +322,7 @@ describe.skipIf(!haveTools)('the video player in Chromium', () => {
     await seek(page, 3);
     await page.getByTestId('back-link').click();
     await page.getByTestId('show-title').waitFor();
+    expect(await page.evaluate(() => navigator.mediaSession.metadata)).toBe(null);
     expect(failures).toEqual([]);
   }, 150_000);
 

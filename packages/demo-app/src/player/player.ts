@@ -227,8 +227,8 @@ export function describeToSystem(song: Song) {
   });
 }
 
-/** What play, pause, next, previous and seeking do from the lock screen and the media keys. */
-function answerSystemControls() {
+/** What play, pause, next, previous and seeking do from the lock screen and the media keys (the video player takes them while it is on screen, and gives them back). */
+export function answerSystemControls() {
   if (!('mediaSession' in navigator)) return;
   const actions: [MediaSessionAction, MediaSessionActionHandler][] = [
     ['play', () => togglePlaying()],

@@ -10,9 +10,8 @@ import { icon, type IconName } from '../components/icons.ts';
 import { artworkOf } from '../components/titles.ts';
 import { clock, number, t } from '../format.ts';
 import { cancelCountdown, NEXT_EPISODE_SECONDS, playNextEpisode } from './next-episode.ts';
-import {
-  chooseAudio, chooseLevel, chooseSubtitles, closeMenus, hideControls, seekBy, seekTo, setVolume, showControls, startOver, toggleFullscreen, toggleHelp, toggleMenu, toggleMute, togglePlay,
-} from './video-player.ts';
+import { chooseAudio, chooseLevel, chooseSubtitles, seekBy, seekTo, setVolume, startOver, toggleFullscreen, toggleMute, togglePlay } from './video-player.ts';
+import { closeMenus, hideControls, showControls, toggleHelp, toggleMenu } from './video-overlays.ts';
 import { levelName, subtitlesOn, type VideoMenu, type VideoState } from './video-state.ts';
 import { seekKeys } from './video-keys.ts';
 

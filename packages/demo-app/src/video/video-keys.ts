@@ -5,7 +5,8 @@
 // list of them, Escape closes a menu. Not while typing, not Space on a
 // button or a link (it presses it), not the arrows on a slider or in a menu.
 import { store } from '../store.ts';
-import { closeMenus, seekBy, showControls, toggleFullscreen, toggleHelp, toggleMute, togglePlay, toggleSubtitles } from './video-player.ts';
+import { closeMenus, showControls, toggleHelp } from './video-overlays.ts';
+import { seekBy, toggleFullscreen, toggleMute, togglePlay, toggleSubtitles } from './video-player.ts';
 
 /** The arrows that seek ahead and back on this page, as the help names them. */
 export const seekKeys = () => (store.state.lang === 'ar' ? { forward: '←', backward: '→' } : { forward: '→', backward: '←' });

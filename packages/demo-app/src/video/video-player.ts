@@ -12,14 +12,14 @@ import type { VideoView } from '../pages/video-page.ts';
 import { pause as pauseMusic } from '../player/player.ts';
 import { maqam, say } from '../session.ts';
 import { store, type State } from '../store.ts';
-import { cancelCountdown, startCountdown, stopCountdown } from './next-episode.ts';
+import { cancelCountdown, playNextEpisode, startCountdown, stopCountdown } from './next-episode.ts';
+import { giveBackSystemControls, takeSystemControls } from './system-controls.ts';
+import { hideControlsSoon, showControls, stopHidingControls } from './video-overlays.ts';
 import { attachStream, saveChoices, saveData, savedChoices, subtitlesOff, switchLevel, type Choices } from './video-stream.ts';
-import { initialVideoState, patchVideo, subtitlesOn, type VideoMenu } from './video-state.ts';
+import { initialVideoState, patchVideo, subtitlesOn } from './video-state.ts';
 
 /** Text tracks that are subtitles (hls.js adds a hidden `metadata` track for a stream's ID3 tags). */
 const SUBTITLE_KINDS = ['subtitles', 'captions', 'forced'];
-/** How long the controls stay after the viewer last moved, while playing. */
-const CONTROLS_MS = 3000;
 
 let reporter: WatchReporter;
 /** The <video> playing, and the title it plays ("movie:ID"). */
@@ -39,7 +39,6 @@ let lastRenewal = 0;
 let recoveredMedia = false;
 /** A seek of the player's own (restarting the decoder after a quality switch): not the viewer's, not reported. */
 let quietSeek = false;
-let controlsTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** Whether the demo has video for a film or an episode: the only ones it offers to play (every one, when the server does not say). */
 export function hasVideo(id: string): boolean {
@@ -167,6 +166,9 @@ async function open(video: HTMLVideoElement, view: VideoView) {
   recoveredMedia = false;
   store.update({ video: initialVideoState(title, view.resumeMs) });
   pauseMusic();
+  takeSystemControls(view, {
+    play: () => void element?.play().catch(() => undefined), pause: () => element?.pause(), seekBy, seekTo, next: view.next ? playNextEpisode : undefined,
+  });
   try {
     const { stream } = await maqam.streaming.acquireVideo(title, { maxQuality: saveData() ? 'VIDEO_QUALITY_SD' : undefined, locale: store.state.lang });
     if (run !== generation) return;
@@ -261,7 +263,7 @@ function close() {
   titleKey = '';
   renewing = undefined;
   listening?.abort();
-  clearTimeout(controlsTimer);
+  stopHidingControls();
   stopCountdown();
   hls?.destroy();
   hls = undefined;
@@ -269,6 +271,7 @@ function close() {
   video.removeAttribute('src');
   if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
   store.update({ video: null });
+  giveBackSystemControls();
 }
 
 // ---- What the controls and the keyboard do ----
@@ -363,35 +366,4 @@ export function toggleFullscreen() {
   if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
   else if (stage.requestFullscreen) void stage.requestFullscreen().catch(() => undefined);
   else (element as HTMLVideoElement & { webkitEnterFullscreen?: () => void }).webkitEnterFullscreen?.();
-}
-
-/** Opens a menu (or closes it, open), the focus on its item chosen: the arrows move from there. */
-export function toggleMenu(menu: VideoMenu) {
-  patchVideo((video) => ({ menu: video.menu === menu ? null : menu, help: false, controls: true }));
-  clearTimeout(controlsTimer);
-  document.querySelector<HTMLElement>(`[data-testid="video-menu-${menu}"] [aria-checked="true"]`)?.focus();
-}
-
-export const closeMenus = () => patchVideo({ menu: null, help: false });
-
-export function toggleHelp() {
-  patchVideo((video) => ({ help: !video.help, menu: null, controls: true }));
-}
-
-/** The viewer moved: the controls show, and hide again a few seconds later while playing (not while a menu is open). */
-export function showControls() {
-  patchVideo({ controls: true });
-  hideControlsSoon();
-}
-
-export const hideControls = () => patchVideo({ controls: false });
-
-function hideControlsSoon() {
-  clearTimeout(controlsTimer);
-  controlsTimer = setTimeout(() => {
-    const video = store.state.video;
-    // A keyboard user moving through the controls keeps them.
-    const focused = element?.closest('.stage')?.querySelector(':focus-visible');
-    if (video && !video.paused && !video.menu && !video.help && !focused) patchVideo({ controls: false });
-  }, CONTROLS_MS);
 }
