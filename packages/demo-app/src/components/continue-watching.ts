@@ -1,15 +1,16 @@
 // Continue watching: the films and episodes the viewer is in the middle of
 // (and each show's next episode), latest first, as wide cards with the
 // picture, how far the viewer got, and "S1 · E3" for an episode; a tap
-// resumes it, × takes it off the row (the place is kept: it comes back when
-// watched again).
+// resumes it (or opens its page, where the demo has no video of it), × takes
+// it off the row (the place is kept: it comes back when watched again).
 import type { ContinueWatchingItem, Episode, Movie, Show } from '@maqam/sdk';
 import { html, nothing } from 'lit-html';
 import { number, t } from '../format.ts';
 import { link } from '../router.ts';
 import { act, maqam, say } from '../session.ts';
 import { store, type Shown, type View } from '../store.ts';
-import { flushWatchReports } from '../video/video-player.ts';
+import { flushWatchReports, hasVideo } from '../video/video-player.ts';
+import { icon } from './icons.ts';
 import { artworkOf, picture } from './titles.ts';
 
 export interface WatchingEntry {
@@ -63,7 +64,11 @@ function card<V extends View & { watching: WatchingEntry[] }>(view: Shown<V>, en
   const episode = item.episode;
   const name = nameOf(entry);
   const left = Math.max(1, Math.round((title.durationMs - item.positionMs) / 60_000));
-  const target = link({ view: 'player', kind: item.movie ? 'movie' : 'episode', id: title.id.value });
+  // A title without video here (a show's next episode the demo has no clip of) opens its page instead.
+  const playable = hasVideo(title.id.value);
+  const target = playable
+    ? link({ view: 'player', kind: item.movie ? 'movie' : 'episode', id: title.id.value })
+    : episode ? link({ view: 'show', id: episode.showId.value, season: episode.seasonNumber }) : link({ view: 'movie', id: title.id.value });
   // The show's backdrop stands for an episode without a still of its own.
   const image = artworkOf(title.artwork, 'wide') ?? artworkOf(entry.show?.artwork ?? [], 'wide');
   return html`
@@ -71,7 +76,7 @@ function card<V extends View & { watching: WatchingEntry[] }>(view: Shown<V>, en
       <a href=${target} class="card watch-card" data-testid="continue-link">
         <span class="still-frame">
           ${picture(image, 'still')}
-          <span class="play-mark" aria-hidden="true">▶</span>
+          ${playable ? html`<span class="play-mark" aria-hidden="true">${icon('play')}</span>` : nothing}
           ${item.positionMs > 0
             ? html`<progress class="watched" max=${title.durationMs} .value=${item.positionMs} aria-label=${text.minutesLeft(left, number(left))}></progress>`
             : nothing}
