@@ -148,7 +148,7 @@ function nextEpisodeCard(video: VideoState, next: Episode) {
         <p class="eyebrow" id="next-heading">${text.nextEpisode}</p>
         <p class="next-title"><span class="episode-code">${text.episodeCode(number(next.seasonNumber), number(next.episodeNumber))}</span> <bdi>${next.title.value}</bdi></p>
         ${video.countdown !== null
-          ? html`<p class="meta" aria-live="polite" data-testid="next-countdown">${text.nextIn(left, number(left))}</p>
+          ? html`<p class="meta" data-testid="next-countdown">${text.nextIn(left, number(left))}</p>
             <progress class="countdown" max=${NEXT_EPISODE_SECONDS} .value=${NEXT_EPISODE_SECONDS - left} aria-hidden="true"></progress>`
           : nothing}
         <div class="actions">

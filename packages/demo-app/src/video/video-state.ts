@@ -67,9 +67,14 @@ export const initialVideoState = (title: PlayableTitle, resumedAt: number): Vide
 /** A quality's name: its height, as every player names it ("720p"). */
 export const levelName = (level: VideoLevel | undefined) => (level ? `${level.height}p` : '');
 
-/** Changes the player's state, if a player is on screen. */
+/** Changes the player's state, if a player is on screen; a change that changes nothing redraws nothing (the mouse moves often). */
 export function patchVideo(change: Partial<VideoState> | ((video: VideoState) => Partial<VideoState>)) {
-  store.update(({ video }) => (video ? { video: { ...video, ...(typeof change === 'function' ? change(video) : change) } } : {}));
+  store.update(({ video }) => {
+    if (!video) return {};
+    const patch = typeof change === 'function' ? change(video) : change;
+    if (Object.entries(patch).every(([key, value]) => Object.is(video[key as keyof VideoState], value))) return {};
+    return { video: { ...video, ...patch } };
+  });
 }
 
 /** Whether the viewer has subtitles on (a forced track shows with them off). */
