@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addVideo, type PackagedVideo, type VideoPackagingProgress, type VideoTitle } from '../streaming/video-packager.ts';
 import { createVideoStreamingRepo } from '../streaming/video-streaming.repo.ts';
+import { bumpCatalogVersion } from '../storage/catalog-version.ts';
 import type { Storage } from '../storage/storage.ts';
 import { NO_CAP } from '../video/age-rating.ts';
 import { createVideoRepo } from '../video/video.repo.ts';
@@ -143,10 +144,29 @@ export async function packageDemoTitle(storage: Storage, mediaRoot: string, titl
       subtitles: [{ language: 'ar', file: clip.subtitles.ar }, { language: 'en', file: clip.subtitles.en }],
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
+    await catalogLengthOfClip(storage, title, packaged.durationMs);
     return { packaged, script: clip.script };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The title's length in the catalog becomes its clip's: the catalog says an
+ * episode lasts 40 minutes, its demo clip under one, and continue watching
+ * judges reports by the catalog's length (5 % to start, 90 % or the credits
+ * to finish), so no report of the clip would ever enter or finish it. As the
+ * demo's songs take their generated music's length. The catalog version
+ * changes with it, so every node drops what it rendered of the title.
+ */
+async function catalogLengthOfClip(storage: Storage, title: VideoTitle, durationMs: number): Promise<void> {
+  await storage.db.transaction().execute(async (trx) => {
+    await storage.lockCatalogWrites(trx);
+    const table = title.kind === 'movie' ? 'movies' : 'episodes';
+    await trx.updateTable(table).set({ duration_ms: durationMs, credits_start_ms: null }).where('id', '=', title.id).execute();
+    await bumpCatalogVersion(trx);
+  });
+  await storage.catalogChanges.announce();
 }
 
 /**

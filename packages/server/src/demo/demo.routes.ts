@@ -49,13 +49,14 @@ const TYPES: Record<string, string> = {
 };
 
 // The page runs only its own scripts, talks only to this origin, and plays
-// media through MSE (blob: URLs); hls.js starts its worker from a blob.
+// media through MSE (blob: URLs); hls.js starts its worker from a blob and gives
+// each subtitle track an empty `data:,WEBVTT` source.
 const CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
-  "media-src 'self' blob:",
+  "media-src 'self' blob: data:",
   "connect-src 'self'",
   "worker-src 'self' blob:",
   "base-uri 'none'",

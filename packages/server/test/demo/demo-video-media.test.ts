@@ -136,6 +136,11 @@ describe.skipIf(!haveEspeak)('a demo title made and packaged (ffmpeg, espeak-ng)
     expect(packaged.durationMs).toBeLessThanOrEqual(8100);
   });
 
+  it("gives the title its clip's length in the catalog, so continue watching can start and finish it", async () => {
+    const movie = await storage.db.selectFrom('movies').select(['duration_ms', 'credits_start_ms']).where('id', '=', WINDOWS_1256_SUBTITLED).executeTakeFirstOrThrow();
+    expect(movie).toEqual({ duration_ms: made.packaged.durationMs, credits_start_ms: null });
+  });
+
   it('subtitles each line when it is spoken, the Arabic given in Windows-1256 read back as Arabic', async () => {
     expect((await clipTitleOf(storage, { kind: 'movie', id: WINDOWS_1256_SUBTITLED }))?.arabicSubtitles).toBe('windows-1256');
     for (const language of ['ar', 'en'] as const) {
