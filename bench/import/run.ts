@@ -26,7 +26,7 @@ const file = join(DATA, `catalog-${SONGS}.ndjson`);
 if (!existsSync(file)) {
   console.log(`writing the demo catalog of ${SONGS.toLocaleString('en')} songs to ${file} ...`);
   const out = createWriteStream(`${file}.part`);
-  for (const record of generateDemoCatalog({ songs: SONGS })) {
+  for (const record of generateDemoCatalog({ songs: SONGS, video: false })) {
     if (!out.write(`${JSON.stringify(record)}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve) => out.end(() => resolve()));

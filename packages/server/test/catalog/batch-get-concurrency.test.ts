@@ -61,7 +61,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('BatchGetSongs under co
     database = await dialect.create();
     storage = openStorage(database.url);
     await prepareDatabase(storage);
-    await seedDemoCatalog(storage, { songs: SONGS });
+    await seedDemoCatalog(storage, { songs: SONGS, video: false });
     const env = { DATABASE_URL: database.url, MAQAM_SECRET: 'x'.repeat(40), MAQAM_RATE_LIMIT: '0' };
     reference = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_CACHE_MB: '0' }), storage, logger: false });
     loaded = await buildApp({ config: loadConfig({ ...env, MAQAM_SONG_CACHE_MB: '1' }), storage: { ...storage, catalogChanges }, logger: false });

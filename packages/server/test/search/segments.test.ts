@@ -17,7 +17,7 @@ import { writeNdjson } from '../fixtures.ts';
  * imports of many batches with merges and re-imports in between), every
  * search must answer exactly the same pages.
  */
-const RECORDS: ImportRecord[] = [...generateDemoCatalog({ songs: 3000, seed: 5 })];
+const RECORDS: ImportRecord[] = [...generateDemoCatalog({ songs: 3000, seed: 5, video: false })];
 const QUERIES = ['ليالي', 'حب', 'قمر', 'يا', 'sh', 'le ciel', 'amour', 'golden', 'hob', 'layali', 'عمرو', 'حبيبي ليالي'];
 
 /** Some songs made more or less popular and some withdrawn: their albums' popularity changes too. */
@@ -165,7 +165,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('search segments on %s'
   it('indexes two catalogs imported at once as if each were imported alone', async () => {
     // The importing process keeps what it normalized (each text's words, by number) for every import it runs.
     // The other catalog comes in three imports, each forgetting them at its end, while the first one's runs on.
-    const other = [...generateDemoCatalog({ songs: 1200, seed: 9 })];
+    const other = [...generateDemoCatalog({ songs: 1200, seed: 9, video: false })];
     const otherAlone = await openCatalog(dialect, (storage) => importRecords(storage, other, 100_000));
     let both: Catalog[] = [];
     try {
@@ -215,8 +215,8 @@ describe('a segment of more than one chunk (sqlite)', () => {
   beforeAll(async () => {
     const size = demoCatalogSize(songs);
     expect(size.songs + size.albums + size.artists).toBeGreaterThan(65_536);
-    oneBatch = await openCatalog(dialects[0]!, async (storage) => void (await seedDemoCatalog(storage, { songs, seed: 9, batchSize: 1_000_000 })));
-    const records = [...generateDemoCatalog({ songs, seed: 9 })];
+    oneBatch = await openCatalog(dialects[0]!, async (storage) => void (await seedDemoCatalog(storage, { songs, seed: 9, batchSize: 1_000_000, video: false })));
+    const records = [...generateDemoCatalog({ songs, seed: 9, video: false })];
     manyBatches = await openCatalog(dialects[0]!, (storage) => importRecords(storage, records, 5_000, Math.ceil(records.length / 5_000)));
   }, 240_000);
   afterAll(async () => {
