@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -25,4 +25,16 @@ export interface AnswerLender {
 export function sendLentAnswer(reply: FastifyReply, body: Buffer, lender: AnswerLender): FastifyReply {
   reply.raw.once('close', () => lender.releaseAnswer(body));
   return sendJson(reply, body);
+}
+
+/**
+ * Makes a scope's answers ones no cache keeps, shared or private, unless a
+ * route says otherwise: a user's library and viewing progress change with
+ * every write and are theirs alone.
+ */
+export function uncachedAnswers(scope: FastifyInstance): void {
+  scope.addHook('onSend', (_request, reply, payload, done) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
+  });
 }

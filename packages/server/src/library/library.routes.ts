@@ -6,7 +6,7 @@ import {
   LIBRARY_ITEM_TYPES, MAX_BATCH_SIZE, PageQuery, ReportPlaysRequest, ReportPlaysResponse, SavedItemsRequest, SaveItemsResponse,
 } from '@maqam/contract';
 import { invalidRequest, localizedError, type ErrorReason, type MessageLocale } from '../errors.ts';
-import { sendJson, sendLentAnswer, type AnswerLender } from '../http/answers.ts';
+import { uncachedAnswers, sendJson, sendLentAnswer, type AnswerLender } from '../http/answers.ts';
 import { userOf } from '../http/credentials.ts';
 import { IDEMPOTENCY_NOTE, type Idempotency } from '../http/idempotency.ts';
 import { pageRequest, typesParameter } from '../catalog/paging.ts';
@@ -107,11 +107,7 @@ function savedItemsOf(body: SavedItemsRequest): Map<LibraryKind, string[]> {
 export async function libraryRoutes(scope: FastifyInstance, deps: LibraryRouteDeps): Promise<void> {
   const { catalog, library, history, idempotency } = deps;
   const routes = scope.withTypeProvider<TypeBoxTypeProvider>();
-  // A user's library changes with every write and is theirs alone: no cache, shared or private, keeps an answer.
-  scope.addHook('onSend', (_request, reply, payload, done) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    done(null, payload);
-  });
+  uncachedAnswers(scope);
 
   routes.get('/v1/users/me', {
     schema: {

@@ -4,7 +4,7 @@ import {
   EmptyResponse, GetContinueWatchingResponse, HideContinueWatchingRequest, MAX_BATCH_SIZE, PageQuery, ReportProgressRequest, ReportProgressResponse,
 } from '@maqam/contract';
 import { invalidRequest, localizedError } from '../errors.ts';
-import { sendLentAnswer, type AnswerLender } from '../http/answers.ts';
+import { uncachedAnswers, sendLentAnswer, type AnswerLender } from '../http/answers.ts';
 import { userOf } from '../http/credentials.ts';
 import { IDEMPOTENCY_NOTE, type Idempotency } from '../http/idempotency.ts';
 import { pageRequest } from '../catalog/paging.ts';
@@ -31,10 +31,7 @@ const CAP_NOTE = ' Titles above the user\'s parental cap are absent, and reporti
 export async function watchingRoutes(scope: FastifyInstance, deps: WatchingRouteDeps): Promise<void> {
   const { catalog, watching, idempotency } = deps;
   const routes = scope.withTypeProvider<TypeBoxTypeProvider>();
-  scope.addHook('onSend', (_request, reply, payload, done) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    done(null, payload);
-  });
+  uncachedAnswers(scope);
 
   routes.post('/v1/library/progress::report', {
     schema: {

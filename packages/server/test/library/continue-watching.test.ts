@@ -25,6 +25,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('continue watching on %
   const list = async (as: Call = call): Promise<string[]> => {
     const res = await as('GET', '/v1/library/continue-watching');
     expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
     return (res.json().items as Item[]).map((item) => (item.movie ? `movie:${item.movie.id.value}` : `episode:${item.episode!.id.value}`) + `@${item.positionMs}`);
   };
   const report = async (progress: object[], as: Call = call, headers: Record<string, string> = {}) => {
