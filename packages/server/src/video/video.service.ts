@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.ts';
+import { DomainError, type ErrorReason } from '../errors.ts';
 import type { Negotiation } from '../locale/negotiation.ts';
 import type { CatalogLists } from '../catalog/catalog.service.ts';
 import type { FragmentKind, FragmentReads } from '../catalog/fragment-reads.ts';
@@ -40,6 +40,22 @@ export function createVideoService({ repo, reads, catalog, cursors, publicUrl }:
 
   function makeKinds(cap: ViewerCap): Kinds {
     const chainPrefix = (member: string) => `${member}\u0000${cap}\u0000`;
+    /** A kind each of whose items renders from its own row alone. */
+    const rowKind = <Row extends { id: string }>(
+      member: VideoKind,
+      notFound: ErrorReason,
+      read: (ids: string[]) => Promise<Row[]>,
+      render: (row: Row, chain: readonly string[], publicUrl: string) => string,
+    ): FragmentKind => ({
+      member,
+      chainPrefix: chainPrefix(member),
+      notFound,
+      async render(ids, negotiation) {
+        const rendered = new Map<string, Buffer>();
+        for (const row of await read(ids)) rendered.set(row.id, reads.keyed(row.id, render(row, negotiation.chain, publicUrl)));
+        return rendered;
+      },
+    });
     return {
       show: {
         member: 'show',
@@ -59,36 +75,9 @@ export function createVideoService({ repo, reads, catalog, cursors, publicUrl }:
           return rendered;
         },
       },
-      season: {
-        member: 'season',
-        chainPrefix: chainPrefix('season'),
-        notFound: 'seasonNotFound',
-        async render(ids, negotiation) {
-          const rendered = new Map<string, Buffer>();
-          for (const row of await repo.seasonsByIds(ids, cap)) rendered.set(row.id, reads.keyed(row.id, renderSeasonResult(row, negotiation.chain, publicUrl)));
-          return rendered;
-        },
-      },
-      episode: {
-        member: 'episode',
-        chainPrefix: chainPrefix('episode'),
-        notFound: 'episodeNotFound',
-        async render(ids, negotiation) {
-          const rendered = new Map<string, Buffer>();
-          for (const row of await repo.episodesByIds(ids, cap)) rendered.set(row.id, reads.keyed(row.id, renderEpisodeResult(row, negotiation.chain, publicUrl)));
-          return rendered;
-        },
-      },
-      movie: {
-        member: 'movie',
-        chainPrefix: chainPrefix('movie'),
-        notFound: 'movieNotFound',
-        async render(ids, negotiation) {
-          const rendered = new Map<string, Buffer>();
-          for (const row of await repo.moviesByIds(ids, cap)) rendered.set(row.id, reads.keyed(row.id, renderMovieResult(row, negotiation.chain, publicUrl)));
-          return rendered;
-        },
-      },
+      season: rowKind('season', 'seasonNotFound', (ids) => repo.seasonsByIds(ids, cap), renderSeasonResult),
+      episode: rowKind('episode', 'episodeNotFound', (ids) => repo.episodesByIds(ids, cap), renderEpisodeResult),
+      movie: rowKind('movie', 'movieNotFound', (ids) => repo.moviesByIds(ids, cap), renderMovieResult),
     };
   }
 
