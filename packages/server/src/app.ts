@@ -48,6 +48,7 @@ import { createApiKeysService } from './keys/api-keys.service.ts';
 import { createDeveloperService } from './keys/developer.service.ts';
 import { developerRoutes } from './keys/developer.routes.ts';
 import { createKeyUsage, LEAK_REPORTS_PER_MINUTE } from './keys/key-usage.ts';
+import { createRedisUsageTally } from './keys/redis-usage-tally.ts';
 import { ensureServerSecret } from './storage/settings.repo.ts';
 import { readCatalogVersion } from './storage/catalog-version.ts';
 import { authorizeRoutes } from './oauth/authorize.routes.ts';
@@ -196,8 +197,12 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
 
   const apiKeysRepo = createApiKeysRepo(storage.db, { writeVersion: storage.writeVersion });
   const apiKeys = createApiKeysService(apiKeysRepo, clock, (error) => app.log.warn({ err: error }, 'could not record an API key\'s last use'));
-  // Each answer to a key is counted in memory and written at most once a minute, and at a clean stop (keys/key-usage.ts).
-  const keyUsage = createKeyUsage(apiKeysRepo, clock, (error) => app.log.warn({ err: error }, 'could not write API keys\' usage; kept for the next flush'));
+  // Each answer to a key is counted in memory and written at most once a minute, and at a clean stop (keys/key-usage.ts);
+  // with Redis, every node's counts meet there each second.
+  const keyUsage = createKeyUsage(apiKeysRepo, clock, {
+    shared: config.redisUrl ? createRedisUsageTally(config.redisUrl, await requireDeploymentId(storage)) : undefined,
+    onError: (error) => app.log.warn({ err: error }, 'could not hand on or write API keys\' usage; kept for the next try'),
+  });
   keyUsage.start();
   app.decorate('keyUsage', keyUsage);
   app.addHook('onClose', async () => keyUsage.stop());
@@ -366,6 +371,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     developer: createDeveloperService({
       repo: apiKeysRepo,
       keys: apiKeys,
+      pendingUsageOf: keyUsage.pendingOf,
       isDeveloper: (userId) => users.hasRole(userId, 'developer'),
       pages: (query, listScope) => keysetPage<[number, string]>(cursors, pageRequest(query), listScope, ['number', 'string']),
       clock,

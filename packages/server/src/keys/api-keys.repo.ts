@@ -5,6 +5,16 @@ import { precompiledLookup } from '../storage/storage.ts';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
+/** Calls counted for a key on a day and an operation (the api_key_usage row they add to). */
+export interface UsageRow {
+  key_id: string;
+  day: string;
+  operation: string;
+  calls: number;
+  client_errors: number;
+  rate_limited: number;
+}
+
 /**
  * `writeVersion` (Storage.writeVersion) lets a key be checked without a read
  * while the database has not changed: the server passes it; tools need not.
@@ -81,7 +91,7 @@ export function createApiKeysRepo(db: Db, options: { writeVersion?: WriteVersion
       return Number(row.n);
     },
     /** Adds counted calls to each (key, day, operation): one statement per row, whatever the number of requests counted. */
-    async addUsage(rows: readonly { key_id: string; day: string; operation: string; calls: number; client_errors: number; rate_limited: number }[]): Promise<void> {
+    async addUsage(rows: readonly UsageRow[]): Promise<void> {
       if (rows.length === 0) return;
       await db.transaction().execute(async (trx) => {
         for (const row of rows) {

@@ -94,7 +94,7 @@ export async function developerRoutes(scope: FastifyInstance, { developer, leakR
     schema: {
       operationId: 'GetApiKeyUsage', tags: TAGS,
       summary: 'A key\'s calls per day and operation: answered, 4xx, 429.',
-      description: 'Counted in memory on each node and written at most once a minute, so the last minute may not show yet.' + NOT_YOURS,
+      description: 'Counted in memory on each node and written at most once a minute; the answer adds the counts not yet written (this node\'s, and with Redis every node\'s within a second).' + NOT_YOURS,
       params: ApiKeyParams, querystring: ApiKeyUsageQuery, response: { 200: ApiKeyUsageResponse },
     },
     config: DEVELOPER,

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { MAX_API_KEYS_PER_DEVELOPER, MAX_USAGE_DAYS, type ApiKey, type ApiKeyScope, type ApiKeyUsageResponse, type CreatedApiKeyResponse } from '@maqam/contract';
 import { ApiError, invalidRequest } from '../errors.ts';
 import { secretDigest } from '../crypto/secret-hash.ts';
-import type { ApiKeyRow, ApiKeysRepo } from './api-keys.repo.ts';
+import type { ApiKeyRow, ApiKeysRepo, UsageRow } from './api-keys.repo.ts';
 import { ApiKeyNotFoundError, ApiKeyNotRotatableError, scopesOf, statusOf, type ApiKeysService } from './api-keys.service.ts';
 import { dayOf } from './key-usage.ts';
 import { parseKey } from './key-format.ts';
@@ -15,6 +15,8 @@ export interface KeysetPages {
 export interface DeveloperDeps {
   repo: ApiKeysRepo;
   keys: ApiKeysService;
+  /** A key's counts not yet written (key-usage.ts): the usage answer shows them too, so a call shows at once. */
+  pendingUsageOf(keyId: string): Promise<UsageRow[]>;
   /** Whether the user holds the developer role (read on every request: an operator's revocation counts at once). */
   isDeveloper(userId: string): Promise<boolean>;
   /**
@@ -151,14 +153,19 @@ export function createDeveloperService(deps: DeveloperDeps) {
       const from = query.from === undefined ? to - 29 * DAY_MS : dayParameter(query.from, 'from');
       if (from > to) throw invalidRequest({ field: 'from', reason: 'invalid' });
       if ((to - from) / DAY_MS + 1 > MAX_USAGE_DAYS) throw invalidRequest({ field: 'to', reason: 'invalid' });
-      const rows = await repo.usage(keyId, dayOf(from), dayOf(to));
-      return {
-        from: dayOf(from),
-        to: dayOf(to),
-        usage: rows.map((row) => ({
-          date: row.day, operation: row.operation, calls: Number(row.calls), clientErrors: Number(row.client_errors), rateLimited: Number(row.rate_limited),
-        })),
-      };
+      const [written, pending] = await Promise.all([repo.usage(keyId, dayOf(from), dayOf(to)), deps.pendingUsageOf(keyId)]);
+      const days = new Map<string, ApiKeyUsageResponse['usage'][number]>();
+      for (const row of [...written, ...pending]) {
+        if (row.day < dayOf(from) || row.day > dayOf(to)) continue;
+        const slot = `${row.day}\n${row.operation}`;
+        const day = days.get(slot) ?? { date: row.day, operation: row.operation, calls: 0, clientErrors: 0, rateLimited: 0 };
+        day.calls += Number(row.calls);
+        day.clientErrors += Number(row.client_errors);
+        day.rateLimited += Number(row.rate_limited);
+        days.set(slot, day);
+      }
+      const usage = [...days.values()].sort((a, b) => (a.date === b.date ? (a.operation < b.operation ? -1 : 1) : a.date < b.date ? -1 : 1));
+      return { from: dayOf(from), to: dayOf(to), usage };
     },
 
     /**

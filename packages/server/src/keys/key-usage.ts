@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiKeysRepo } from './api-keys.repo.ts';
+import type { ApiKeysRepo, UsageRow } from './api-keys.repo.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,61 +14,136 @@ export const LEAK_REPORTS_PER_MINUTE = 10;
 /** How often each node writes what it counted: a key's use never writes a row per request (contract section 16). */
 export const USAGE_FLUSH_MS = 60_000;
 
-interface Counts {
-  calls: number;
-  clientErrors: number;
-  rateLimited: number;
+/** How often each node hands its counts to the shared tally, when there is one: what a killed node can lose. */
+export const USAGE_SHARE_MS = 1_000;
+
+/**
+ * Counts kept between the nodes and the database (Redis: keys/redis-usage-tally.ts):
+ * every node adds to it often, any node takes what it holds to write.
+ */
+export interface SharedUsageTally {
+  /** Adds counts; throws if they were not added. */
+  add(rows: readonly UsageRow[]): Promise<void>;
+  /** Takes everything held, atomically: two nodes never take the same counts. */
+  take(): Promise<UsageRow[]>;
+  /** One key's counts held, not yet taken. */
+  pendingOf(keyId: string): Promise<UsageRow[]>;
+  close(): Promise<void>;
 }
 
 /** The UTC day of a time, YYYY-MM-DD. */
 export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/**
- * Counts each answer to an API key per key, day, operation and status class
- * in this process's memory, and adds the counts to the database at most once
- * a minute (`start`) and when the node stops cleanly (`stop`): a request never
- * writes. A node killed loses at most the last minute's counts. A flush that
- * fails keeps its counts for the next one.
- */
-export function createKeyUsage(repo: Pick<ApiKeysRepo, 'addUsage'>, clock: () => number, onError: (error: unknown) => void = () => {}) {
-  let counts = new Map<string, Counts>();
-  let timer: NodeJS.Timeout | undefined;
-  let flushing: Promise<void> = Promise.resolve();
+const slotOf = (row: Pick<UsageRow, 'key_id' | 'day' | 'operation'>) => `${row.key_id}\n${row.day}\n${row.operation}`;
 
-  function count(keyId: string, operation: string, status: number): void {
-    const slot = `${keyId}\n${dayOf(clock())}\n${operation}`;
-    let entry = counts.get(slot);
-    if (entry === undefined) counts.set(slot, (entry = { calls: 0, clientErrors: 0, rateLimited: 0 }));
-    entry.calls++;
-    if (status >= 400 && status < 500) entry.clientErrors++;
-    if (status === 429) entry.rateLimited++;
+/** Counts per (key, day, operation), added to as requests are answered and as counts come back from a failed write. */
+class UsageCounts {
+  readonly #slots = new Map<string, UsageRow>();
+
+  get size(): number {
+    return this.#slots.size;
   }
 
-  async function write(): Promise<void> {
-    if (counts.size === 0) return;
+  add(row: UsageRow): void {
+    const slot = slotOf(row);
+    const kept = this.#slots.get(slot);
+    if (kept === undefined) this.#slots.set(slot, { ...row });
+    else {
+      kept.calls += row.calls;
+      kept.client_errors += row.client_errors;
+      kept.rate_limited += row.rate_limited;
+    }
+  }
+
+  count(keyId: string, day: string, operation: string, status: number): void {
+    const slot = `${keyId}\n${day}\n${operation}`;
+    let row = this.#slots.get(slot);
+    if (row === undefined) this.#slots.set(slot, (row = { key_id: keyId, day, operation, calls: 0, client_errors: 0, rate_limited: 0 }));
+    row.calls++;
+    if (status >= 400 && status < 500) row.client_errors++;
+    if (status === 429) row.rate_limited++;
+  }
+
+  rows(keyId?: string): UsageRow[] {
+    const rows = [...this.#slots.values()];
+    return keyId === undefined ? rows : rows.filter((row) => row.key_id === keyId);
+  }
+
+  calls(): number {
+    let n = 0;
+    for (const row of this.#slots.values()) n += row.calls;
+    return n;
+  }
+}
+
+/**
+ * Counts each answer to an API key per key, day, operation and status class
+ * in this process's memory; a request never writes. Once a minute (`start`)
+ * and when the node stops cleanly (`stop`) the counts are added to the
+ * database. With a shared tally (Redis), the node hands its counts to it
+ * every second instead, and each minute's flush writes what the tally holds
+ * from every node: a killed node then loses a second's counts, not a minute's,
+ * and every node's usage answers show every node's calls. A write that fails
+ * keeps its counts for the next one.
+ *
+ * Handing over, flushing and reading what is pending run one at a time
+ * (`serially`), so a read never sees counts twice or not at all while they
+ * move between memory, the tally and the database on this node.
+ */
+export function createKeyUsage(
+  repo: Pick<ApiKeysRepo, 'addUsage'>,
+  clock: () => number,
+  options: { shared?: SharedUsageTally | undefined; onError?: (error: unknown) => void } = {},
+) {
+  const { shared, onError = () => {} } = options;
+  let counts = new UsageCounts();
+  let flushTimer: NodeJS.Timeout | undefined;
+  let shareTimer: NodeJS.Timeout | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  function serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = queue.then(work);
+    queue = run.catch(() => {});
+    return run;
+  }
+
+  /** The counts so far, leaving an empty tally to count on; `restore` puts them back after a failed write. */
+  function takeCounts(): { rows: UsageRow[]; restore(): void } {
     const taken = counts;
-    counts = new Map();
-    const rows = [...taken].map(([slot, c]) => {
-      const [key_id, day, operation] = slot.split('\n') as [string, string, string];
-      return { key_id, day, operation, calls: c.calls, client_errors: c.clientErrors, rate_limited: c.rateLimited };
-    });
+    counts = new UsageCounts();
+    return { rows: taken.rows(), restore: () => { for (const row of taken.rows()) counts.add(row); } };
+  }
+
+  async function share(): Promise<void> {
+    if (shared === undefined || counts.size === 0) return;
+    const taken = takeCounts();
     try {
-      await repo.addUsage(rows);
+      await shared.add(taken.rows);
     } catch (error) {
-      // Kept for the next flush: added to whatever was counted meanwhile.
-      for (const [slot, c] of taken) {
-        const now = counts.get(slot);
-        if (now === undefined) counts.set(slot, c);
-        else { now.calls += c.calls; now.clientErrors += c.clientErrors; now.rateLimited += c.rateLimited; }
-      }
+      // Written to the database directly at the next flush if Redis is still away.
+      taken.restore();
       onError(error);
     }
   }
 
-  /** Writes what is counted; flushes never overlap (one asked for during another runs after it). */
-  function flush(): Promise<void> {
-    flushing = flushing.then(write);
-    return flushing;
+  async function write(): Promise<void> {
+    const taken = takeCounts();
+    let fromShared: UsageRow[] = [];
+    try {
+      if (shared !== undefined) fromShared = await shared.take();
+    } catch (error) {
+      onError(error);
+    }
+    const rows = new UsageCounts();
+    for (const row of [...taken.rows, ...fromShared]) rows.add(row);
+    if (rows.size === 0) return;
+    try {
+      await repo.addUsage(rows.rows());
+    } catch (error) {
+      // Kept here for the next flush, added to whatever was counted meanwhile (the tally's share too: it was taken).
+      for (const row of rows.rows()) counts.add(row);
+      onError(error);
+    }
   }
 
   return {
@@ -77,25 +152,42 @@ export function createKeyUsage(repo: Pick<ApiKeysRepo, 'addUsage'>, clock: () =>
       const principal = request.principal;
       if (principal?.kind === 'apiKey') {
         const schema = request.routeOptions.schema as { operationId?: string } | undefined;
-        count(principal.keyId, schema?.operationId ?? request.routeOptions.url ?? 'unknown', reply.statusCode);
+        counts.count(principal.keyId, dayOf(clock()), schema?.operationId ?? request.routeOptions.url ?? 'unknown', reply.statusCode);
       }
       done();
     },
-    flush,
+    /** Hands this node's counts to the shared tally now (the timer does it every second). */
+    share: (): Promise<void> => serially(share),
+    /** Writes what is counted here (and what the shared tally holds) to the database. */
+    flush: (): Promise<void> => serially(write),
+    /** One key's counts not yet in the database: this node's, and the shared tally's (every node's) when there is one. */
+    pendingOf: (keyId: string): Promise<UsageRow[]> => serially(async () => {
+      const rows = new UsageCounts();
+      for (const row of counts.rows(keyId)) rows.add(row);
+      if (shared !== undefined) {
+        try {
+          for (const row of await shared.pendingOf(keyId)) rows.add(row);
+        } catch (error) {
+          onError(error);
+        }
+      }
+      return rows.rows();
+    }),
     start(): void {
-      timer ??= setInterval(() => void flush(), USAGE_FLUSH_MS).unref();
+      flushTimer ??= setInterval(() => void serially(write), USAGE_FLUSH_MS).unref();
+      if (shared !== undefined) shareTimer ??= setInterval(() => void serially(share), USAGE_SHARE_MS).unref();
     },
-    /** Stops the timer and writes what is left (a clean shutdown loses nothing). */
+    /** Stops the timers and writes what is left (a clean shutdown loses nothing). */
     async stop(): Promise<void> {
-      clearInterval(timer);
-      timer = undefined;
-      await flush();
+      clearInterval(flushTimer);
+      clearInterval(shareTimer);
+      flushTimer = shareTimer = undefined;
+      await serially(write);
+      await shared?.close();
     },
-    /** Counts not yet written, for tests and metrics. */
+    /** Calls counted on this node and not yet handed on, for tests and metrics. */
     pending(): number {
-      let n = 0;
-      for (const c of counts.values()) n += c.calls;
-      return n;
+      return counts.calls();
     },
   };
 }

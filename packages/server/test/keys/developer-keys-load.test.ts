@@ -89,10 +89,25 @@ describe.each(dialects.map((d) => [d.name, d] as const))('developer keys under l
     expect(after.filter(([useNew]) => useNew).map(([, status]) => status)).toEqual(Array(CLIENTS / 2).fill(200));
 
     // Counted in memory on each node until a flush: the totals are the requests each key was answered, both nodes together.
-    expect(await usageOf(dev.call, oldId)).toBe(0);
     await Promise.all(nodes().map((app) => app.keyUsage.flush()));
+    expect(nodes().map((app) => app.keyUsage.pending())).toEqual([0, 0]);
     expect(await usageOf(dev.call, oldId)).toBe(answered.old);
     expect(await usageOf(dev.call, fresh!.apiKey.id)).toBe(answered.new);
+  });
+
+  it.runIf(shared.REDIS_URL)('with Redis, shows every node\'s calls on any node once handed on, and a flush on one node writes them all once', async () => {
+    const dev = await developer(server);
+    const { apiKey, secret } = (await dev.call('POST', '/v1/developer/keys', { name: 'shared' })).json();
+    for (let i = 0; i < 6; i++) expect((await withKey(nodes()[i % 2]!, secret)).statusCode).toBe(200);
+    // The usage answer on the first node: its own calls at once, the other node's once it has handed them on (each second).
+    await nodeB.app.keyUsage.share();
+    expect(nodeB.app.keyUsage.pending()).toBe(0);
+    expect(await usageOf(dev.call, apiKey.id)).toBe(6);
+    // The first node's flush writes its own calls and what Redis holds from the other; nothing is written twice.
+    await server.app.keyUsage.flush();
+    await nodeB.app.keyUsage.flush();
+    expect(await usageOf(dev.call, apiKey.id)).toBe(6);
+    expect(await usageOf(asDeveloper(nodeB.app, dev.token), apiKey.id)).toBe(6);
   });
 
   it('refuses a revoked key, and a reported one, on the very next request on every node', async () => {
@@ -111,7 +126,9 @@ describe.each(dialects.map((d) => [d.name, d] as const))('developer keys under l
 
   it('writes nothing per request: a burst of key requests makes no database write until the flush', async () => {
     const dev = await developer(server);
-    const { secret } = (await dev.call('POST', '/v1/developer/keys', { name: 'quiet' })).json();
+    const { apiKey, secret } = (await dev.call('POST', '/v1/developer/keys', { name: 'quiet' })).json();
+    // Nothing left from the other tests for this node's flush to take from Redis.
+    await Promise.all(nodes().map((app) => app.keyUsage.flush()));
     const writes: string[] = [];
     const storage = openStorage(server.databaseUrl, {
       redisUrl: shared.REDIS_URL,
@@ -128,11 +145,11 @@ describe.each(dialects.map((d) => [d.name, d] as const))('developer keys under l
         expect(answers.every((res) => res.statusCode === 200)).toBe(true);
       }
       expect(writes).toEqual([]);
-      expect(app.keyUsage.pending()).toBe(201); // the burst and the first use
       await app.keyUsage.flush();
-      // One row a (key, day, operation), whatever the number of requests.
+      // One row a (key, day, operation), whatever the number of requests; every call in it (the burst and the first use).
       expect(writes.length).toBe(1);
       expect(app.keyUsage.pending()).toBe(0);
+      expect(await usageOf(dev.call, apiKey.id)).toBe(201);
     } finally {
       await app.close();
       await storage.close();
