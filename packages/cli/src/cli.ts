@@ -7,6 +7,7 @@ import { keys } from './commands/keys.ts';
 import { ledger } from './commands/ledger.ts';
 import { media } from './commands/media.ts';
 import { serve } from './commands/serve.ts';
+import { backup, restore } from './commands/backup.ts';
 import { runUncapped, youngGenerationCapped } from './young-generation.ts';
 import { configFrom } from './context.ts';
 import { createOutput, UsageError, type TextSink } from './output.ts';
@@ -27,6 +28,7 @@ Commands:
   users create --username U (--password P | --password-stdin)
   users list | disable U | enable U | delete U --yes | set-password U (--password P | --password-stdin) | set-max-age-rating U RATING
   users grant U developer | revoke U developer
+  users export U [--out FILE] [--locale TAG]   U's own data as one JSON document (what U downloads)
   clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream write"]
   clients list | delete CLIENT_ID | add-redirect-uri CLIENT_ID URI
   ledger [--by day|song|client] [--since 30d] [--limit N]   billed streams
@@ -34,6 +36,8 @@ Commands:
   media add-video ID FILE [--audio LANG=FILE ...] [--subtitles LANG=FILE[:forced] ...]
                                       package a movie or an episode as encrypted HLS: the ladder, audio languages, subtitles
   media scan DIR [--concurrency N]    catalog and package a folder of tagged audio files
+  backup [--to DIR]                   a checked copy of the SQLite database, taken while servers run
+  restore FILE [--force]              a backup into DATABASE_URL's (empty) SQLite database, migrated forward
 
 Options for every command:
   --json                 machine-readable output
@@ -83,6 +87,10 @@ maqam users set-password U (--password P | --password-stdin)
                                         a new password; every sign-in of U ends
 maqam users grant U developer           U manages API keys of their own (DeveloperService, scope developer)
 maqam users revoke U developer          takes the role back: U's keys keep working until revoked
+maqam users export U [--out FILE] [--locale TAG]
+                                        U's own data as one JSON document, the one GET /v1/users/me/export
+                                        answers U (titles in TAG, else MAQAM_DEFAULT_LOCALE); --out: to FILE
+                                        (default maqam-export-U-DATE.json in the current folder)
 
 Usernames match in any case. --password-stdin keeps the password out of the shell history.`,
   clients: `maqam clients create --name N --redirect-uri URI [--redirect-uri URI ...] [--scopes "read stream write"]
@@ -128,6 +136,20 @@ already packaged from the same bytes are skipped, so an interrupted scan resumes
 that cannot be read is reported and the scan goes on; the exit code is 1 if any failed. It
 prints the ids it wrote (albums, artists, songs by file); --json prints the summary with all
 of them, every problem and every partial date.`,
+  backup: `maqam backup [--to DIR]
+
+SQLite: copies the database while servers keep serving and writing (SQLite's online backup,
+from one instant: every write committed before it began), checks the copy with PRAGMA
+integrity_check, and keeps it as DIR/maqam-<UTC time>.db (default MAQAM_BACKUP_DIR), with a
+progress bar on a terminal. A running server takes them itself with MAQAM_BACKUP_SCHEDULE,
+keeping MAQAM_BACKUP_COUNT. PostgreSQL: says what to use instead (pg_dump, or pg_basebackup
+with WAL archiving) and exits 1. Media files are not in it: see the README's operations section.`,
+  restore: `maqam restore FILE [--force]
+
+SQLite: checks FILE (integrity, a Maqam database), migrates a copy of it forward if an older
+release made it, and copies it into DATABASE_URL's database, then says how many users,
+playlists and plays it restored. A database that holds data is refused unless --force
+(which replaces it). Stop the servers first. PostgreSQL: says to use pg_restore.`,
 };
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -194,6 +216,10 @@ async function main(argv: string[], io: CliIo): Promise<number> {
       concurrency: { type: 'string' },
       audio: { type: 'string', multiple: true },
       subtitles: { type: 'string', multiple: true },
+      to: { type: 'string' },
+      force: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      locale: { type: 'string' },
     },
   });
   const [command, ...rest] = positionals;
@@ -233,6 +259,10 @@ async function main(argv: string[], io: CliIo): Promise<number> {
       return media(config, out, rest, values);
     case 'ledger':
       return ledger(config, out, values);
+    case 'backup':
+      return backup(config, out, values);
+    case 'restore':
+      return restore(config, out, rest[0], values);
     default:
       throw new UsageError(`unknown command "${command}"; see maqam help`);
   }

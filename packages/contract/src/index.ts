@@ -12,3 +12,4 @@ export * from './playlists.ts';
 export * from './video.ts';
 export * from './watching.ts';
 export * from './developer.ts';
+export * from './export.ts';

@@ -79,6 +79,10 @@ import { createPlaylistsRepo } from './playlists/playlists.repo.ts';
 import { createPlaylistService } from './playlists/playlists.service.ts';
 import { playlistRoutes } from './playlists/playlists.routes.ts';
 import { demoRoutes, type DemoApp } from './demo/demo.routes.ts';
+import { exportRoutes } from './export/export.routes.ts';
+import { createExportRepo } from './export/export.repo.ts';
+import { createExportService } from './export/export.service.ts';
+import { scheduleBackups } from './backup/backup-schedule.ts';
 
 /** Contract section 8: bodies over 1 MiB are a 413. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -366,6 +370,8 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     }),
     idempotency,
   });
+  await app.register(exportRoutes, { exports: createExportService({ repo: createExportRepo(storage), clock }) });
+  scheduleBackups(app, { config, storage, clock });
   const users = createUsersService(storage.db);
   await app.register(developerRoutes, {
     developer: createDeveloperService({

@@ -43,6 +43,12 @@ export interface Config {
   /** `maqam serve --demo`: the songs seeded into an empty database. */
   demoSongs: number;
   demoMusicSongs: number;
+  /** Where `maqam backup` and the scheduled backups write SQLite backups. */
+  backupDirectory: string;
+  /** How often a running server backs its SQLite database up, in ms; undefined: never (MAQAM_BACKUP_SCHEDULE). */
+  backupIntervalMs: number | undefined;
+  /** How many scheduled backups are kept: older ones are deleted after each new one. */
+  backupCount: number;
 }
 
 interface Setting<K extends keyof Config> {
@@ -66,6 +72,18 @@ function integer(env: string, fallback: number, min: number, max: number) {
       throw new ConfigError(`${env} must be an integer from ${min} to ${max}, got "${raw}"`);
     }
     return value;
+  };
+}
+
+const INTERVAL_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** An interval such as 30m, 6h, 1d or 1w (at least a minute); empty: none. */
+function interval(env: string) {
+  return (raw: string | undefined): number | undefined => {
+    if (raw === undefined || raw.trim() === '') return undefined;
+    const match = /^(\d+)([mhdw])$/.exec(raw.trim());
+    if (!match || Number(match[1]) < 1) throw new ConfigError(`${env} must be an interval with its unit, such as 30m, 6h, 1d or 1w; got "${raw}"`);
+    return Number(match[1]) * INTERVAL_UNITS_MS[match[2]!]!;
   };
 }
 
@@ -304,6 +322,28 @@ export const SETTINGS = [
     description: "`maqam serve --demo`: how many of the known artists' songs get generated music in the background (all of them by default; each takes a few seconds of CPU); 0 makes no demo audio at all, the three clips with synced lyrics included.",
     parse: integer('MAQAM_DEMO_MUSIC', 1000, 0, 1000),
   } satisfies Setting<'demoMusicSongs'>,
+  {
+    key: 'backupDirectory',
+    env: 'MAQAM_BACKUP_DIR',
+    shownDefault: './data/backups',
+    description: 'SQLite: where `maqam backup` (without --to) and the scheduled backups write `maqam-<UTC time>.db` files.',
+    parse: (raw) => raw || './data/backups',
+  } satisfies Setting<'backupDirectory'>,
+  {
+    key: 'backupIntervalMs',
+    env: 'MAQAM_BACKUP_SCHEDULE',
+    shownDefault: '(none)',
+    description:
+      'SQLite: how often a running server backs the database up while it serves, as an interval with its unit (30m, 6h, 1d, 1w); counted from the last scheduled backup, which the database remembers across restarts. Of several servers on one database, one takes each backup. Not for PostgreSQL (the README says what to use).',
+    parse: interval('MAQAM_BACKUP_SCHEDULE'),
+  } satisfies Setting<'backupIntervalMs'>,
+  {
+    key: 'backupCount',
+    env: 'MAQAM_BACKUP_COUNT',
+    shownDefault: '7',
+    description: 'How many backups MAQAM_BACKUP_DIR keeps: after each scheduled backup the older ones are deleted.',
+    parse: integer('MAQAM_BACKUP_COUNT', 7, 1, 10_000),
+  } satisfies Setting<'backupCount'>,
 ] as const;
 
 /** Reads every setting from `env`; `overrides` (CLI flags) win over the environment. */

@@ -1,5 +1,6 @@
 import { ClientInputError, createClientsService, createUsersService, UserInputError, type Config } from '@maqam/server';
 import { withStorage } from '../context.ts';
+import { exportUser } from './user-export.ts';
 import { table, UsageError, type Output } from '../output.ts';
 
 async function readStdin(stdin: AsyncIterable<Buffer | string>): Promise<string> {
@@ -19,7 +20,7 @@ function refused(out: Output, error: unknown): number {
 }
 
 const USERS_USAGE =
-  'maqam users create --username U (--password P | --password-stdin) | list | disable U | enable U | delete U --yes | set-password U (--password P | --password-stdin) | set-max-age-rating U AGE_RATING_13|none | grant U developer | revoke U developer';
+  'maqam users create --username U (--password P | --password-stdin) | list | disable U | enable U | delete U --yes | set-password U (--password P | --password-stdin) | set-max-age-rating U AGE_RATING_13|none | grant U developer | revoke U developer | export U [--out FILE] [--locale TAG]';
 
 /** The password from exactly one of --password or --password-stdin. */
 async function passwordFrom(flags: { password?: string; 'password-stdin'?: boolean }, command: string, stdin: AsyncIterable<Buffer | string>): Promise<string> {
@@ -35,11 +36,11 @@ export async function users(
   config: Config,
   out: Output,
   [action, name, value]: (string | undefined)[],
-  flags: { username?: string; password?: string; 'password-stdin'?: boolean; yes?: boolean },
+  flags: { username?: string; password?: string; 'password-stdin'?: boolean; yes?: boolean; out?: string; locale?: string },
   stdin: AsyncIterable<Buffer | string>,
 ): Promise<number> {
   const username = action === 'create' ? flags.username : (name ?? flags.username);
-  if (action === undefined || !['create', 'list', 'disable', 'enable', 'delete', 'set-password', 'set-max-age-rating', 'grant', 'revoke'].includes(action)) throw new UsageError(USERS_USAGE);
+  if (action === undefined || !['create', 'list', 'disable', 'enable', 'delete', 'set-password', 'set-max-age-rating', 'grant', 'revoke', 'export'].includes(action)) throw new UsageError(USERS_USAGE);
   if (action !== 'list' && !username) throw new UsageError(`users ${action} needs ${action === 'create' ? '--username U' : 'a username'}`);
   const password = action === 'create' || action === 'set-password' ? await passwordFrom(flags, `users ${action}`, stdin) : '';
   return withStorage(config, out, async (storage) => {
@@ -89,6 +90,11 @@ export async function users(
           out.record({ ...user, roles }, () => action === 'grant'
             ? `${user.username} has the ${value} role: they manage API keys of their own (a token with the developer scope)`
             : `${user.username} no longer has the ${value} role; the keys they made keep working until revoked`);
+          return 0;
+        }
+        case 'export': {
+          const written = await exportUser(storage, config, (await service.find(username!)).id, flags);
+          out.record(written, () => `wrote ${written.username}'s data to ${written.file} (${(written.bytes / 1e6).toFixed(1)} MB)`);
           return 0;
         }
         case 'enable': {
