@@ -75,7 +75,7 @@ export const UserExport = Type.Object(
     savedSongs: Type.Array(ExportedSavedSong, { description: 'Newest save first.' }),
     savedAlbums: Type.Array(ExportedSavedAlbum, { description: 'Newest save first.' }),
     followedArtists: Type.Array(ExportedFollowedArtist, { description: 'Newest follow first.' }),
-    plays: Type.Array(ExportedPlay, { description: 'The whole kept history (MAQAM_HISTORY_DAYS), skips included, oldest first; each play once.' }),
+    plays: Type.Array(ExportedPlay, { description: 'The whole kept history (MAQAM_HISTORY_DAYS), skips included, newest first then playId (GetHistory\'s order); each play once.' }),
     playlists: Type.Array(ExportedPlaylist, { description: 'The user\'s own playlists, newest first, each with every entry.' }),
     watchPositions: Type.Array(ExportedWatchPosition, { description: 'Every film and episode the user has a position in (continue watching), latest first.' }),
   },

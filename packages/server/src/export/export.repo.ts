@@ -102,22 +102,23 @@ export function createExportRepo(storage: Pick<Storage, 'db' | 'inByteOrder'>) {
     },
 
     /**
-     * A page of the user's plays, counted or not, oldest first then playId, after `after`: the rest of the plays
-     * of the position's time, then the later ones, each a range of play_history_by_start found by seeking (one
-     * condition with an OR could not be sought; history.repo.ts says what that cost).
+     * A page of the user's counted plays (or of their skips), newest first then playId, after `after`: the rest of
+     * the plays of the position's time, then the older ones, each a range of play_history_by_time found by seeking
+     * (one condition with an OR could not be sought; history.repo.ts says what that cost). Counted plays and skips
+     * are two walks of that index: across both, a condition on the time alone let SQLite walk the primary key.
      */
-    async plays(userId: string, after: readonly [number, string] | null, limit: number): Promise<PlayExportRow[]> {
+    async plays(userId: string, counted: boolean, after: readonly [number, string] | null, limit: number): Promise<PlayExportRow[]> {
       const plays = () => db.selectFrom('play_history as p').leftJoin('songs as s', 's.id', 'p.song_id')
         .select(['p.play_id', 'p.song_id', 'p.started_at', 'p.ms_played', 'p.counted', 'p.context', 's.title_i18n as texts', 's.original_language as language'])
-        .where('p.user_id', '=', userId);
+        .where('p.user_id', '=', userId).where('p.counted', '=', counted ? 1 : 0);
       let rows;
       if (after === null) {
-        rows = await plays().orderBy('p.started_at').orderBy('p.play_id').limit(limit).execute();
+        rows = await plays().orderBy('p.started_at', 'desc').orderBy('p.play_id').limit(limit).execute();
       } else {
         const [startedAt, playId] = after;
         const sameTime = await plays().where('p.started_at', '=', startedAt).where('p.play_id', '>', playId).orderBy('p.play_id').limit(limit).execute();
-        const later = sameTime.length === limit ? [] : await plays().where('p.started_at', '>', startedAt).orderBy('p.started_at').orderBy('p.play_id').limit(limit - sameTime.length).execute();
-        rows = [...sameTime, ...later];
+        const older = sameTime.length === limit ? [] : await plays().where('p.started_at', '<', startedAt).orderBy('p.started_at', 'desc').orderBy('p.play_id').limit(limit - sameTime.length).execute();
+        rows = [...sameTime, ...older];
       }
       return rows.map((row) => ({
         playId: row.play_id, songId: row.song_id, startedAt: Number(row.started_at), msPlayed: row.ms_played, counted: row.counted === 1, context: row.context, ...title(row),

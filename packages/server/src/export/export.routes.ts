@@ -26,7 +26,7 @@ export async function exportRoutes(scope: FastifyInstance, { exports }: ExportRo
       operationId: 'ExportMyData', tags: ['LibraryService'],
       summary: 'Everything the signed-in user has put into Maqam, as one JSON document to download.',
       description:
-        'The profile, saved songs and albums, followed artists, the whole kept listening history (skips included, oldest first), the user\'s playlists with every '
+        'The profile, saved songs and albums, followed artists, the whole kept listening history (skips included, newest first), the user\'s playlists with every '
         + 'entry in order, and every viewing position. Items are named by id and by title in the request\'s language. Streamed as it is read (an export of '
         + 'years of plays starts at once); answered with `Content-Disposition: attachment`. Nothing of another user is in it.',
       response: { 200: UserExport },

@@ -2,7 +2,7 @@ import type { AgeRating, User } from '@maqam/contract';
 import { DomainError } from '../errors.ts';
 import { resolveLocalizedString } from '../locale/negotiation.ts';
 import { rfc3339 } from '../library/rendered-items.ts';
-import type { ExportRepo, SavedKind, StoredTitle } from './export.repo.ts';
+import type { ExportRepo, PlayExportRow, SavedKind, StoredTitle } from './export.repo.ts';
 
 /** Rows read a page at a time: what one page holds in memory, and one chunk of the document. */
 const PAGE_ROWS = 500;
@@ -92,6 +92,42 @@ async function* pagesOf<Row, Position>(read: (after: Position | null) => Promise
   }
 }
 
+/** GetHistory's order: the newest play first, then by playId. */
+const newerFirst = (a: PlayExportRow, b: PlayExportRow) => a.startedAt > b.startedAt || (a.startedAt === b.startedAt && a.playId < b.playId);
+
+/** The rows of two ordered page streams as one ordered stream of rows (`before(a, b)`: a comes first). */
+async function* merged<Row>(first: AsyncIterable<readonly Row[]>, second: AsyncIterable<readonly Row[]>, before: (a: Row, b: Row) => boolean): AsyncGenerator<Row> {
+  const rowsOf = async function* (pages: AsyncIterable<readonly Row[]>) {
+    for await (const page of pages) yield* page;
+  };
+  const a = rowsOf(first);
+  const b = rowsOf(second);
+  let nextA = await a.next();
+  let nextB = await b.next();
+  while (!nextA.done || !nextB.done) {
+    if (nextB.done || (!nextA.done && before(nextA.value, nextB.value))) {
+      yield nextA.value as Row;
+      nextA = await a.next();
+    } else {
+      yield nextB.value;
+      nextB = await b.next();
+    }
+  }
+}
+
+/** Rows as pages of PAGE_ROWS: a chunk of the document each. */
+async function* inPages<Row>(rows: AsyncIterable<Row>): AsyncGenerator<Row[]> {
+  let page: Row[] = [];
+  for await (const row of rows) {
+    page.push(row);
+    if (page.length === PAGE_ROWS) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length > 0) yield page;
+}
+
 const withTitle = (member: string, value: string | undefined) => (value === undefined ? '' : `,${JSON.stringify(member)}:${JSON.stringify(value)}`);
 const typedId = (value: string) => `{"value":${JSON.stringify(value)}}`;
 
@@ -104,7 +140,9 @@ async function* documentChunks(repo: ExportRepo, user: User, exportedAt: number,
       (row) => `{"${idMember}":${typedId(row.id)}${withTitle(titleMember, titleOf(row))},"${timeMember}":"${rfc3339(row.savedAt)}"}`);
   }
 
-  yield* list('plays', pagesOf((after: readonly [number, string] | null) => repo.plays(userId, after, PAGE_ROWS), (row) => [row.startedAt, row.playId] as const),
+  // Counted plays and skips are read apart (export.repo.ts plays) and merged into one order here.
+  const walk = (counted: boolean) => pagesOf((after: readonly [number, string] | null) => repo.plays(userId, counted, after, PAGE_ROWS), (row) => [row.startedAt, row.playId] as const);
+  yield* list('plays', inPages(merged(walk(true), walk(false), newerFirst)),
     (row) => `{"playId":${JSON.stringify(row.playId)},"songId":${typedId(row.songId)}${withTitle('title', titleOf(row))},"startedAt":"${rfc3339(row.startedAt)}",`
       + `"msPlayed":${row.msPlayed},"counted":${row.counted}${row.context === null ? '' : `,"context":${row.context}`}}`);
 

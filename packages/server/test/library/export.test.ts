@@ -69,7 +69,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('a user\'s export on %s
     expect(document.savedSongs).toEqual([{ songId: { value: 'song-ar' }, title: 'Tamally Maak', savedAt: expect.any(String) }]);
     expect(document.savedAlbums).toEqual([{ albumId: { value: 'album-1' }, title: 'Tamally Maak', savedAt: expect.any(String) }]);
     expect(document.followedArtists).toEqual([{ artistId: { value: 'artist-ar' }, name: 'Amr Diab', followedAt: expect.any(String) }]);
-    expect(document.plays).toEqual([0, 1, 2].map((i) => ({
+    expect(document.plays).toEqual([2, 1, 0].map((i) => ({
       playId: `a-${i}`, songId: { value: 'song-ar' }, title: 'Tamally Maak', startedAt: at(-60 + 2 * i), msPlayed: i === 2 ? 5_000 : 200_000, counted: i !== 2,
       context: { albumId: { value: 'album-1' } },
     })));
