@@ -12,6 +12,9 @@ export const POSTGRES_RESTORE_ADVICE =
   'maqam restore restores SQLite backups only. On PostgreSQL restore with its own tools: pg_restore -d DATABASE dump.pgdump for a pg_dump -Fc backup, '
   + 'or a base backup and its archived WAL (restore_command) for point-in-time recovery. The README\'s operations section shows both.';
 
+/** One step copies every page (SQLite's -1, which node:sqlite does not take). */
+const ALL_PAGES = 2 ** 31 - 1;
+
 /** A restore that would overwrite someone's data, asked without --force. */
 export class RestoreRefusedError extends Error {
   override name = 'RestoreRefusedError';
@@ -68,7 +71,7 @@ export async function restoreSqliteBackup({ file, databaseUrl, force }: { file: 
 async function copyDatabase(from: string, to: string, { readOnly }: { readOnly: boolean }): Promise<void> {
   const source = new DatabaseSync(from, { readOnly });
   try {
-    await backup(source, to, { rate: -1 });
+    await backup(source, to, { rate: ALL_PAGES });
   } finally {
     source.close();
   }

@@ -32,7 +32,7 @@ export function checkBackupFile(file: string): string[] {
     try {
       problems = (db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map((row) => row.integrity_check);
     } catch (error) {
-      throw new NotABackupError(`${file} is not a SQLite database (${(error as Error).message})`);
+      throw new NotABackupError(`${file} is damaged or not a SQLite database (${(error as Error).message})`);
     }
     if (problems.length !== 1 || problems[0] !== 'ok') throw new NotABackupError(`${file} is damaged: PRAGMA integrity_check says ${problems.slice(0, 5).join('; ')}`);
     const tables = tablesOf(db);
