@@ -56,3 +56,22 @@ export function languageNames(tags: readonly string[]): string {
     }
   }).join(listSeparator());
 }
+
+/** One date formatter per language and style, as for numbers. */
+const dateFormatters = new Map<string, Intl.DateTimeFormat>();
+function dateFormatter(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${digits()} ${JSON.stringify(options)}`;
+  let format = dateFormatters.get(key);
+  if (!format) dateFormatters.set(key, (format = new Intl.DateTimeFormat(digits(), options)));
+  return format;
+}
+
+/** A moment to the minute, in the reader's time zone: "Nov 28, 2026, 1:31 PM", "٢٨ نوفمبر ٢٠٢٦، ١:٣١ م". */
+export const minute = (time: string) =>
+  dateFormatter({ day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit' }).format(new Date(time));
+
+/** The day of a moment, in the reader's time zone: "Nov 28, 2026", "٢٨ نوفمبر ٢٠٢٦". */
+export const dateOf = (time: string) => dateFormatter({ day: 'numeric', month: 'short', year: 'numeric' }).format(new Date(time));
+
+/** A day (YYYY-MM-DD, UTC) as a chart's axis names it: "Nov 28", "٢٨ نوفمبر". */
+export const shortDay = (date: string) => dateFormatter({ day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));

@@ -1,7 +1,9 @@
 // The header (the demo's name, the search box, the language and the account)
-// and the sections under it: home, Watch and the library's pages, one tap away.
+// and the sections under it: home, Watch and the library's pages, one tap
+// away, and a developer's API keys.
 import { html, nothing } from 'lit-html';
 import { live } from 'lit-html/directives/live.js';
+import { signInScope } from './developer-access.ts';
 import { t } from './format.ts';
 import { navigate, switchLanguage } from './navigation.ts';
 import { endPlays, stopPlayback } from './player/player.ts';
@@ -9,8 +11,8 @@ import { currentRoute, link, type Route } from './router.ts';
 import { act, maqam } from './session.ts';
 import { store, type State } from './store.ts';
 
-async function signIn() {
-  location.assign(await maqam.auth.createAuthorizationUrl({ scope: 'read stream write' }));
+export async function signIn() {
+  location.assign(await maqam.auth.createAuthorizationUrl({ scope: signInScope() }));
 }
 
 async function signOut() {
@@ -18,7 +20,7 @@ async function signOut() {
   await maqam.auth.signOut();
   stopPlayback();
   store.update({
-    user: null, displayName: '', view: null, nowPlaying: null, lyrics: null, lyricsOpen: false, queueOpen: false, saved: new Set(), following: new Set(),
+    user: null, developer: false, displayName: '', view: null, nowPlaying: null, lyrics: null, lyricsOpen: false, queueOpen: false, saved: new Set(), following: new Set(),
   });
 }
 
@@ -70,7 +72,7 @@ export function header(state: State) {
     </nav>`;
 }
 
-/** Home, Watch and the library's pages; the one on screen marked (a playlist's page is one of Playlists', a title's one of Watch's). */
+/** Home, Watch, the library's pages and (for a developer) Developer; the one on screen marked (a playlist's page is one of Playlists', a title's one of Watch's). */
 export function sections(state: State) {
   const text = t();
   const { route } = state;
@@ -85,7 +87,8 @@ export function sections(state: State) {
     ${tab({ view: 'library', tab: 'songs' }, text.likedSongs, 'nav-liked')}
     ${tab({ view: 'library', tab: 'albums' }, text.savedAlbums, 'nav-albums')}
     ${tab({ view: 'library', tab: 'artists' }, text.following, 'nav-following')}
-    ${tab({ view: 'playlists' }, text.playlists, 'nav-playlists')}`;
+    ${tab({ view: 'playlists' }, text.playlists, 'nav-playlists')}
+    ${state.developer ? tab({ view: 'developer' }, text.developer, 'nav-developer') : nothing}`;
 }
 
 /** Signed out: what the demo is, and the way in. */

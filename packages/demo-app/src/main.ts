@@ -10,7 +10,8 @@
 // share a public one by its link. Watch: shows and films on shelves, a
 // show's seasons and episodes, a film's languages, and the songs of their
 // soundtracks, which play like any others (watching itself comes later).
-// Arabic (right to left) first, English a tap away.
+// A developer makes, rotates and revokes API keys, and sees each one's calls
+// day by day. Arabic (right to left) first, English a tap away.
 //
 // The pieces: store.ts holds the state and is the one place it changes;
 // app.ts draws the page from it (lit-html templates; a module per page under
@@ -18,7 +19,8 @@
 // player/ folder plays, reports plays and draws the player.
 import { renderApp } from './app.ts';
 import { startAddMenu } from './components/add-menu.ts';
-import { forgetTypedSearch } from './header.ts';
+import { developerScopeRefused, managesKeys } from './developer-access.ts';
+import { forgetTypedSearch, signIn } from './header.ts';
 import { navigate } from './navigation.ts';
 import { loadView } from './pages/index.ts';
 import { refreshRecent } from './pages/home.ts';
@@ -48,15 +50,21 @@ store.subscribe(renderApp);
 if (location.pathname === '/demo/callback') {
   const url = location.href;
   history.replaceState(null, '', '/demo');
+  if (developerScopeRefused(url)) {
+    // A client registered before DeveloperService: sign in again without asking for it. The page is leaving.
+    await signIn();
+    await new Promise(() => {});
+  }
   await act(async () => void (await maqam.auth.handleRedirect(url)));
 }
 const route = currentRoute();
 store.update({ route, searchText: route.view === 'search' ? route.q : '' });
 if (await maqam.auth.tokens()) {
   await act(async () => {
-    store.update({ user: await maqam.auth.tokenInfo() });
-    const [me, view] = await Promise.all([maqam.library.me().catch(() => null), loadView(route)]);
-    store.update({ displayName: me?.displayName ?? '' });
+    const user = await maqam.auth.tokenInfo();
+    store.update({ user });
+    const [me, view, developer] = await Promise.all([maqam.library.me().catch(() => null), loadView(route), managesKeys(user)]);
+    store.update({ displayName: me?.displayName ?? '', developer });
     store.show(view);
     // A queue this tab kept across a reload: shown in the player, paused, ready to go on.
     store.update({ nowPlaying: currentOf(store.state.queue) ?? null });

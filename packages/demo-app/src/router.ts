@@ -1,7 +1,8 @@
 // The address names the page: #/, #/artist/ID, #/album/ID, #/search/QUERY,
 // #/library/songs|albums|artists, #/playlists and #/playlist/ID; and to
 // watch, #/watch, #/show/ID (#/show/ID/season/N: its season N) and
-// #/movie/ID; to play one, #/watch/movie/ID or #/watch/episode/ID. Back and
+// #/movie/ID; to play one, #/watch/movie/ID or #/watch/episode/ID; a
+// developer's API keys, #/developer. Back and
 // Forward move between pages, and a playlist's or a title's link can be
 // shared.
 import type { PlayContext } from '@maqam/sdk';
@@ -19,12 +20,14 @@ export type Route =
   | { view: 'watch' }
   | { view: 'show'; id: string; season?: number | undefined }
   | { view: 'movie'; id: string }
-  | { view: 'player'; kind: 'movie' | 'episode'; id: string };
+  | { view: 'player'; kind: 'movie' | 'episode'; id: string }
+  | { view: 'developer' };
 
 /** The route an address's hash names; anything else is home. */
 export function routeOf(hash: string): Route {
   if (hash === '#/playlists') return { view: 'playlists' };
   if (hash === '#/watch') return { view: 'watch' };
+  if (hash === '#/developer') return { view: 'developer' };
   const [, kind, title] = /^#\/watch\/(movie|episode)\/(.+)$/.exec(hash) ?? [];
   if (kind === 'movie' || kind === 'episode') return { view: 'player', kind, id: decodeURIComponent(title!) };
   const [, show, season] = /^#\/show\/([^/]+)(?:\/season\/(\d{1,4}))?$/.exec(hash) ?? [];
@@ -45,6 +48,7 @@ export function link(route: Route): string {
     case 'library': return `#/library/${route.tab}`;
     case 'playlists': return '#/playlists';
     case 'watch': return '#/watch';
+    case 'developer': return '#/developer';
     case 'player': return `#/watch/${route.kind}/${encodeURIComponent(route.id)}`;
     case 'show': return `#/show/${encodeURIComponent(route.id)}${route.season === undefined ? '' : `/season/${route.season}`}`;
     default: return `#/${route.view}/${encodeURIComponent(route.id)}`;

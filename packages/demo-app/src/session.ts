@@ -31,7 +31,7 @@ export function connect(settings: DemoSettings): MaqamClient {
       storage: localStorageTokens(),
       // Another tab signed out, or a refresh was refused: show the signed-out page.
       onTokens: (tokens) => {
-        if (!tokens && store.state.user) store.update({ user: null });
+        if (!tokens && store.state.user) store.update({ user: null, developer: false });
       },
       onSignedOut: () => say(t().signedOut),
     },
@@ -48,7 +48,7 @@ export async function act(work: () => Promise<void>) {
     await work();
   } catch (error) {
     if (error instanceof SignInRequiredError) {
-      store.update({ user: null });
+      store.update({ user: null, developer: false });
       say(t().signedOut);
     } else {
       say(t().error(error instanceof MaqamError ? `${error.message} (${error.code})` : String(error)));

@@ -6,6 +6,7 @@
 import type { AudioQuality, GetLyricsResponse, PlayContext, Playlist, Song, TokenInfoResponse } from '@maqam/sdk';
 import type { AlbumView } from './pages/album.ts';
 import type { ArtistView } from './pages/artist.ts';
+import type { DeveloperView } from './pages/developer.ts';
 import type { HomeView } from './pages/home.ts';
 import type { LibraryView } from './pages/library.ts';
 import type { MovieView } from './pages/movie.ts';
@@ -40,7 +41,7 @@ export interface DemoSettings {
 }
 
 /** The data of a page, as its loader read it. */
-export type View = HomeView | LibraryView | ArtistView | AlbumView | SearchView | PlaylistsView | PlaylistView | WatchView | ShowView | MovieView | VideoView;
+export type View = HomeView | LibraryView | ArtistView | AlbumView | SearchView | PlaylistsView | PlaylistView | WatchView | ShowView | MovieView | VideoView | DeveloperView;
 
 /** A page on screen: `serial` tells this showing of it from an earlier or later one (an answer for an old one is dropped). */
 export type Shown<V extends View = View> = V & { readonly serial: number };
@@ -58,6 +59,12 @@ export interface State {
   settings: DemoSettings;
   route: Route;
   user: TokenInfoResponse | null;
+  /**
+   * Whether the account manages API keys here (its token has the developer
+   * scope and the server lets it list keys): the Developer section shows
+   * only then.
+   */
+  developer: boolean;
   /** The signed-in account's display name, as the header shows it. */
   displayName: string;
   view: Shown | null;
@@ -109,7 +116,7 @@ export const store = {
   init(lang: Lang, settings: DemoSettings, route: Route) {
     subscriptions.length = 0;
     state = {
-      starting: true, lang, settings, route, user: null, displayName: '', view: null, loading: false, status: '', searchText: '',
+      starting: true, lang, settings, route, user: null, developer: false, displayName: '', view: null, loading: false, status: '', searchText: '',
       saved: new Set(), following: new Set(), myPlaylists: null, menu: null,
       queue: EMPTY_QUEUE, nowPlaying: null, playContext: undefined, quality: 'AUDIO_QUALITY_STANDARD', paused: true, position: 0, duration: Number.NaN,
       lyrics: null, lyricsOpen: false, queueOpen: false, video: null,

@@ -2,6 +2,7 @@
 // titles, bios) come localized from the API instead.
 import type { AlbumType, AudioQuality } from '@maqam/sdk';
 import { iso } from './bidi.ts';
+import { DEVELOPER_TEXT, type DeveloperTexts } from './developer-texts.ts';
 import { PLAYER_TEXT, type PlayerTexts } from './player-texts.ts';
 import { VIDEO_TEXT, type VideoTexts } from './video-texts.ts';
 
@@ -12,8 +13,8 @@ export type Lang = 'ar' | 'en';
 const arabicPlural = new Intl.PluralRules('ar');
 
 
-/** The music's words here; the video's in video-texts.ts, watching's in player-texts.ts. */
-export interface Texts extends VideoTexts, PlayerTexts {
+/** The music's words here; the video's in video-texts.ts, watching's in player-texts.ts, the Developer page's in developer-texts.ts. */
+export interface Texts extends VideoTexts, PlayerTexts, DeveloperTexts {
   title: string;
   signIn: string;
   signOut: string;
@@ -135,6 +136,7 @@ export const TEXT: Record<Lang, Texts> = {
   ar: {
     ...VIDEO_TEXT.ar,
     ...PLAYER_TEXT.ar,
+    ...DEVELOPER_TEXT.ar,
     title: 'مقام · موسيقى عربية',
     signIn: 'تسجيل الدخول',
     signOut: 'تسجيل الخروج',
@@ -252,6 +254,7 @@ export const TEXT: Record<Lang, Texts> = {
   en: {
     ...VIDEO_TEXT.en,
     ...PLAYER_TEXT.en,
+    ...DEVELOPER_TEXT.en,
     title: 'Maqam · Arabic music',
     signIn: 'Sign in',
     signOut: 'Sign out',

@@ -823,6 +823,101 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
       });
     });
 
+    it('lets a developer make an API key, shown once, use it, see its calls charted day by day, rotate it with a grace and revoke it; without the developer role the page is absent', async () => {
+      const context = await browser.newContext({ bypassCSP: true, locale: 'ar-EG', viewport: { width: 1100, height: 900 } });
+      contexts.push(context);
+      // Copy goes through the clipboard where it is allowed.
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+      const page = await context.newPage();
+      const failures: string[] = [];
+      page.on('pageerror', (error) => failures.push(error.message));
+      await signIn(page, server.base);
+      await page.getByTestId('nav-developer').click();
+      await expect.poll(() => page.getByTestId('developer-title').textContent()).toBe('مفاتيح API');
+
+      // A key for the music catalog and public playlists, not video: its secret is on the page once, and copies.
+      const name = 'تطبيق الأغاني';
+      await page.getByTestId('new-key-name').fill(name);
+      await page.getByTestId('scope-video').uncheck();
+      await page.getByTestId('create-key').click();
+      const secret = (await page.getByTestId('secret').textContent())!;
+      expect(secret).toMatch(/^mk_[A-Za-z0-9]+_[A-Za-z0-9_-]+$/);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('secret-heading');
+      await page.getByTestId('copy-secret').click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+      await expect.poll(() => page.locator('#status').textContent()).toBe('نُسخ المفتاح.');
+      const keyId = secret.split('_')[1]!;
+      const card = page.locator(`[data-key="${keyId}"]`);
+      expect(await card.getByTestId('key-status').textContent()).toBe('يعمل');
+      expect(await card.getByTestId('key-last-used').textContent()).toBe('لم يُستخدم بعد');
+
+      // The key at work, as an app sends it (contract section 16): the catalog answers, video is outside its scopes.
+      const withKey = (key: string, path: string) => fetch(`${server.base}${path}`, { headers: { 'x-api-key': key } });
+      expect((await withKey(secret, '/v1/music/artists/artist-1/related')).status).toBe(200);
+      expect((await withKey(secret, '/v1/music/artists/artist-2/related')).status).toBe(200);
+      expect((await withKey(secret, '/v1/video/shows/show-beit-al-karma')).status).toBe(403);
+      // The chart counts them at once (the server adds the counts it has not written yet): today's bar, at the left in Arabic.
+      await page.getByTestId('refresh-usage').click();
+      const chart = page.getByTestId('usage-chart');
+      await expect.poll(() => chart.getAttribute('data-calls')).toBe('3');
+      expect(await chart.getAttribute('aria-label')).toBe('الطلبات في آخر ٣٠ يومًا: المجموع ٣؛ ناجحة ٢، أخطاء العميل ١، تجاوزت الحدّ ٠.');
+      const columns = chart.locator('.day .column');
+      expect(await columns.count()).toBe(30);
+      const [oldest, newest] = [(await columns.first().boundingBox())!, (await columns.last().boundingBox())!];
+      expect(newest.x).toBeLessThan(oldest.x);
+      expect(await chart.locator('.day').last().locator('.segment').count()).toBe(2);
+      await expect.poll(() => card.getByTestId('key-last-used').textContent()).toMatch(/^آخر استخدام [٠-٩]/);
+      expect(await accessibilityViolations(page)).toEqual([]);
+
+      // In English the secret stays on screen, and the days run left to right.
+      await page.getByTestId('lang').click();
+      await expect.poll(() => page.getByTestId('developer-title').textContent()).toBe('API keys');
+      expect(await page.getByTestId('secret').textContent()).toBe(secret);
+      await expect.poll(() => chart.getAttribute('aria-label')).toBe('Calls in the last 30 days: 3 in all. Successful: 2; client errors: 1; rate limited: 0.');
+      expect((await columns.last().boundingBox())!.x).toBeGreaterThan((await columns.first().boundingBox())!.x);
+
+      // Rotated with an hour's grace: a new secret, shown once; the old key works until then, and says so.
+      await page.getByTestId('secret-done').click();
+      expect(await page.getByTestId('secret-panel').count()).toBe(0);
+      await card.getByTestId('rotate-key').click();
+      await card.getByTestId('grace-3600').check();
+      await card.getByTestId('confirm-rotate').click();
+      await page.getByTestId('old-key-until').waitFor();
+      const rotated = (await page.getByTestId('secret').textContent())!;
+      expect(rotated).not.toBe(secret);
+      expect(await card.getAttribute('data-status')).toBe('API_KEY_STATUS_ROTATING');
+      expect(await card.getByTestId('key-status').textContent()).toMatch(/^Works until /);
+      const old = await withKey(secret, '/v1/music/artists/artist-1/related');
+      expect([old.status, old.headers.has('sunset')]).toEqual([200, true]);
+      expect((await withKey(rotated, '/v1/music/artists/artist-1/related')).status).toBe(200);
+      expect(await accessibilityViolations(page)).toEqual([]);
+
+      // The new key revoked after a question: refused on the very next request, its secret gone from the page.
+      const newCard = page.locator(`[data-key="${rotated.split('_')[1]}"]`);
+      await newCard.getByTestId('revoke-key').click();
+      await newCard.getByTestId('confirm-revoke').click();
+      await expect.poll(() => page.locator('#status').textContent()).toBe(`Revoked “\u2068${name}\u2069”.`);
+      expect(await page.getByTestId('secret-panel').count()).toBe(0);
+      expect(await page.getByTestId('past-keys').locator(`[data-key="${rotated.split('_')[1]}"]`).getAttribute('data-status')).toBe('API_KEY_STATUS_REVOKED');
+      expect((await withKey(rotated, '/v1/music/artists/artist-1/related')).status).toBe(401);
+      await page.screenshot({ path: join(OUTPUT, 'demo-developer-en.png'), fullPage: true });
+
+      // An operator takes the role back (the token keeps its developer scope): on the next visit the section is gone,
+      // and the address says why rather than failing.
+      const env = { DATABASE_URL: `sqlite:${server.database}` };
+      expect((await runCli(env, ['users', 'revoke', 'demo', 'developer'])).code).toBe(0);
+      try {
+        await page.reload();
+        await page.getByTestId('developer-absent').waitFor();
+        expect(await page.getByTestId('nav-playlists').isVisible()).toBe(true);
+        expect(await page.getByTestId('nav-developer').count()).toBe(0);
+        expect(await page.locator('#status').textContent()).toBe('');
+      } finally {
+        expect((await runCli(env, ['users', 'grant', 'demo', 'developer'])).code).toBe(0);
+      }
+      expect(failures).toEqual([]);
+    });
+
     // On this describe's server (a server of its own cost the file a demo's start and seeding); last, as the others sign in and out.
     it('passes an axe-core audit of WCAG 2.1 A and AA, signed out and signed in, in Arabic and in English', async () => {
       const context = await browser.newContext({ bypassCSP: true, locale: 'ar-EG', viewport: { width: 1100, height: 900 } });

@@ -4,6 +4,7 @@ import type { Route } from '../router.ts';
 import type { Shown, View } from '../store.ts';
 import { albumPage } from './album.ts';
 import { artistPage } from './artist.ts';
+import { developerPage } from './developer.ts';
 import { homePage } from './home.ts';
 import { libraryPage } from './library.ts';
 import { moviePage } from './movie.ts';
@@ -21,7 +22,7 @@ interface Page<K extends View['view']> {
 
 const PAGES: { [K in View['view']]: Page<K> } = {
   home: homePage, artist: artistPage, album: albumPage, search: searchPage, library: libraryPage, playlists: playlistsPage, playlist: playlistPage,
-  watch: watchPage, show: showPage, movie: moviePage, player: videoPage,
+  watch: watchPage, show: showPage, movie: moviePage, player: videoPage, developer: developerPage,
 };
 
 /** The page a route names, read in the page's language (its hearts and follows known). */
