@@ -12,7 +12,7 @@ export type {
   VideoQuality, AcquireVideoStreamResponse, ProgressReport, ContinueWatchingItem, GetContinueWatchingResponse,
   ApiKey, ApiKeyScope, CreatedApiKey, ApiKeyUsage,
 } from './types.ts';
-export type { LibraryItems, LibraryTitles, SaveResult, FollowResult, PlayResult, ProgressResult, ChangeFeed } from './library.ts';
+export type { LibraryItems, LibraryTitles, SaveResult, FollowResult, PlayResult, ProgressResult, ChangeFeed, UserExport } from './library.ts';
 export type { PlayableTitle } from './streaming.ts';
 export type { WriteOptions, PlaylistEdit, PlaylistState, ItemsWritten } from './playlists.ts';
 export type { NewApiKey } from './developer.ts';

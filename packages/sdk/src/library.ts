@@ -1,6 +1,20 @@
 import type { Change, ContinueWatchingItem, FollowedArtist, GetContinueWatchingResponse, HistoryEntry, Play, ProgressReport, SavedItem, User } from './types.ts';
 import { jsonCalls, type BatchItemError, type CallContext, type PageOptions, type Transport } from './request.ts';
 import { assert, every, pages } from './pages.ts';
+import type * as wire from '@maqam/contract';
+
+/**
+ * Everything a user has put into Maqam, as one document: their profile,
+ * saved songs and albums, followed artists, whole listening history,
+ * playlists with every entry, and viewing positions, each item by id and by
+ * title in the language asked for (the GDPR's rights of access and
+ * portability).
+ *
+ * @example
+ * const data: UserExport = await maqam.library.exportMyData();
+ * console.log(`${data.plays.length} plays, ${data.playlists.length} playlists`);
+ */
+export type UserExport = wire.UserExport;
 
 /**
  * Songs and albums to save, remove or check: 1 to 100 ids in all.
@@ -240,6 +254,21 @@ export function createLibrary(transport: Transport) {
         },
       };
     },
+
+    /**
+     * The signed-in user's own data, whole, as one document (scope `read`):
+     * what a "Download my data" button saves. The server streams it; a
+     * history of 100,000 plays is about 15 MB.
+     *
+     * @example
+     * const data = await maqam.library.exportMyData();
+     * const link = Object.assign(document.createElement('a'), {
+     *   href: URL.createObjectURL(new Blob([JSON.stringify(data)], { type: 'application/json' })),
+     *   download: `maqam-export-${data.user.username}.json`,
+     * });
+     * link.click();
+     */
+    exportMyData: (context: CallContext = {}): Promise<UserExport> => get<UserExport>('/v1/users/me/export', context),
 
     progress: {
       /**
