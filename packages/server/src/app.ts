@@ -69,7 +69,9 @@ import { createIdempotencyRecordsRepo } from './storage/idempotency-records.repo
 import { openApiScopes } from './oauth/scopes.ts';
 import { wireEdge } from './http/edge.ts';
 import { createIdempotency } from './http/idempotency.ts';
-import { createUserStore } from './library/user-write.ts';
+import { CHANGES_KEPT_MS, createUserStore } from './library/user-write.ts';
+import { createRetention } from './library/retention.ts';
+import { createRetentionRepo } from './library/retention.repo.ts';
 import { createLibraryRepo } from './library/library.repo.ts';
 import { createLibraryService } from './library/library.service.ts';
 import { createHistoryRepo } from './library/history.repo.ts';
@@ -87,8 +89,9 @@ import { scheduleBackups } from './backup/backup-schedule.ts';
 /** Contract section 8: bodies over 1 MiB are a 413. */
 export const BODY_LIMIT = 1024 * 1024;
 const CATALOG_POLL_MS = 1000;
+const DAY_MS = 24 * 3600 * 1000;
 /** Idempotency-Key answers are kept 24 hours. */
-const IDEMPOTENCY_KEPT_MS = 24 * 3600 * 1000;
+const IDEMPOTENCY_KEPT_MS = DAY_MS;
 /**
  * How long a request holds its key unanswered before a retry may take it over (its node may have died): at
  * least a minute, and longer than a write whose statements each wait their whole deadline (MAQAM_DB_TIMEOUT_MS).
@@ -316,7 +319,22 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   // Paths the API serves, so a wrong method is a 405 and not a 404.
 
   // Every route registered from here on that declares its access is wired by the edge (http/edge.ts).
-  const idempotency = createIdempotency(createIdempotencyRecordsRepo(storage.db, { keptMs: IDEMPOTENCY_KEPT_MS, leaseMs: idempotencyLeaseMs(config.databaseTimeoutMs) }), clock, app.log);
+  // What ages out of users' rows is forgotten once a minute for the users written for, off the writes' path (library/retention.ts).
+  const retention = createRetention(createRetentionRepo(storage.db), (now) => ({
+    changesBefore: now - CHANGES_KEPT_MS, playsBefore: now - config.historyDays * DAY_MS, answersBefore: now - IDEMPOTENCY_KEPT_MS,
+  }), clock, app.log);
+  retention.start();
+  app.decorate('retention', retention);
+  app.addHook('onClose', async () => retention.stop());
+  const idempotencyRecords = createIdempotencyRecordsRepo(storage.db, { keptMs: IDEMPOTENCY_KEPT_MS, leaseMs: idempotencyLeaseMs(config.databaseTimeoutMs) });
+  const idempotency = createIdempotency({
+    ...idempotencyRecords,
+    // A user who only checks with keys has answers to forget too.
+    claim: (userId, key, fingerprint, now) => {
+      retention.noteUser(userId);
+      return idempotencyRecords.claim(userId, key, fingerprint, now);
+    },
+  }, clock, app.log);
   wireEdge(app, { guard, negotiator, idempotency, countKeyUse: keyUsage.countAnswer });
   await app.register(catalogRoutes, { catalog });
   await app.register(videoRoutes, { video });
@@ -350,7 +368,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     get history() { return historyRepo.within(session); },
     get playlists() { return playlistsRepo.within(session); },
     get watching() { return watchingRepo.within(session); },
-  }));
+  }), retention.noteUser);
   await app.register(libraryRoutes, {
     catalog,
     library: createLibraryService({

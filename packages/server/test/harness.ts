@@ -29,7 +29,7 @@ export interface TestServer {
 }
 
 /** A migrated database of the dialect with the fixture catalog, and the app on it (not listening). */
-export async function startTestServer(dialect: TestDialect, env: Record<string, string> = {}, options: { clock?: () => number } = {}): Promise<TestServer> {
+export async function startTestServer(dialect: TestDialect, env: Record<string, string> = {}, options: { clock?: () => number; catalogPollMs?: number } = {}): Promise<TestServer> {
   const database = await dialect.create();
   // With REDIS_URL on PostgreSQL the server checks credentials from memory between writes (storage/shared-write-version.ts).
   const storage = openStorage(database.url, { redisUrl: env.REDIS_URL });

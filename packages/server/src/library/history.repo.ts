@@ -38,11 +38,7 @@ export function createHistoryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
     /** The user's history within one of their writes (user-write.ts), on its transaction. */
     within({ trx, userId }: UserWriteSession): HistoryWrite {
       return {
-        async record(plays, forgetBefore) {
-          const counted = await recordIn(trx, userId, plays);
-          await trx.deleteFrom('play_history').where('user_id', '=', userId).where('started_at', '<', forgetBefore).execute();
-          return counted;
-        },
+        record: (plays) => recordIn(trx, userId, plays),
       };
     },
 
@@ -90,10 +86,10 @@ export type HistoryRepo = ReturnType<typeof createHistoryRepo>;
 export interface HistoryWrite {
   /**
    * Records the plays whose playId the user has not reported before, and
-   * answers whether each reported playId counted as first recorded; forgets
-   * the user's plays that started before `forgetBefore` (the retention). One
+   * answers whether each reported playId counted as first recorded (plays
+   * past the retention are forgotten by library/retention.ts). One
    * statement decides between two reports of a playId (from two nodes at
    * once, say): the second inserts nothing and reads the first.
    */
-  record(plays: readonly PlayRow[], forgetBefore: number): Promise<Map<string, boolean>>;
+  record(plays: readonly PlayRow[]): Promise<Map<string, boolean>>;
 }

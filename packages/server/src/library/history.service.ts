@@ -89,7 +89,7 @@ export function createHistoryService({ repo, writes, catalog, cursors, historyDa
       // The answer is made inside the write, from what it recorded: a retry of a committed report replays it.
       // Plays older than the retention are forgotten in the same write: what is older is never listed anyway.
       const answered = await writes.write(userId, async ({ history }) => {
-        const recorded = await history.record(rows, now - retentionMs);
+        const recorded = await history.record(rows);
         for (const row of rows) outcomes.set(row.playId, { counted: recorded.get(row.playId) ?? row.counted });
         // In the order the request named them.
         return new Map(distinct.map((play) => [play.playId, outcomes.get(play.playId)!]));

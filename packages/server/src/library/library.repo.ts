@@ -79,10 +79,9 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
 
   return {
     /** The user's library within one of their writes (user-write.ts), on its transaction. */
-    within({ trx, userId, record, forgetChangesBefore }: UserWriteSession): LibraryWrite {
+    within({ trx, userId, record }: UserWriteSession): LibraryWrite {
       return {
         record,
-        forgetChangesBefore,
         saved: (kind, ids) => savedIn(trx, userId, kind, ids),
         visible: (kind, ids) => visibleIn(trx, kind, ids),
         async add(kind, ids, now) {

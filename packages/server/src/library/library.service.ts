@@ -42,7 +42,6 @@ export function createLibraryService({ repo, writes, catalog, cursors, changeCur
   async function add(userId: string, byKind: ReadonlyMap<LibraryKind, readonly string[]>, beforeCommit?: BeforeCommit<SaveOutcomes>): Promise<SaveOutcomes> {
     const outcome = await writes.write(userId, async ({ library: write }) => {
       const now = clock();
-      await write.forgetChangesBefore(now - CHANGES_KEPT_MS);
       const results = new Map<LibraryKind, Map<string, SaveOutcome>>();
       for (const [kind, ids] of byKind) {
         const visible = await write.visible(kind, ids);
@@ -61,7 +60,6 @@ export function createLibraryService({ repo, writes, catalog, cursors, changeCur
   async function remove(userId: string, byKind: ReadonlyMap<LibraryKind, readonly string[]>, beforeCommit?: BeforeCommit<true>): Promise<void> {
     const done = await writes.write(userId, async ({ library: write }) => {
       const now = clock();
-      await write.forgetChangesBefore(now - CHANGES_KEPT_MS);
       for (const [kind, ids] of byKind) {
         const removed = new Set(await write.remove(kind, ids));
         // Recorded in the order the request named them.

@@ -29,7 +29,8 @@ export interface NewChange {
 /**
  * What every write to a user's library (saves, follows, plays' feed,
  * playlists) does inside its transaction besides its own rows: record the
- * changes the feed lists, and forget the feed's old ones.
+ * changes the feed lists. (The feed's old ones are forgotten by
+ * library/retention.ts, off the write's path.)
  */
 export interface UserWriteSession {
   readonly trx: Transaction<Database>;
@@ -37,8 +38,6 @@ export interface UserWriteSession {
   readonly userId: string;
   /** A change this write makes, in the order it makes them, recorded (numbered) when it ends. */
   record(change: NewChange, now: number): void;
-  /** Forgets the user's changes older than `before` (the feed keeps 90 days). */
-  forgetChangesBefore(before: number): Promise<void>;
 }
 
 /**
@@ -100,9 +99,6 @@ export async function writeAsUser<T>(
         changes.push(change);
         at = now;
       },
-      forgetChangesBefore: async (before) => {
-        await trx.deleteFrom('library_changes').where('user_id', '=', userId).where('changed_at', '<', before).execute();
-      },
     });
     if (changes.length > 0) {
       await trx.insertInto('library_changes')
@@ -127,6 +123,13 @@ export interface UserStore<Tx> {
   write<T>(userId: string, work: (tx: Tx) => Promise<T>, beforeCommit?: BeforeCommit<T>): Promise<T | undefined>;
 }
 
-export function createUserStore<Tx>(storage: WriteStorage, bind: (session: UserWriteSession) => Tx): UserStore<Tx> {
-  return { write: (userId, work, beforeCommit) => writeAsUser(storage, userId, (session) => work(bind(session)), beforeCommit) };
+/** `wrote` hears of each user whose write committed (library/retention.ts sweeps their old rows later). */
+export function createUserStore<Tx>(storage: WriteStorage, bind: (session: UserWriteSession) => Tx, wrote: (userId: string) => void = () => {}): UserStore<Tx> {
+  return {
+    async write(userId, work, beforeCommit) {
+      const result = await writeAsUser(storage, userId, (session) => work(bind(session)), beforeCommit);
+      if (result !== undefined) wrote(userId);
+      return result;
+    },
+  };
 }

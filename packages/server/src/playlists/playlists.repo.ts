@@ -135,7 +135,6 @@ function playlistReads(storage: RepoStorage): (executor: Executor) => PlaylistRe
 function writeSession(storage: RepoStorage, reads: PlaylistRead, trx: Transaction<Database>, user: UserWriteSession) {
   return {
     record: user.record,
-    forgetChangesBefore: user.forgetChangesBefore,
     find: reads.find,
     countBefore: reads.countBefore,
     countUpTo: reads.countUpTo,

@@ -8,7 +8,7 @@ import { listAnswer, type AnswerPart } from '../catalog/answer-writer.ts';
 import { rfc3339 } from '../library/rendered-items.ts';
 import { firstKeys, keyBefore018, keysBetween } from './order-keys.ts';
 import type { NewEntry, PlaylistChanges, PlaylistRead, PlaylistRow, PlaylistWrite, PlaylistsRepo } from './playlists.repo.ts';
-import { CHANGES_KEPT_MS, type BeforeCommit, type UserStore } from '../library/user-write.ts';
+import type { BeforeCommit, UserStore } from '../library/user-write.ts';
 
 /** Who reads: a user (their token), or an API key (no user). */
 export interface Reader {
@@ -104,11 +104,7 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
    * The work answers something (not undefined), which is how a gone user is told apart.
    */
   async function write<T extends object | boolean>(userId: string, work: (write: PlaylistWrite, now: number) => Promise<T>, beforeCommit?: BeforeCommit<T>): Promise<T> {
-    const result = await writes.write(userId, async ({ playlists: session }) => {
-      const now = clock();
-      await session.forgetChangesBefore(now - CHANGES_KEPT_MS);
-      return work(session, now);
-    }, beforeCommit);
+    const result = await writes.write(userId, async ({ playlists: session }) => work(session, clock()), beforeCommit);
     if (result === undefined) throw userGone();
     return result;
   }

@@ -33,8 +33,7 @@ export interface IdempotencyWindows {
 export function createIdempotencyRecordsRepo(db: Db, windows: IdempotencyWindows) {
   return {
     async claim(userId: string, key: string, fingerprint: string, now: number): Promise<IdempotencyClaim> {
-      // Answers past their 24 hours are forgotten first: a range of the (user, time) index.
-      await db.deleteFrom('idempotency_records').where('user_id', '=', userId).where('created_at', '<', now - windows.keptMs).execute();
+      // Answers past their 24 hours are deleted off the request's path (library/retention.ts); until then one counts as none.
       const inserted = await db.insertInto('idempotency_records')
         .values({ user_id: userId, key, fingerprint, created_at: now, status: null, headers: null, body: null })
         .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
@@ -45,6 +44,13 @@ export function createIdempotencyRecordsRepo(db: Db, windows: IdempotencyWindows
         .where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
       // Gone between the two statements (its request failed and gave it back): the retry's own retry claims it.
       if (row === undefined) return { kind: 'inFlight' };
+      if (Number(row.created_at) < now - windows.keptMs) {
+        // Kept past its 24 hours, not yet swept: the key is free. One request takes it over, by the time it saw.
+        const taken = await db.updateTable('idempotency_records').set({ fingerprint, created_at: now, status: null, headers: null, body: null })
+          .where('user_id', '=', userId).where('key', '=', key).where('created_at', '=', row.created_at)
+          .returning('key').executeTakeFirst();
+        return taken === undefined ? { kind: 'inFlight' } : { kind: 'new', claimedAt: now };
+      }
       if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
       if (row.status === null) {
         if (Number(row.created_at) >= now - windows.leaseMs) return { kind: 'inFlight' };

@@ -138,13 +138,15 @@ export function holdableWriteVersion(shared: SharedWriteVersion): HoldableWriteV
 /**
  * Tables whose rows no cached credential is made from (VersionedCache keeps
  * access tokens, API keys and clients' origins): a user's library, written
- * on every save, follow, play and playlist edit. Their writes leave the version be, so nodes
+ * on every save, follow, play, playlist edit and report of progress, and the
+ * usage counts of API keys. Their writes leave the version be, so nodes
  * keep checking credentials from memory under a library's steady writes. A
  * table not named here changes the version: one added later that a cache
  * depends on cannot be missed by omission.
  */
 const NO_CREDENTIAL_DEPENDS_ON: ReadonlySet<string> = new Set([
   'library_items', 'library_changes', 'library_counters', 'play_history', 'idempotency_records', 'playlists', 'playlist_items',
+  'watch_progress', 'watch_reports', 'api_key_usage',
 ]);
 
 /** The table an INSERT, UPDATE or DELETE writes, as Kysely built it; undefined for any other statement. */
