@@ -123,11 +123,30 @@ export interface UserStore<Tx> {
   write<T>(userId: string, work: (tx: Tx) => Promise<T>, beforeCommit?: BeforeCommit<T>): Promise<T | undefined>;
 }
 
-/** `wrote` hears of each user whose write committed (library/retention.ts sweeps their old rows later). */
+/**
+ * `wrote` hears of each user whose write committed (library/retention.ts
+ * sweeps their old rows later).
+ *
+ * A user's writes on this node run one after another: each takes a pooled
+ * connection only when the one before has ended. They would take turns on
+ * the user's row anyway (lockUser), but each waiting there holds a
+ * connection: two dozen writes of one user (a client retrying, a burst of
+ * plays) once held every connection of the pool while one waited for the
+ * row, and every other user's requests answered 503 (issue 56).
+ */
 export function createUserStore<Tx>(storage: WriteStorage, bind: (session: UserWriteSession) => Tx, wrote: (userId: string) => void = () => {}): UserStore<Tx> {
+  /** Each user's last write on this node, which the next waits for; gone once it ends with none after it. */
+  const lastWrites = new Map<string, Promise<unknown>>();
   return {
     async write(userId, work, beforeCommit) {
-      const result = await writeAsUser(storage, userId, (session) => work(bind(session)), beforeCommit);
+      const before = lastWrites.get(userId);
+      const run = (before ?? Promise.resolve()).then(() => writeAsUser(storage, userId, (session) => work(bind(session)), beforeCommit));
+      const ended = run.catch(() => {});
+      lastWrites.set(userId, ended);
+      void ended.then(() => {
+        if (lastWrites.get(userId) === ended) lastWrites.delete(userId);
+      });
+      const result = await run;
       if (result !== undefined) wrote(userId);
       return result;
     },
