@@ -101,10 +101,16 @@ export async function writeAsUser<T>(
       },
     });
     if (changes.length > 0) {
-      await trx.insertInto('library_changes')
-        .values(changes.map((change, i) => ({ user_id: userId, number: count + i + 1, kind: change.kind, item_id: change.id, change: change.change, changed_at: at })))
-        .execute();
-      await trx.updateTable('library_counters').set({ changes: count + changes.length }).where('user_id', '=', userId).execute();
+      const rows = changes.map((change, i) => ({ user_id: userId, number: count + i + 1, kind: change.kind, item_id: change.id, change: change.change, changed_at: at }));
+      const counted = { changes: count + changes.length };
+      if (storage.dialect === 'postgres') {
+        // One statement, one round trip: PostgreSQL runs an INSERT inside a WITH (SQLite cannot, and has no round trips).
+        await trx.with('recorded', (db) => db.insertInto('library_changes').values(rows))
+          .updateTable('library_counters').set(counted).where('user_id', '=', userId).execute();
+      } else {
+        await trx.insertInto('library_changes').values(rows).execute();
+        await trx.updateTable('library_counters').set(counted).where('user_id', '=', userId).execute();
+      }
     }
     await beforeCommit?.(trx, result);
     return result;

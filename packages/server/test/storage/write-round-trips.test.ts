@@ -18,8 +18,8 @@ const postgres = dialects.find((d) => d.name === 'postgres');
  * trip fails here; one that loses one is written down here.
  */
 const ROUND_TRIPS = {
-  SaveItems: 10, RemoveSavedItems: 8, FollowArtists: 10, UnfollowArtists: 8, ReportPlays: 8, ReportProgress: 9, HideContinueWatching: 10,
-  CreatePlaylist: 14, UpdatePlaylist: 7, AddPlaylistItems: 16, MovePlaylistItems: 13, RemovePlaylistItems: 11, ReplacePlaylistItems: 11, DeletePlaylist: 7,
+  SaveItems: 9, RemoveSavedItems: 7, FollowArtists: 9, UnfollowArtists: 7, ReportPlays: 8, ReportProgress: 9, HideContinueWatching: 9,
+  CreatePlaylist: 13, UpdatePlaylist: 6, AddPlaylistItems: 15, MovePlaylistItems: 12, RemovePlaylistItems: 10, ReplacePlaylistItems: 10, DeletePlaylist: 6,
 };
 
 /**
