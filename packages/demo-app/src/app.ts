@@ -64,4 +64,21 @@ export function renderApp(state: State, previous: State) {
   followLyrics(state, lyricsShown);
   followQueue(state, previous, queueShown);
   followVideo(state);
+  // A new page, or the sections just shown (signed in, the Developer section added).
+  if (state.route !== previous.route || state.user !== previous.user || state.developer !== previous.developer) revealCurrentSection();
+}
+
+/**
+ * On a phone the sections are a row that scrolls sideways: the one on
+ * screen is brought into it (Developer, the last, starts out of sight).
+ * Sideways only, so the page itself does not move.
+ */
+function revealCurrentSection() {
+  const row = document.getElementById('sections');
+  const current = row?.querySelector('[aria-current="page"]');
+  if (!row || !current) return;
+  const [inRow, tab] = [row.getBoundingClientRect(), current.getBoundingClientRect()];
+  const margin = 16;
+  if (tab.left < inRow.left) row.scrollBy({ left: tab.left - inRow.left - margin });
+  else if (tab.right > inRow.right) row.scrollBy({ left: tab.right - inRow.right + margin });
 }

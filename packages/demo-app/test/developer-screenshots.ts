@@ -75,6 +75,10 @@ try {
       await page.setViewportSize({ width, height: 900 });
       await page.screenshot({ path: join(out, `demo-developer-${lang}-${width}.png`), fullPage: true });
     }
+    // And by night, as a phone set to dark shows it.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: join(out, `demo-developer-dark-${lang}-390.png`), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
     // A rotation's question, then its new secret with the old key's end.
     await page.setViewportSize({ width: 390, height: 900 });
     await page.getByTestId('secret-done').click();

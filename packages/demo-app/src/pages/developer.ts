@@ -93,6 +93,16 @@ async function busyWith(view: Shown<DeveloperView>, work: () => Promise<Partial<
 
 const focus = (selector: string) => document.querySelector<HTMLElement>(`#main ${selector}`)?.focus();
 
+/**
+ * A new key's secret on the page, at once: it is in the answer only, so it
+ * shows before the list is read again (a failure there must not lose it),
+ * with the focus on it.
+ */
+function reveal(view: Shown<DeveloperView>, revealed: RevealedSecret) {
+  if (!store.patchView(view, () => ({ revealed, selected: revealed.keyId, usage: null, asking: null }))) return;
+  focus('#secret-heading');
+}
+
 async function createKey(view: Shown<DeveloperView>, form: HTMLFormElement) {
   const text = t();
   const data = new FormData(form);
@@ -103,29 +113,32 @@ async function createKey(view: Shown<DeveloperView>, form: HTMLFormElement) {
   }
   const name = String(data.get('name') ?? '').trim() || text.newKeyName(number(view.keys.length + 1));
   const rate = String(data.get('rate') ?? '').trim();
-  const shown = await busyWith(view, async () => {
+  await busyWith(view, async () => {
     const { apiKey, secret } = await maqam.developer.keys.create({ name, scopes, rateLimitPerMinute: rate === '' ? undefined : Number(rate) });
-    const [keys, usage] = await Promise.all([readKeys(), readUsage(apiKey.id)]);
+    form.reset();
+    reveal(view, { keyId: apiKey.id, name: apiKey.name, secret });
     say(text.keyCreated(apiKey.name));
-    return { keys, usage, selected: apiKey.id, revealed: { keyId: apiKey.id, name: apiKey.name, secret }, asking: null };
+    const [keys, usage] = await Promise.all([readKeys(), readUsage(apiKey.id)]);
+    return { keys, usage };
   });
-  if (!shown) return;
-  form.reset();
-  focus('#secret-heading');
 }
 
 async function rotateKey(view: Shown<DeveloperView>, key: ApiKey, graceSeconds: number) {
-  const shown = await busyWith(view, async () => {
+  await busyWith(view, async () => {
     const { apiKey, secret } = await maqam.developer.keys.rotate(key.id, { graceSeconds });
+    // Until the list says when the server ends the old secret, the grace as this clock counts it.
+    const revealed: RevealedSecret = {
+      keyId: apiKey.id, name: apiKey.name, secret, rotation: { oldUntil: graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000).toISOString() : null },
+    };
+    reveal(view, revealed);
+    say(t().keyRotated(key.name));
     const [keys, usage] = await Promise.all([readKeys(), readUsage(apiKey.id)]);
     const old = keys.find((k) => k.id === key.id);
-    say(t().keyRotated(key.name));
-    return {
-      keys, usage, selected: apiKey.id, asking: null,
-      revealed: { keyId: apiKey.id, name: apiKey.name, secret, rotation: { oldUntil: old?.status === 'API_KEY_STATUS_ROTATING' ? old.expiresAt : null } },
-    };
+    const oldUntil = old?.status === 'API_KEY_STATUS_ROTATING' ? old.expiresAt : null;
+    // The server's time, if the secret is still on screen.
+    store.patchView(view, (current) => (current.revealed?.secret === secret ? { revealed: { ...revealed, rotation: { oldUntil } } } : {}));
+    return { keys, usage };
   });
-  if (shown) focus('#secret-heading');
 }
 
 async function revokeKey(view: Shown<DeveloperView>, key: ApiKey) {
