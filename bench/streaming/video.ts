@@ -16,14 +16,15 @@
 //
 //   npm run bench:video-streaming     # BENCH_ROUNDS (6), BENCH_SECONDS (6), BENCH_WARMUP (3), BENCH_CONNECTIONS (16)
 //                                     # about 8 minutes; run it under flock /tmp/maqam-cpu.lock
+//   npm run bench:video-streaming -- HEAD~1   # also a server of that commit, as one more B: a change to the route, measured
 //   BENCH_PROFILE=whole npm run bench:video-streaming   # (or range) each server alone under --cpu-prof: self time by function
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { addVideo, createClientsService, createUsersService, openStorage } from '@maqam/server';
 import { createTokensService } from '../../packages/server/src/oauth/tokens.service.ts';
-import { alternate, printComparison, verdicts, type Side } from '../lib/compare.ts';
+import { alternate, printComparison, treeAt, verdicts, type Side } from '../lib/compare.ts';
 import { seededDatabase } from '../lib/fill.ts';
 import { loadedServerSide, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
 
@@ -68,6 +69,8 @@ const env = {
   PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
 };
 const children: ChildProcess[] = [];
+const commit = process.argv[2];
+const trees = commit === undefined ? [] : [treeAt(ROOT, commit)];
 /** The flags of packages/cli/bin/maqam.js's shebang, for a server started by node itself (to add --cpu-prof). */
 const MAQAM_NODE_FLAGS = ['--max-semi-space-size=8', '--initial-old-space-size=64', '--no-allocation-site-pretenuring', '--no-maglev'];
 
@@ -139,17 +142,53 @@ try {
     return side(label, server.base, server.pid);
   };
   if (process.env.BENCH_PROFILE) {
-    // Each server alone under --cpu-prof, one subject (BENCH_PROFILE: whole or range): where its CPU goes.
+    // Each server alone under --cpu-prof and --trace-gc, one subject (BENCH_PROFILE: whole or range): where its CPU
+    // goes, and its collections. The bare server a third time with the node flags of maqam.js, and a fourth holding as
+    // much live heap as Maqam's (BARE_HEAP_MB): what the collections cost a server of that heap sending the same bytes.
     const subject = process.env.BENCH_PROFILE === 'range' ? 'range of 64 KiB (206)' : 'whole segment (200)';
-    for (const [label, command] of [['Maqam', [process.execPath, ...MAQAM_NODE_FLAGS, BIN, 'serve']], ['bare node:http', [process.execPath, join(HERE, 'bare-file-server.ts')]]] as const) {
-      const dir = join(DATA, `video-streaming-profile-${label === 'Maqam' ? 'maqam' : 'bare'}`);
+    const bare = join(HERE, 'bare-file-server.ts');
+    let maqamHeapMb = 0;
+    const profiled: [string, string[], Record<string, string>][] = [
+      ['Maqam', [process.execPath, ...MAQAM_NODE_FLAGS, BIN, 'serve'], {}],
+      ['bare node:http', [process.execPath, bare], { FILE: file }],
+      ['bare node:http, the node flags of maqam.js', [process.execPath, ...MAQAM_NODE_FLAGS, bare], { FILE: file }],
+      ['bare node:http, as much live heap as Maqam', [process.execPath, bare], { FILE: file }],
+    ];
+    for (const [index, [label, command, extra]] of profiled.entries()) {
+      const dir = join(DATA, `video-streaming-profile-${index}`);
       rmSync(dir, { recursive: true, force: true });
-      const server = await started([command[0], '--cpu-prof', '--cpu-prof-dir', dir, ...command.slice(1)], { FILE: file }, (base) => fetch(label === 'Maqam' ? `${base}/readyz` : base));
-      const measured = side(label, server.base, server.pid);
+      mkdirSync(dir, { recursive: true });
+      const gcLog = join(dir, 'gc.log');
+      const port = 19_000 + Math.floor(Math.random() * 1000);
+      const heap = index === 3 ? { BARE_HEAP_MB: String(maqamHeapMb) } : {};
+      const child = spawn('taskset', ['-c', '0', command[0]!, '--cpu-prof', '--cpu-prof-dir', dir, '--trace-gc', ...command.slice(1)], {
+        env: { ...env, ...extra, ...heap, PORT: String(port) }, stdio: ['ignore', openSync(gcLog, 'w'), 'inherit'],
+      });
+      children.push(child);
+      const base = `http://127.0.0.1:${port}`;
+      await waitReady(child, () => fetch(label === 'Maqam' ? `${base}/readyz` : base));
+      const measured = side(label, base, child.pid!);
       await measured.warmUp!(subject);
+      const gcBefore = readFileSync(gcLog, 'utf8').split('\n').length - 1;
       const figures = await measured.measure(subject, 0);
+      const gcLines = readFileSync(gcLog, 'utf8').split('\n').slice(gcBefore).filter((line) => / ms: /.test(line));
       await stop(children.pop()!);
-      console.log(`\n${label}, ${subject}: ${figures.cpuUs!.toFixed(0)} us a request under the profiler; self time by function (of the busy time):`);
+      const kinds = new Map<string, { count: number; ms: number }>();
+      for (const line of gcLines) {
+        const match = / ms: ([A-Za-z-]+(?: \(reduce\))?) [\d.]+ \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms/.exec(line);
+        if (!match) continue;
+        const kind = kinds.get(match[1]!) ?? { count: 0, ms: 0 };
+        kinds.set(match[1]!, { count: kind.count + 1, ms: kind.ms + Number(match[3]) });
+        if (index === 0) maqamHeapMb = Math.round(Number(match[2]));
+      }
+      const reasons = new Map<string, number>();
+      for (const line of gcLines) {
+        const reason = /\) ([a-z][a-z ]+?)(?:;|$)/.exec(line.split('current mu')[1] ?? '')?.[1];
+        if (reason) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+      }
+      console.log(`\n${label}, ${subject}: ${figures.cpuUs!.toFixed(0)} us a request under the profiler${index === 3 ? ` (${maqamHeapMb} MB of live objects)` : ''}`);
+      console.log(`  collections in the measured ${SECONDS} s: ${[...kinds].map(([kind, k]) => `${kind} ${k.count} (${k.ms.toFixed(0)} ms)`).join(', ') || 'none'}; why: ${[...reasons].map(([r, n]) => `${r} ${n}`).join(', ') || '-'}${index === 0 ? `; heap after the last: ${maqamHeapMb} MB` : ''}`);
+      console.log('  self time by function (of the busy time):');
       printProfile(dir);
     }
     process.exit(0);
@@ -157,6 +196,11 @@ try {
   const a = await bareSide('bare node:http');
   const aAgain = await bareSide('bare node:http');
   const b = [await maqamSide('Maqam'), await maqamSide('Maqam again')];
+  // A commit given: its server as one more B, so a change to the route is measured against it in the same run.
+  for (const tree of trees) {
+    const server = await started([join(tree.root, 'packages/cli/bin/maqam.js'), 'serve'], {}, (base) => fetch(`${base}/readyz`));
+    b.push(side(`Maqam at ${commit}`, server.base, server.pid));
+  }
   const comparison = await alternate({ a, aAgain, b, subjects: Object.keys(SUBJECTS), rounds: ROUNDS });
   const metrics = [
     { key: 'cpuUs', label: 'server CPU us/request' },
@@ -174,4 +218,5 @@ try {
   console.log(`\nwritten to ${out}`);
 } finally {
   for (const child of children) await stop(child);
+  for (const tree of trees) tree.remove();
 }
