@@ -209,6 +209,17 @@ function statusOf(key: ApiKey): { name: string; label: string } {
   return { name: key.status.slice('API_KEY_STATUS_'.length).toLowerCase(), label: text.keyStatus[key.status] };
 }
 
+/** Closes a key's rotate form or revoke question (Cancel, Escape), the focus back on the button that opened it. */
+function closeQuestion(view: Shown<DeveloperView>, key: ApiKey) {
+  const action = view.asking?.action;
+  store.patchView(view, () => ({ asking: null }));
+  if (action) focus(`[data-key="${CSS.escape(key.id)}"] [data-testid="${action}-key"]`);
+}
+
+const escapeCloses = (view: Shown<DeveloperView>, key: ApiKey) => (event: KeyboardEvent) => {
+  if (event.key === 'Escape') closeQuestion(view, key);
+};
+
 function rotateForm(view: Shown<DeveloperView>, key: ApiKey) {
   const text = t();
   const onSubmit = (event: SubmitEvent) => {
@@ -217,7 +228,7 @@ function rotateForm(view: Shown<DeveloperView>, key: ApiKey) {
     void rotateKey(view, key, Number(grace ?? DEFAULT_GRACE));
   };
   return html`
-    <form class="key-question" data-testid="rotate-form" @submit=${onSubmit}>
+    <form class="key-question" data-testid="rotate-form" @submit=${onSubmit} @keydown=${escapeCloses(view, key)}>
       <fieldset class="choices">
         <legend>${text.graceLegend}</legend>
         ${GRACE_CHOICES.map((seconds) => html`
@@ -226,7 +237,7 @@ function rotateForm(view: Shown<DeveloperView>, key: ApiKey) {
       <p class="meta">${text.rotateHint}</p>
       <div class="actions">
         <button type="submit" class="primary" ?disabled=${view.busy} data-testid="confirm-rotate">${text.rotateKey(key.name)}</button>
-        <button type="button" @click=${() => store.patchView(view, () => ({ asking: null }))}>${text.cancel}</button>
+        <button type="button" @click=${() => closeQuestion(view, key)}>${text.cancel}</button>
       </div>
     </form>`;
 }
@@ -234,11 +245,11 @@ function rotateForm(view: Shown<DeveloperView>, key: ApiKey) {
 function revokeQuestion(view: Shown<DeveloperView>, key: ApiKey) {
   const text = t();
   return html`
-    <div class="key-question danger" data-testid="revoke-question">
+    <div class="key-question danger" data-testid="revoke-question" @keydown=${escapeCloses(view, key)}>
       <p>${text.confirmRevoke(key.name)}</p>
       <div class="actions">
         <button type="button" class="danger" ?disabled=${view.busy} data-testid="confirm-revoke" @click=${() => void revokeKey(view, key)}>${text.revokeKey(key.name)}</button>
-        <button type="button" data-testid="cancel-revoke" @click=${() => store.patchView(view, () => ({ asking: null }))}>${text.cancel}</button>
+        <button type="button" data-testid="cancel-revoke" @click=${() => closeQuestion(view, key)}>${text.cancel}</button>
       </div>
     </div>`;
 }
