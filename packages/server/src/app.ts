@@ -368,7 +368,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     get history() { return historyRepo.within(session); },
     get playlists() { return playlistsRepo.within(session); },
     get watching() { return watchingRepo.within(session); },
-  }), retention.noteUser);
+  }), { wrote: retention.noteUser, turnTimeoutMs: config.databaseTimeoutMs });
   await app.register(libraryRoutes, {
     catalog,
     library: createLibraryService({

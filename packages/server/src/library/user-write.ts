@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database, LibraryChangesTable } from '../storage/database.ts';
 import type { Storage } from '../storage/storage.ts';
+import { databaseUnavailable } from '../storage/unavailable.ts';
 
 /**
  * A user's write (contract sections 13 and 14): one transaction, in which
@@ -129,32 +130,65 @@ export interface UserStore<Tx> {
   write<T>(userId: string, work: (tx: Tx) => Promise<T>, beforeCommit?: BeforeCommit<T>): Promise<T | undefined>;
 }
 
+/** What a user's store needs besides the storage. */
+export interface UserStoreOptions {
+  /** Hears of each user whose write committed (library/retention.ts sweeps their old rows later). */
+  wrote?: (userId: string) => void;
+  /** How long a write waits for the user's writes before it on this node, then answers 503 (MAQAM_DB_TIMEOUT_MS); 0: as long as they take. */
+  turnTimeoutMs?: number;
+}
+
 /**
- * `wrote` hears of each user whose write committed (library/retention.ts
- * sweeps their old rows later).
- *
  * A user's writes on this node run one after another: each takes a pooled
  * connection only when the one before has ended. They would take turns on
  * the user's row anyway (lockUser), but each waiting there holds a
  * connection: two dozen writes of one user (a client retrying, a burst of
  * plays) once held every connection of the pool while one waited for the
- * row, and every other user's requests answered 503 (issue 56).
+ * row, and every other user's requests waited (issue 56). A write that
+ * waits its turn longer than the database timeout answers 503 without
+ * running, as one waiting for a connection would; the next waits for the
+ * write before it that did run.
  */
-export function createUserStore<Tx>(storage: WriteStorage, bind: (session: UserWriteSession) => Tx, wrote: (userId: string) => void = () => {}): UserStore<Tx> {
-  /** Each user's last write on this node, which the next waits for; gone once it ends with none after it. */
-  const lastWrites = new Map<string, Promise<unknown>>();
+export function createUserStore<Tx>(storage: WriteStorage, bind: (session: UserWriteSession) => Tx, options: UserStoreOptions = {}): UserStore<Tx> {
+  const { wrote = () => {}, turnTimeoutMs = 0 } = options;
+  /** What a user's next write on this node waits for; gone once it has ended with none after it. */
+  const turns = new Map<string, Promise<unknown>>();
   return {
     async write(userId, work, beforeCommit) {
-      const before = lastWrites.get(userId);
-      const run = (before ?? Promise.resolve()).then(() => writeAsUser(storage, userId, (session) => work(bind(session)), beforeCommit));
-      const ended = run.catch(() => {});
-      lastWrites.set(userId, ended);
+      const before = turns.get(userId);
+      let ran = false;
+      const run = waitTurn(before, turnTimeoutMs).then(() => {
+        ran = true;
+        return writeAsUser(storage, userId, (session) => work(bind(session)), beforeCommit);
+      });
+      const ended: Promise<unknown> = run.then(() => {}, () => (ran ? undefined : before));
+      turns.set(userId, ended);
       void ended.then(() => {
-        if (lastWrites.get(userId) === ended) lastWrites.delete(userId);
+        if (turns.get(userId) === ended) turns.delete(userId);
       });
       const result = await run;
       if (result !== undefined) wrote(userId);
       return result;
     },
   };
+}
+
+/** Resolves when `before` has settled, or throws the database's 503 once `timeoutMs` has passed first. */
+async function waitTurn(before: Promise<unknown> | undefined, timeoutMs: number): Promise<void> {
+  if (before === undefined) return;
+  if (timeoutMs <= 0) {
+    await before;
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), timeoutMs);
+  });
+  try {
+    if ((await Promise.race([before.then(() => 'ready' as const), late])) === 'late') {
+      throw databaseUnavailable(new Error(`the user's earlier writes on this node took longer than ${timeoutMs} ms`));
+    }
+  } finally {
+    clearTimeout(timer);
+  }
 }
