@@ -207,7 +207,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   // Each answer to a key is counted in memory and written at most once a minute, and at a clean stop (keys/key-usage.ts);
   // with Redis, every node's counts meet there each second.
   const keyUsage = createKeyUsage(apiKeysRepo, clock, {
-    shared: config.redisUrl ? createRedisUsageTally(config.redisUrl, await requireDeploymentId(storage)) : undefined,
+    shared: config.redisUrl ? createRedisUsageTally(config.redisUrl, await requireDeploymentId(storage), clock) : undefined,
     onError: (error) => app.log.warn({ err: error }, 'could not hand on or write API keys\' usage; kept for the next try'),
   });
   keyUsage.start();
@@ -395,7 +395,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     developer: createDeveloperService({
       repo: apiKeysRepo,
       keys: apiKeys,
-      pendingUsageOf: keyUsage.pendingOf,
+      usageOf: keyUsage.read,
       isDeveloper: (userId) => users.hasRole(userId, 'developer'),
       pages: (query, listScope) => keysetPage<[number, string]>(cursors, pageRequest(query), listScope, ['number', 'string']),
       clock,

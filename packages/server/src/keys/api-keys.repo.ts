@@ -104,9 +104,11 @@ export function createApiKeysRepo(db: Db, options: { writeVersion?: WriteVersion
       });
     },
     /** A key's counted calls from day `from` to day `to` (both included), by day then operation. */
-    usage(keyId: string, from: string, to: string) {
-      return db.selectFrom('api_key_usage').selectAll().where('key_id', '=', keyId).where('day', '>=', from).where('day', '<=', to)
+    async usage(keyId: string, from: string, to: string): Promise<UsageRow[]> {
+      const rows = await db.selectFrom('api_key_usage').selectAll().where('key_id', '=', keyId).where('day', '>=', from).where('day', '<=', to)
         .orderBy('day').orderBy('operation').execute();
+      // PostgreSQL answers bigint as text.
+      return rows.map((row) => ({ ...row, calls: Number(row.calls), client_errors: Number(row.client_errors), rate_limited: Number(row.rate_limited) }));
     },
   };
 }

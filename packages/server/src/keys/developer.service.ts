@@ -15,8 +15,11 @@ export interface KeysetPages {
 export interface DeveloperDeps {
   repo: ApiKeysRepo;
   keys: ApiKeysService;
-  /** A key's counts not yet written (key-usage.ts): the usage answer shows them too, so a call shows at once. */
-  pendingUsageOf(keyId: string): Promise<UsageRow[]>;
+  /**
+   * A key's counts, those written (read by `readWritten`) and those not yet
+   * (key-usage.ts `read`): the usage answer shows both, so a call shows at once.
+   */
+  usageOf(keyId: string, readWritten: () => Promise<readonly UsageRow[]>): Promise<UsageRow[]>;
   /** Whether the user holds the developer role (read on every request: an operator's revocation counts at once). */
   isDeveloper(userId: string): Promise<boolean>;
   /**
@@ -153,9 +156,9 @@ export function createDeveloperService(deps: DeveloperDeps) {
       const from = query.from === undefined ? to - 29 * DAY_MS : dayParameter(query.from, 'from');
       if (from > to) throw invalidRequest({ field: 'from', reason: 'invalid' });
       if ((to - from) / DAY_MS + 1 > MAX_USAGE_DAYS) throw invalidRequest({ field: 'to', reason: 'invalid' });
-      const [written, pending] = await Promise.all([repo.usage(keyId, dayOf(from), dayOf(to)), deps.pendingUsageOf(keyId)]);
+      const rows = await deps.usageOf(keyId, () => repo.usage(keyId, dayOf(from), dayOf(to)));
       const days = new Map<string, ApiKeyUsageResponse['usage'][number]>();
-      for (const row of [...written, ...pending]) {
+      for (const row of rows) {
         if (row.day < dayOf(from) || row.day > dayOf(to)) continue;
         const slot = `${row.day}\n${row.operation}`;
         const day = days.get(slot) ?? { date: row.day, operation: row.operation, calls: 0, clientErrors: 0, rateLimited: 0 };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeysRepo, UsageRow } from './api-keys.repo.ts';
 
@@ -17,15 +18,27 @@ export const USAGE_FLUSH_MS = 60_000;
 /** How often each node hands its counts to the shared tally, when there is one: what a killed node can lose. */
 export const USAGE_SHARE_MS = 1_000;
 
+/** Counts handed to the shared tally in one piece, named so that sending it again adds nothing twice. */
+export interface UsageBatch {
+  readonly id: string;
+  readonly rows: readonly UsageRow[];
+}
+
+/** Counts taken from the shared tally: kept there, aside, until `finish` says the database has them. */
+export interface UsageTake {
+  readonly rows: readonly UsageRow[];
+  finish(): Promise<void>;
+}
+
 /**
  * Counts kept between the nodes and the database (Redis: keys/redis-usage-tally.ts):
  * every node adds to it often, any node takes what it holds to write.
  */
 export interface SharedUsageTally {
-  /** Adds counts; throws if they were not added. */
-  add(rows: readonly UsageRow[]): Promise<void>;
-  /** Takes everything held, atomically: two nodes never take the same counts. */
-  take(): Promise<UsageRow[]>;
+  /** Adds a batch once, however often it is sent; throws if it may not be in. */
+  add(batch: UsageBatch): Promise<void>;
+  /** Takes everything held, and what an earlier take left unwritten: two nodes never take the same counts. */
+  take(): Promise<UsageTake[]>;
   /** One key's counts held, not yet taken. */
   pendingOf(keyId: string): Promise<UsageRow[]>;
   close(): Promise<void>;
@@ -84,11 +97,12 @@ class UsageCounts {
  * every second instead, and each minute's flush writes what the tally holds
  * from every node: a killed node then loses a second's counts, not a minute's,
  * and every node's usage answers show every node's calls. A write that fails
- * keeps its counts for the next one.
+ * keeps its counts for the next one; a batch Redis may or may not have taken
+ * (its answer came late) is only ever sent to Redis again, under its id.
  *
- * Handing over, flushing and reading what is pending run one at a time
- * (`serially`), so a read never sees counts twice or not at all while they
- * move between memory, the tally and the database on this node.
+ * Handing over, flushing and reading run one at a time (`serially`), so a
+ * read on this node sees each count once, whether it is in memory, in the
+ * tally or in the database.
  */
 export function createKeyUsage(
   repo: Pick<ApiKeysRepo, 'addUsage'>,
@@ -97,12 +111,17 @@ export function createKeyUsage(
 ) {
   const { shared, onError = () => {} } = options;
   let counts = new UsageCounts();
+  /** A batch handed to the tally whose answer did not come: sent again, as it is, before anything else. */
+  let unsent: UsageBatch | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
   let shareTimer: NodeJS.Timeout | undefined;
   let queue: Promise<unknown> = Promise.resolve();
+  /** Work queued, so a timer does not pile hand-overs behind a stalled Redis. */
+  let queued = 0;
 
   function serially<T>(work: () => Promise<T>): Promise<T> {
-    const run = queue.then(work);
+    queued++;
+    const run = queue.then(work).finally(() => queued--);
     queue = run.catch(() => {});
     return run;
   }
@@ -115,35 +134,45 @@ export function createKeyUsage(
   }
 
   async function share(): Promise<void> {
-    if (shared === undefined || counts.size === 0) return;
-    const taken = takeCounts();
+    if (shared === undefined) return;
     try {
-      await shared.add(taken.rows);
+      if (unsent !== undefined) {
+        await shared.add(unsent);
+        unsent = undefined;
+      }
+      if (counts.size === 0) return;
+      unsent = { id: randomUUID(), rows: takeCounts().rows };
+      await shared.add(unsent);
+      unsent = undefined;
     } catch (error) {
-      // Written to the database directly at the next flush if Redis is still away.
-      taken.restore();
       onError(error);
     }
   }
 
-  async function write(): Promise<void> {
-    const taken = takeCounts();
-    let fromShared: UsageRow[] = [];
+  async function write(final = false): Promise<void> {
+    if (final) await share();
+    let takes: UsageTake[] = [];
     try {
-      if (shared !== undefined) fromShared = await shared.take();
+      if (shared !== undefined) takes = await shared.take();
     } catch (error) {
       onError(error);
     }
+    // At a clean stop with Redis away, a batch it may not have is written here rather than lost.
+    const leftover = final && unsent !== undefined ? unsent.rows : [];
+    const taken = takeCounts();
     const rows = new UsageCounts();
-    for (const row of [...taken.rows, ...fromShared]) rows.add(row);
+    for (const row of [...taken.rows, ...leftover, ...takes.flatMap((take) => take.rows)]) rows.add(row);
     if (rows.size === 0) return;
     try {
       await repo.addUsage(rows.rows());
     } catch (error) {
-      // Kept here for the next flush, added to whatever was counted meanwhile (the tally's share too: it was taken).
-      for (const row of rows.rows()) counts.add(row);
+      // This node's counts are kept for the next flush; the tally keeps what was taken from it, for a later one.
+      taken.restore();
       onError(error);
+      return;
     }
+    if (final) unsent = undefined;
+    for (const take of takes) await take.finish().catch(onError);
   }
 
   return {
@@ -159,30 +188,37 @@ export function createKeyUsage(
     /** Hands this node's counts to the shared tally now (the timer does it every second). */
     share: (): Promise<void> => serially(share),
     /** Writes what is counted here (and what the shared tally holds) to the database. */
-    flush: (): Promise<void> => serially(write),
-    /** One key's counts not yet in the database: this node's, and the shared tally's (every node's) when there is one. */
-    pendingOf: (keyId: string): Promise<UsageRow[]> => serially(async () => {
-      const rows = new UsageCounts();
-      for (const row of counts.rows(keyId)) rows.add(row);
+    flush: (): Promise<void> => serially(() => write()),
+    /**
+     * One key's counts: those written (`readWritten`, read here so that no
+     * flush runs meanwhile) and those not yet, this node's and the shared
+     * tally's (every node's, handed on) when there is one.
+     */
+    read: (keyId: string, readWritten: () => Promise<readonly UsageRow[]>): Promise<UsageRow[]> => serially(async () => {
+      const rows: UsageRow[] = [...await readWritten(), ...counts.rows(keyId), ...(unsent?.rows.filter((row) => row.key_id === keyId) ?? [])];
       if (shared !== undefined) {
         try {
-          for (const row of await shared.pendingOf(keyId)) rows.add(row);
+          rows.push(...await shared.pendingOf(keyId));
         } catch (error) {
           onError(error);
         }
       }
-      return rows.rows();
+      return rows;
     }),
     start(): void {
-      flushTimer ??= setInterval(() => void serially(write), USAGE_FLUSH_MS).unref();
-      if (shared !== undefined) shareTimer ??= setInterval(() => void serially(share), USAGE_SHARE_MS).unref();
+      flushTimer ??= setInterval(() => void serially(() => write()), USAGE_FLUSH_MS).unref();
+      if (shared !== undefined) {
+        shareTimer ??= setInterval(() => {
+          if (queued === 0) void serially(share);
+        }, USAGE_SHARE_MS).unref();
+      }
     },
     /** Stops the timers and writes what is left (a clean shutdown loses nothing). */
     async stop(): Promise<void> {
       clearInterval(flushTimer);
       clearInterval(shareTimer);
       flushTimer = shareTimer = undefined;
-      await serially(write);
+      await serially(() => write(true));
       await shared?.close();
     },
     /** Calls counted on this node and not yet handed on, for tests and metrics. */
