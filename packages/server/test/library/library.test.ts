@@ -261,10 +261,13 @@ describe.each(dialects.map((d) => [d.name, d] as const))('listening history kept
     const removed = await call('POST', '/v1/library/saved:batchRemove', save, key);
     expect([removed.statusCode, removed.headers['idempotent-replayed']]).toEqual([200, undefined]);
     expect((await call('POST', '/v1/library/saved:batchRemove', save, key)).headers['idempotent-replayed']).toBe('true');
-    // Another day on, swept: free again.
+    // Another day on, swept (the record is gone): free again.
     now += DAY + 1000;
     call = await signIn();
+    const records = () => server.storage.db.selectFrom('idempotency_records').select('key').where('user_id', '=', user.user.id).execute();
+    expect(await records()).toEqual([{ key: 'a-day-old' }]);
     await server.app.retention.sweep();
+    expect(await records()).toEqual([]);
     const saved = await call('POST', '/v1/library/saved:batchAdd', save, key);
     expect([saved.statusCode, saved.headers['idempotent-replayed']]).toEqual([200, undefined]);
   });
