@@ -6,11 +6,12 @@
 //               packages/server/src/app.ts changed (`countKeyUse: keyUsage.countAnswer` -> `countKeyUse: undefined`),
 //               written through a temporary index (GIT_INDEX_FILE) and `git commit-tree`: no branch, no ref and not
 //               the shared index is touched; the commit is left unreferenced.
-//   B:          counting ON, HEAD's tree as committed (not this work tree's uncommitted edits).
+//   B:          counting ON, HEAD's tree as committed (not this work tree's uncommitted edits); BENCH_ON_SERVERS (2) servers
+//               of it, each a B of its own: the verdict is the median of all their rounds' ratios to A.
 //
-// Three servers up at once on core 0, loaded in turn by wrk on core 1 (32 connections), the order turned each
-// round; the verdict is the median of the per-round ratios B / A of the server's CPU a request (from /proc), beside
-// the A again / A ratios as the noise band. Streams (bench/.data, written by `npm run bench:batch-get`): `hits` (100
+// The servers up at once on core 0, loaded in turn by wrk on core 1 (32 connections), the order turned each
+// round; the verdict is the median of the per-round ratios on / off of the server's CPU a request (from /proc),
+// beside the A again / A ratios as the noise band. Streams (bench/.data, written by `npm run bench:batch-get`): `hits` (100
 // bodies replayed: every id cached) and `fresh-zipf` (50,000 bodies drawn Zipf). On SQLite (the catalog
 // bench:batch-get seeded) and on PostgreSQL with Redis (as operators run many nodes: the ON side hands its counts
 // to Redis every second); the PostgreSQL catalog is seeded by this script the first time, into its own database.
@@ -33,7 +34,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { alternate, median, printComparison, treeAt, verdicts, type Comparison } from '../lib/compare.ts';
+import { alternate, median, printComparison, ratios, treeAt, type Comparison } from '../lib/compare.ts';
 import { loadedServerSide, memoryOf, scaleOut, startPinned, stop, waitReady, warmPageCache, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -47,6 +48,8 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 6);
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',');
 const BASE = process.env.BENCH_BASE ?? 'HEAD';
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/** Servers with counting on: each its own B, so one process's luck (two of one build differ by 10 to 20% here) shows as such. */
+const ON_SERVERS = Number(process.env.BENCH_ON_SERVERS ?? 2);
 const APP_FILE = 'packages/server/src/app.ts';
 const WIRING = 'countKeyUse: keyUsage.countAnswer';
 const UNWIRED = 'countKeyUse: undefined';
@@ -163,7 +166,7 @@ interface DialectRun {
 async function compareOn(dialect: string, databaseUrl: string): Promise<DialectRun> {
   const env = { DATABASE_URL: databaseUrl, ...scaleOut(dialect) };
   const children: ChildProcess[] = [];
-  const requests = [0, 0, 0];
+  const requests = Array.from({ length: 2 + ON_SERVERS }, () => 0);
   const keyIds: string[] = [];
   try {
     const serverSide = async (index: number, label: string, root: string) => {
@@ -186,21 +189,22 @@ async function compareOn(dialect: string, databaseUrl: string): Promise<DialectR
       };
       return { ...loadedServerSide(label, child.pid!, load, { warmUp: WARMUP_SECONDS, measured: SECONDS }), pid: child.pid! };
     };
-    const sides = {
-      a: await serverSide(0, 'counting off', off.root),
-      aAgain: await serverSide(1, 'counting off', off.root),
-      b: await serverSide(2, 'counting on', on.root),
-    };
+    // Started off, on, off, on...: no build is always the one started last.
+    const a = await serverSide(0, 'counting off', off.root);
+    const bs = [await serverSide(2, 'counting on', on.root)];
+    const aAgain = await serverSide(1, 'counting off', off.root);
+    for (let n = 1; n < ON_SERVERS; n++) bs.push(await serverSide(2 + n, `counting on, server ${n + 1}`, on.root));
+    const sides = { a, aAgain, b: bs };
     console.log(`\n${dialect}: ${SONGS.toLocaleString('en')} songs, ${ROUNDS} rounds of ${SECONDS} s per stream and server, after ${WARMUP_SECONDS} s of warm-up each`);
     const comparison = await alternate({ ...sides, subjects: STREAMS, rounds: ROUNDS });
     printComparison(comparison, [{ key: 'cpuUs', label: 'server CPU us/request' }, { key: 'p99Ms', label: 'p99 ms', digits: 1 }], `${dialect}: BatchGetSongs of 100 ids with an API key, B: counting on (${baseCommit}) against A: counting off (${offCommit.slice(0, 7)})`);
-    const rssMb = [sides.a.pid, sides.aAgain.pid, sides.b.pid].map((pid) => memoryOf(pid).rssMb);
+    const rssMb = [a.pid, aAgain.pid, ...bs.map((b) => b.pid)].map((pid) => memoryOf(pid).rssMb);
     for (const child of children) await stop(child);
     children.length = 0;
     // Every side's requests, warm-ups included, answered 200 (loadedServerSide refuses a measured run with errors), plus the readiness probe.
     const counted = await countedCalls(databaseUrl, keyIds);
-    console.log(`\nRSS MB: off ${rssMb[0]}, off again ${rssMb[1]}, on ${rssMb[2]}`);
-    console.log(`calls counted in api_key_usage after the servers stopped: off ${counted[0]}, off again ${counted[1]}, on ${counted[2]} (wrk sent ${requests[2]} to it, plus the readiness probes)`);
+    console.log(`\nRSS MB: off ${rssMb[0]}, off again ${rssMb[1]}, on ${rssMb.slice(2).join(', ')}`);
+    console.log(`calls counted in api_key_usage after the servers stopped: off ${counted[0]}, off again ${counted[1]}, on ${counted.slice(2).join(', ')} (wrk answered ${requests.slice(2).join(', ')} of theirs, plus the readiness probes and what was in flight when a run ended)`);
     return { dialect, comparison, requests, counted, rssMb };
   } finally {
     for (const child of children) await stop(child);
@@ -238,15 +242,20 @@ try {
   }
   const hook = await hookAlone();
   console.log(`\nthe hook alone (countAnswer, this process, not pinned): ${hook.nsPerCall.toFixed(0)} ns a call (7 passes of 1,000,000: ${hook.passes.map((ns) => ns.toFixed(0)).join(', ')} ns)`);
-  console.log('\n| dialect | stream | counting off: CPU us/request (median) | on / off (median of rounds) | off again / off: median (range) | the hook alone, share of on |');
-  console.log('|---|---|---:|---:|---|---:|');
-  const summary = runs.flatMap((run) => verdicts(run.comparison, [{ key: 'cpuUs', label: 'cpu' }]).map((v) => {
-    const s = run.comparison.subjects.indexOf(v.subject);
-    const offUs = median(run.comparison.figures[s]!.map((round) => round[0]!.cpuUs!));
-    const onUs = median(run.comparison.figures[s]!.map((round) => round[2]!.cpuUs!));
+  console.log('\n| dialect | stream | counting off: CPU us/request (median) | on / off: each server (median of rounds) | on / off: all rounds of all on servers (median) | off again / off: median (range) | the hook alone, share of on |');
+  console.log('|---|---|---:|---|---:|---|---:|');
+  const summary = runs.flatMap((run) => run.comparison.subjects.map((subject, s) => {
+    const figures = run.comparison.figures[s]!;
+    const offUs = median(figures.map((round) => round[0]!.cpuUs!));
+    const onSides = run.comparison.sides.slice(2).map((_, i) => i + 2);
+    const onUs = median(onSides.flatMap((side) => figures.map((round) => round[side]!.cpuUs!)));
+    const each = onSides.map((side) => median(ratios(run.comparison, s, side, 'cpuUs')));
+    const pooled = median(onSides.flatMap((side) => ratios(run.comparison, s, side, 'cpuUs')));
+    const aa = ratios(run.comparison, s, 1, 'cpuUs');
+    const band = { median: median(aa), low: Math.min(...aa), high: Math.max(...aa) };
     const hookShare = hook.nsPerCall / 1000 / onUs;
-    console.log(`| ${run.dialect} | ${v.subject} | ${offUs.toFixed(0)} | **${v.ratio.toFixed(3)}** | ${v.band.median.toFixed(2)} (${v.band.low.toFixed(2)} to ${v.band.high.toFixed(2)}) | ${(hookShare * 100).toFixed(2)}% |`);
-    return { dialect: run.dialect, stream: v.subject, offUs, onUs, ratio: v.ratio, band: v.band, outsideBand: v.outside, hookShare };
+    console.log(`| ${run.dialect} | ${subject} | ${offUs.toFixed(0)} | ${each.map((r) => r.toFixed(2)).join(', ')} | **${pooled.toFixed(3)}** | ${band.median.toFixed(2)} (${band.low.toFixed(2)} to ${band.high.toFixed(2)}) | ${(hookShare * 100).toFixed(2)}% |`);
+    return { dialect: run.dialect, stream: subject, offUs, onUs, ratioEachOnServer: each, ratio: pooled, band, outsideBand: pooled < band.low || pooled > band.high, hookShare };
   }));
   console.log(`\ntarget (issue 55): on / off <= 1.03`);
   mkdirSync(RESULTS, { recursive: true });
