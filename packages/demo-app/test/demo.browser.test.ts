@@ -59,8 +59,18 @@ async function serveDemo(env: Record<string, string> = {}): Promise<DemoServer> 
 
 /** Signs in through the app: its button, the server's sign-in page, back to the app. */
 async function signIn(page: Page, base: string, account = { username: 'demo', password: 'maqam-demo' }) {
+  // What the page said, for a sign-in button that never shows (once seen in CI, never here): the failure says why.
+  const said: string[] = [];
+  page.on('console', (message) => void (message.type() === 'error' && said.push(`console: ${message.text()}`)));
+  page.on('pageerror', (error) => void said.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => void said.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
   await page.goto(`${base}/demo`);
-  await page.getByTestId('sign-in').click();
+  try {
+    await page.getByTestId('sign-in').click();
+  } catch (error) {
+    const shown = await page.locator('body').innerText().catch(() => '?');
+    throw new Error(`no sign-in button on ${page.url()}; the page shows "${shown.slice(0, 300)}"; it said: ${said.join(' | ') || 'nothing'}`, { cause: error });
+  }
   await page.waitForURL((url) => url.pathname === '/v1/auth/authorize');
   await page.getByLabel('اسم المستخدم Username').fill(account.username);
   await page.getByLabel('كلمة المرور Password').fill(account.password);
