@@ -28,3 +28,4 @@ export { createLedgerRepo, type LedgerGrouping, type LedgerGroup } from './strea
 export { addVideo, findVideoTitles, languageName, planLadder, videoDirectoryOf, type PackagedVideo, type VideoPackagingOptions, type VideoPackagingProgress, type VideoTitle } from './streaming/video-packager.ts';
 export { masterPlaylist, LADDER, VIDEO_PACKAGE_FILE, type VideoPackage } from './streaming/video-package.ts';
 export { decodeSubtitleBytes, parseSubtitles } from './streaming/subtitle-text.ts';
+export { backupSqliteDatabase, BackupError, NotABackupError, POSTGRES_BACKUP_ADVICE, restoreSqliteBackup, RestoreRefusedError, openOperatorExport, exportFileName } from './backup/operations.ts';

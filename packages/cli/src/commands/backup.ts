@@ -1,9 +1,7 @@
 import { resolve } from 'node:path';
-import type { Config } from '@maqam/server';
-// Reached by path until the server's index exports them (its public surface is another change's file).
 import {
-  backupSqliteDatabase, BackupError, NotABackupError, POSTGRES_BACKUP_ADVICE, restoreSqliteBackup, RestoreRefusedError,
-} from '../../../server/src/backup/operations.ts';
+  backupSqliteDatabase, BackupError, NotABackupError, POSTGRES_BACKUP_ADVICE, restoreSqliteBackup, RestoreRefusedError, type Config,
+} from '@maqam/server';
 import { describeDatabase } from '../context.ts';
 import { progressMeter, UsageError, type Output } from '../output.ts';
 

@@ -2,9 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Config, Storage } from '@maqam/server';
-// Reached by path until the server's index exports them (its public surface is another change's file).
-import { exportFileName, openOperatorExport } from '../../../server/src/backup/operations.ts';
+import { exportFileName, openOperatorExport, type Config, type Storage } from '@maqam/server';
 
 /**
  * `maqam users export U`: the document GET /v1/users/me/export streams to U,
