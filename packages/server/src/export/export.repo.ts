@@ -1,4 +1,5 @@
 import type { Storage } from '../storage/storage.ts';
+import type { ViewerCap } from '../video/age-rating.ts';
 
 /** A catalog text as stored: its texts by language and the language it was written in; null where the catalog has no such item. */
 export interface StoredTitle {
@@ -154,14 +155,24 @@ export function createExportRepo(storage: Pick<Storage, 'db' | 'inByteOrder'>) {
       return rows.map((row) => ({ itemId: row.item_id, orderKey: row.order_key, songId: row.song_id, addedAt: Number(row.added_at), ...title(row) }));
     },
 
-    /** A page of the user's viewing positions, latest first (then kind and id), after `after`. */
-    async watchPositions(userId: string, after: readonly [number, WatchedKind, string] | null, limit: number): Promise<WatchPositionRow[]> {
+    /**
+     * A page of the user's viewing positions, latest first (then kind and id), after `after`: of the titles
+     * their parental cap admits, as continue watching lists them (video/age-rating.ts: an episode by the higher
+     * of its rank and its show's), so a cap lowered later hides a title here as on every other surface.
+     */
+    async watchPositions(userId: string, cap: ViewerCap, after: readonly [number, WatchedKind, string] | null, limit: number): Promise<WatchPositionRow[]> {
       let query = db.selectFrom('watch_progress as w')
         .leftJoin('movies as m', (join) => join.onRef('m.id', '=', 'w.title_id').on('w.title_kind', '=', 'movie'))
         .leftJoin('episodes as e', (join) => join.onRef('e.id', '=', 'w.title_id').on('w.title_kind', '=', 'episode'))
+        .leftJoin('seasons as se', 'se.id', 'e.season_id')
+        .leftJoin('shows as sh', 'sh.id', 'se.show_id')
         .select(['w.title_kind', 'w.title_id', 'w.position_ms', 'w.updated_at', 'w.finished', 'w.hidden',
           'm.title_i18n as movie_texts', 'm.original_language as movie_language', 'e.title_i18n as episode_texts', 'e.original_language as episode_language'])
-        .where('w.user_id', '=', userId);
+        .where('w.user_id', '=', userId)
+        .where((eb) => eb.or([
+          eb.and([eb('w.title_kind', '=', 'movie'), eb('m.rating_rank', '<=', cap)]),
+          eb.and([eb('w.title_kind', '=', 'episode'), eb('e.rating_rank', '<=', cap), eb('sh.rating_rank', '<=', cap)]),
+        ]));
       if (after !== null) {
         const [updatedAt, kind, id] = after;
         query = query.where((eb) => eb.or([

@@ -3,6 +3,7 @@ import { DomainError } from '../errors.ts';
 import { resolveLocalizedString } from '../locale/negotiation.ts';
 import { rfc3339 } from '../library/rendered-items.ts';
 import type { ExportRepo, PlayExportRow, SavedKind, StoredTitle } from './export.repo.ts';
+import { capOf } from '../video/age-rating.ts';
 
 /** Rows read a page at a time: what one page holds in memory, and one chunk of the document. */
 const PAGE_ROWS = 500;
@@ -161,7 +162,7 @@ async function* documentChunks(repo: ExportRepo, user: User, exportedAt: number,
   }
   yield ']';
 
-  yield* list('watchPositions', pagesOf((after: readonly [number, 'movie' | 'episode', string] | null) => repo.watchPositions(userId, after, PAGE_ROWS), (row) => [row.updatedAt, row.kind, row.id] as const),
+  yield* list('watchPositions', pagesOf((after: readonly [number, 'movie' | 'episode', string] | null) => repo.watchPositions(userId, capOf(user.maxAgeRating), after, PAGE_ROWS), (row) => [row.updatedAt, row.kind, row.id] as const),
     (row) => `{"${row.kind === 'movie' ? 'movieId' : 'episodeId'}":${typedId(row.id)}${withTitle('title', titleOf(row))},"positionMs":${row.positionMs},`
       + `"updatedAt":"${rfc3339(row.updatedAt)}","finished":${row.finished},"hidden":${row.hidden}}`);
   yield '}';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserExport } from '@maqam/contract';
+import { createUsersService } from '@maqam/server';
 import { createAjv } from '../../src/schema-validator.ts';
 import { dialects } from '../dialects.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
@@ -80,6 +81,18 @@ describe.each(dialects.map((d) => [d.name, d] as const))('a user\'s export on %s
     expect(document.watchPositions).toEqual([{ movieId: { value: 'movie-all' }, title: 'Desert Journey', positionMs: 1_000_000, updatedAt: expect.any(String), finished: false, hidden: false }]);
     // Bob's ids, plays and playlist are nowhere in it.
     for (const foreign of ['artist-fr', '"b-', 'Bob\'s', '2000000', bob.user.id]) expect(res.body).not.toContain(foreign);
+  });
+
+  it('leaves out the positions of titles above the user\'s parental cap, as every list does', async () => {
+    await ok(asBob('POST', '/v1/library/progress:report', { progress: [{ movieId: { value: 'movie-adult' }, positionMs: 3_000_000, reportedAt: at(-1) }] }));
+    const positions = async () => ((await asUser(server, bob.read)('GET', '/v1/users/me/export')).json().watchPositions as { movieId: { value: string } }[])
+      .map((position) => position.movieId.value).sort();
+    expect(await positions()).toEqual(['movie-adult', 'movie-all']);
+    const users = createUsersService(server.storage.db);
+    await users.setMaxAgeRating(bob.user.username, 'AGE_RATING_13');
+    expect(await positions()).toEqual(['movie-all']);
+    await users.setMaxAgeRating(bob.user.username, 'none');
+    expect(await positions()).toEqual(['movie-adult', 'movie-all']);
   });
 
   it('titles the items in the language the request asks for', async () => {
