@@ -34,7 +34,7 @@ function mainContent(state: State) {
  */
 const mainInputs = (state: State) => [
   state.starting, state.user, state.lang, state.view, state.saved, state.following, state.nowPlaying?.id.value, state.settings.mediaSongs, state.menu?.opener,
-  state.video, state.developer,
+  state.video, state.developer, state.exportingMyData,
 ];
 
 export function renderApp(state: State, previous: State) {

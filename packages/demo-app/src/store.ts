@@ -93,6 +93,8 @@ export interface State {
   queueOpen: boolean;
   /** The video player, while its page is on screen. */
   video: VideoState | null;
+  /** Whether the user's export (Download my data) is being fetched: its button waits meanwhile. */
+  exportingMyData: boolean;
 }
 
 type Listener = (state: State, previous: State) => void;
@@ -119,7 +121,7 @@ export const store = {
       starting: true, lang, settings, route, user: null, developer: false, displayName: '', view: null, loading: false, status: '', searchText: '',
       saved: new Set(), following: new Set(), myPlaylists: null, menu: null,
       queue: EMPTY_QUEUE, nowPlaying: null, playContext: undefined, quality: 'AUDIO_QUALITY_STANDARD', paused: true, position: 0, duration: Number.NaN,
-      lyrics: null, lyricsOpen: false, queueOpen: false, video: null,
+      lyrics: null, lyricsOpen: false, queueOpen: false, video: null, exportingMyData: false,
     };
   },
 

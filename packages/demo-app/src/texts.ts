@@ -84,6 +84,10 @@ export interface Texts extends VideoTexts, PlayerTexts, DeveloperTexts {
   likedEmpty: string;
   albumsEmpty: string;
   followingEmpty: string;
+  /** The library's button that saves the user's own data (GET /v1/users/me/export) as a file, and what it says while it works and once done. */
+  downloadMyData: string;
+  preparingMyData: string;
+  myDataSaved: string;
   couldNotSave: (title: string) => string;
   needsWrite: string;
   savedOn: (date: string) => string;
@@ -205,6 +209,9 @@ export const TEXT: Record<Lang, Texts> = {
     likedEmpty: 'لم تُعجبك أغنية بعد. اضغط على القلب بجانب أي أغنية.',
     albumsEmpty: 'لم تحفظ ألبومًا بعد. اضغط على القلب في صفحة أي ألبوم.',
     followingEmpty: 'لا تتابع أحدًا بعد. اضغط «متابعة» في صفحة أي فنان.',
+    downloadMyData: 'نزّل بياناتي',
+    preparingMyData: 'يُجهَّز…',
+    myDataSaved: 'نُزّلت بياناتك في ملف JSON.',
     couldNotSave: (title) => `تعذّر حفظ التغيير على «${iso(title)}»؛ أعدناه كما كان. حاول مرة أخرى.`,
     needsWrite: 'لتحفظ في مكتبتك، سجّل الخروج ثم الدخول من جديد واسمح لمقام بتعديل مكتبتك.',
     savedOn: (date) => `حُفظ في ${date}`,
@@ -322,6 +329,9 @@ export const TEXT: Record<Lang, Texts> = {
     likedEmpty: 'No liked songs yet. Tap the heart next to any song.',
     albumsEmpty: 'No saved albums yet. Tap the heart on any album page.',
     followingEmpty: 'You follow no one yet. Tap Follow on any artist page.',
+    downloadMyData: 'Download my data',
+    preparingMyData: 'Preparing…',
+    myDataSaved: 'Your data is downloaded as a JSON file.',
     couldNotSave: (title) => `Could not save your change to “${iso(title)}”; it is back as it was. Try again.`,
     needsWrite: 'To save to your library, sign out, sign in again and allow Maqam to change your library.',
     savedOn: (date) => `Saved ${date}`,

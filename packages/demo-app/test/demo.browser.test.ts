@@ -2,11 +2,12 @@
 // --demo` on a SQLite file, the built app, and Debian's Chromium.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { UserExport } from '@maqam/sdk';
 import { freePort } from '../../server/test/harness.ts';
 import { BIN, runCli } from '../../cli/test/run-cli.ts';
 import { browserAvailable, ffmpegAvailable, launchChromium } from '../../server/test/system-tools.ts';
@@ -467,6 +468,88 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
       await page.getByTestId('delete-playlist').click();
       expect((await deleted).status()).toBe(200);
       await page.getByTestId('playlists-empty').waitFor();
+      expect(failures).toEqual([]);
+    });
+
+    it('downloads the user\'s own data from the library as a JSON file, the button waiting meanwhile, in Arabic', async () => {
+      const context = await browser.newContext({ locale: 'ar-EG', viewport: { width: 1100, height: 900 }, bypassCSP: true });
+      contexts.push(context);
+      const page = await context.newPage();
+      const failures: string[] = [];
+      page.on('pageerror', (error) => failures.push(error.message));
+      await signIn(page, server.base);
+
+      // Something of the user's own to find in the file: a liked song and a playlist made here.
+      const song = page.getByTestId('playable').locator('li').first();
+      const songId = (await song.getAttribute('data-song'))!;
+      const songTitle = (await song.locator('.track-title').textContent())!;
+      if ((await song.getByTestId('heart-song').getAttribute('aria-pressed')) !== 'true') {
+        const saved = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/library/saved:batchAdd');
+        await song.getByTestId('heart-song').click();
+        expect((await saved).status()).toBe(200);
+      }
+      await page.getByTestId('nav-playlists').click();
+      await page.getByTestId('new-playlist-name').fill('للرحلة');
+      await page.getByTestId('create-playlist').click();
+      await expect.poll(() => page.getByTestId('playlist-title').textContent()).toBe('للرحلة');
+      const playlistId = decodeURIComponent(new URL(page.url()).hash.split('/').pop()!);
+
+      // On the library's pages, by its name. The export is held back a moment: meanwhile the button waits, and says so.
+      await page.getByTestId('nav-liked').click();
+      const button = page.getByTestId('download-my-data');
+      await expect.poll(() => button.textContent()).toContain('نزّل بياناتي');
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let exports = 0;
+      await page.route('**/v1/users/me/export', async (route) => {
+        exports++;
+        await held;
+        await route.continue();
+      });
+      const download = page.waitForEvent('download');
+      await button.click();
+      await expect.poll(() => button.getAttribute('aria-disabled')).toBe('true');
+      expect(await button.textContent()).toContain('يُجهَّز…');
+      await page.screenshot({ path: join(OUTPUT, 'demo-my-data-preparing-ar.png') });
+      // Pressed again while it works (Playwright waits for an enabled button: the click dispatched as a hand would): still one export.
+      await button.dispatchEvent('click');
+      release();
+      const file = await download;
+      expect(exports).toBe(1);
+      expect(file.suggestedFilename()).toMatch(/^maqam-my-data-\d{4}-\d{2}-\d{2}\.json$/);
+      const data = JSON.parse(readFileSync((await file.path())!, 'utf8')) as UserExport;
+      expect(data.user.username).toBe('demo');
+      // Titles in the language on screen.
+      expect(data.savedSongs).toContainEqual(expect.objectContaining({ songId: { value: songId }, title: songTitle }));
+      expect(data.playlists).toContainEqual(expect.objectContaining({ id: { value: playlistId }, name: 'للرحلة', items: [] }));
+      await expect.poll(() => page.locator('#status').textContent()).toBe('نُزّلت بياناتك في ملف JSON.');
+      await expect.poll(() => button.getAttribute('aria-disabled')).toBe('false');
+      expect(await button.textContent()).toContain('نزّل بياناتي');
+      await page.unroute('**/v1/users/me/export');
+      expect(await accessibilityViolations(page)).toEqual([]);
+
+      // Where it sits on a phone in Arabic and a desktop in English: nothing wider than the window.
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: join(OUTPUT, 'demo-my-data-phone-ar.png') });
+      await page.getByTestId('lang').click();
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await expect.poll(() => button.textContent()).toContain('Download my data');
+      await page.screenshot({ path: join(OUTPUT, 'demo-my-data-desktop-en.png') });
+
+      // A failed export says why through the status line, and the button is ready again.
+      await page.route('**/v1/users/me/export', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"code":"ERROR_CODE_INTERNAL","message":"boom"}' }));
+      await button.click();
+      await expect.poll(() => page.locator('#status').textContent()).toMatch(/^Error: /);
+      await expect.poll(() => button.getAttribute('aria-disabled')).toBe('false');
+      await page.unroute('**/v1/users/me/export');
+
+      // The user as found, for the tests after this one.
+      await page.evaluate(async ({ song, playlist }) => {
+        const { maqam } = globalThis as unknown as { maqam: { library: { remove(items: object): Promise<void> }; playlists: { delete(id: string): Promise<void> } } };
+        await maqam.library.remove({ songs: [song] });
+        await maqam.playlists.delete(playlist);
+      }, { song: songId, playlist: playlistId });
       expect(failures).toEqual([]);
     });
 

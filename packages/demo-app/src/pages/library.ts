@@ -1,7 +1,9 @@
-// The library's pages: liked songs, saved albums, followed artists, page by page.
+// The library's pages: liked songs, saved albums, followed artists, page by page,
+// and the button that downloads all of the user's data.
 import type { Album, Artist, Song } from '@maqam/sdk';
 import { html, nothing } from 'lit-html';
 import { albumCard, artistCard, cardList } from '../components/cards.ts';
+import { downloadMyDataButton } from '../components/download-my-data.ts';
 import { markSaved } from '../components/likes.ts';
 import { trackList } from '../components/song-list.ts';
 import { t } from '../format.ts';
@@ -59,9 +61,13 @@ export function render(view: Shown<LibraryView>) {
     albums: [text.savedAlbums, view.albums.length === 0, text.albumsEmpty],
     artists: [text.following, view.artists.length === 0, text.followingEmpty],
   }[view.tab] as [string, boolean, string];
+  // Download my data stands by the library's name: it takes the whole library (and history, playlists, places in films), not this tab.
   return html`
-    <p class="eyebrow">${text.library}</p>
-    <h2 tabindex="-1" class="page-title" data-testid="library-title">${title}</h2>
+    <header class="library-head">
+      <p class="eyebrow">${text.library}</p>
+      <h2 tabindex="-1" class="page-title" data-testid="library-title">${title}</h2>
+      ${downloadMyDataButton()}
+    </header>
     ${empty ? html`<p class="meta" data-testid="library-empty">${emptyText}</p>` : nothing}
     ${view.tab === 'songs' && !empty ? trackList(view.songs, { showAlbumArt: true, testId: 'liked-songs' }) : nothing}
     ${view.tab === 'albums' && !empty ? cardList('saved-albums', view.albums.map(albumCard)) : nothing}
