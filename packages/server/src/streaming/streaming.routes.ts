@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { send, type SendResult } from '@fastify/send';
+import type { SendResult } from '@fastify/send';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AcquireMusicStreamRequest, AcquireMusicStreamResponse } from '@maqam/contract';
 import { ApiError } from '../errors.ts';
 import { MEDIA_FILE } from './qualities.ts';
+import { sendSegment } from './segment-body.ts';
 import type { StreamClaims, StreamUrlKind, StreamUrlSigner } from './stream-urls.ts';
 import type { StreamingService } from './streaming.service.ts';
 
@@ -24,7 +25,8 @@ const CONTENT_TYPES: Record<string, string> = { ts: 'video/mp2t', m4s: 'audio/mp
  * Serving a segment's bytes is @fastify/send's (RFC 9110: a single range as 206, Accept-Ranges, ETag and
  * Last-Modified, If-None-Match and If-Modified-Since as 304, If-Match and If-Unmodified-Since, If-Range); who
  * may read which file is ours. Its own headers stay off: the cache lifetime is the signed URL's, the type the
- * segment format's. Each bare HTML answer it makes in place of a file becomes the contract's error instead.
+ * segment format's. Each bare HTML answer it makes in place of a file becomes the contract's error instead. The
+ * bytes go through pooled buffers (segment-body.ts).
  */
 const SEND_OPTIONS = { index: false, cacheControl: false, contentType: false } as const;
 
@@ -94,7 +96,7 @@ export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps):
   app.get<{ Params: { token: string; segment: string } }>('/v1/streaming/hls/:token/:segment', { schema: { hide: true } }, async (request, reply) => {
     const { directory, claims } = await directoryOf(request.params.token, 'media');
     if (!MEDIA_FILE.test(request.params.segment)) throw new ApiError('streamUrlInvalid');
-    const answer = await send(request.raw, request.params.segment, { ...SEND_OPTIONS, root: directory });
+    const answer = await sendSegment(request.raw, request.params.segment, { ...SEND_OPTIONS, root: directory });
     if (answer.type !== 'file') throw errorOf(answer);
     privateUntil(reply, claims.expiresAt);
     reply.code(answer.statusCode).headers(answer.headers);

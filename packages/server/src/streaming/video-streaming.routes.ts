@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { send } from '@fastify/send';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AcquireVideoStreamRequest, AcquireVideoStreamResponse } from '@maqam/contract';
@@ -8,6 +7,7 @@ import { ApiError, invalidRequest } from '../errors.ts';
 import { videoQualityRank, VIDEO_PACKAGE_FILE, type VideoPackage } from './video-package.ts';
 import type { VideoStreamClaims } from './video-urls.ts';
 import type { VideoStreamingService } from './video-streaming.service.ts';
+import { sendSegment } from './segment-body.ts';
 
 export interface VideoStreamingRouteDeps {
   video: VideoStreamingService;
@@ -96,7 +96,7 @@ export function videoStreamingRoutes(app: FastifyInstance, deps: VideoStreamingR
         .join('\n');
       return reply.type(CONTENT_TYPES.m3u8!).send(signed);
     }
-    const answer = await send(request.raw, path, { ...SEND_OPTIONS, root: directory });
+    const answer = await sendSegment(request.raw, path, { ...SEND_OPTIONS, root: directory });
     if (answer.type !== 'file') {
       answer.stream.destroy();
       if (answer.statusCode === 416) throw new ApiError('rangeNotSatisfiable', { headers: { 'content-range': answer.headers['Content-Range']! } });
