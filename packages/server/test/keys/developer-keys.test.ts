@@ -209,6 +209,21 @@ describe.each(dialects)('DeveloperService on $name', (dialect) => {
     now += 60_000;
   });
 
+  it('counts calls either side of midnight (UTC) on their own days, and a clock set back on the earlier day', async () => {
+    const midnight = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`) + 24 * 3600 * 1000;
+    now = midnight - 60_000;
+    const dev = await developer(server);
+    const { apiKey, secret } = (await dev.call('POST', '/v1/developer/keys', { name: 'midnight' })).json();
+    const days = [midnight - 1, midnight, midnight - 1000, midnight + 1000];
+    for (const at of days) {
+      now = at;
+      expect((await withKey(server.app, secret)).statusCode).toBe(200);
+    }
+    const usage = (await dev.call('GET', `/v1/developer/keys/${apiKey.id}/usage?from=2026-01-01&to=2026-12-31`)).json().usage as { date: string; calls: number }[];
+    expect(usage.map((row) => [row.date, row.calls])).toEqual([[new Date(midnight - 1).toISOString().slice(0, 10), 2], [new Date(midnight).toISOString().slice(0, 10), 2]]);
+    now = midnight + 60_000;
+  });
+
   it('revokes a reported key if it is real, always answering 202, and limits reports per address', async () => {
     const dev = await developer(server);
     const { apiKey, secret } = (await dev.call('POST', '/v1/developer/keys', { name: 'leaky' })).json();
