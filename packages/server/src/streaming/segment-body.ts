@@ -102,8 +102,9 @@ class SegmentBody extends Readable {
       await file.close();
       file = undefined;
       if ((await previous) && !this.destroyed) {
-        // As pipe() would: the response ends (unless asked not to, as Fastify does for trailers), then this body.
-        if (end) destination.end();
+        // As pipe() does: the response ends on this body's 'end' (unless asked not to, as Fastify does for trailers),
+        // so Fastify sees the body end before the response finishes, not a body closed early.
+        if (end) this.once('end', () => destination.end());
         this.push(null);
         this.resume();
       }
