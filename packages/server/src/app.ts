@@ -64,6 +64,7 @@ import { createTokenSealer } from './crypto/sealed-token.ts';
 import { createStreamingService } from './streaming/streaming.service.ts';
 import { createStreamingRepo } from './streaming/streaming.repo.ts';
 import { streamingRoutes } from './streaming/streaming.routes.ts';
+import { createSegmentSender, SEGMENT_BLOCKS_BYTES } from './streaming/segment-body.ts';
 import type { Storage } from './storage/storage.ts';
 import { createIdempotencyRecordsRepo } from './storage/idempotency-records.repo.ts';
 import { openApiScopes } from './oauth/scopes.ts';
@@ -342,12 +343,15 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
   searchRoutes(app, { search });
   opsRoutes(app, storage, metrics);
   const signer = createStreamUrlSigner(createTokenSealer(subkey(secret, 'stream-url')), clock);
+  // Music's and video's segments share the blocks their bytes go through (streaming/segment-body.ts).
+  const sendSegment = createSegmentSender(new BufferPool(SEGMENT_BLOCKS_BYTES));
   videoStreamingRoutes(app, {
     video: createVideoStreamingService(createVideoStreamingRepo(storage.db), {
       publicUrl: config.publicUrl, urlTtlSeconds: config.streamUrlTtlSeconds, graceSeconds: config.streamGraceSeconds,
       signer: createVideoUrlSigner(createTokenSealer(subkey(secret, 'video-stream-url')), clock), clock,
     }),
     mediaRoot: config.mediaDirectory,
+    sendSegment,
     clock,
   });
   streamingRoutes(app, {
@@ -355,6 +359,7 @@ export async function buildApp({ config, storage, logger, demo, fragmentCacheHas
     signer,
     mediaRoot: config.mediaDirectory,
     publicUrl: config.publicUrl,
+    sendSegment,
     clock,
   });
   // A user's writes: one transaction each, with every feature's repository bound to it (library/user-write.ts).

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable, type Writable } from 'node:stream';
 import { send, type SendOptions, type SendResult } from '@fastify/send';
-import { BufferPool } from '../catalog/buffer-pool.ts';
+import type { BufferPool } from '../catalog/buffer-pool.ts';
 
 /**
  * A segment's bytes, sent without a new buffer per chunk.
@@ -17,21 +17,28 @@ import { BufferPool } from '../catalog/buffer-pool.ts';
 
 /** As fs.createReadStream's chunk. */
 const CHUNK_BYTES = 64 * 1024;
-/** Idle blocks kept between requests: 32 responses' two blocks each; what more concurrent responses hold is dropped when given back. */
-const blocks = new BufferPool(4 * 1024 * 1024);
+/** Idle blocks an app keeps between requests (app.ts): 32 responses' two blocks each; what more concurrent responses hold is dropped when given back. */
+export const SEGMENT_BLOCKS_BYTES = 4 * 1024 * 1024;
+
+/** @fastify/send's answer for a segment file, its body sent through pooled blocks (createSegmentSender). */
+export type SegmentSender = (request: IncomingMessage, path: string, options: SendOptions) => Promise<SendResult>;
 
 /**
  * @fastify/send's answer for a segment file (status, Range, ETag, conditional requests and their headers are all
- * its decisions), with the body of a GET's 200 or 206 read through pooled blocks in place of its read stream.
+ * its decisions), with the body of a GET's 200 or 206 read through blocks lent by `blocks` in place of its read stream.
  */
-export async function sendSegment(request: IncomingMessage, path: string, options: SendOptions): Promise<SendResult> {
+export function createSegmentSender(blocks: BufferPool): SegmentSender {
+  return (request, path, options) => sendSegment(blocks, request, path, options);
+}
+
+async function sendSegment(blocks: BufferPool, request: IncomingMessage, path: string, options: SendOptions): Promise<SendResult> {
   // Asked as a HEAD it answers the same status and headers and opens no read stream; send reads only these two fields.
   const answer = await send({ method: 'HEAD', headers: request.headers } as IncomingMessage, path, options);
   if (answer.type !== 'file' || request.method === 'HEAD' || (answer.statusCode !== 200 && answer.statusCode !== 206)) return answer;
   const length = Number(answer.headers['Content-Length']);
   if (length === 0) return answer;
   const start = answer.statusCode === 206 ? Number(/^bytes (\d+)-/.exec(answer.headers['Content-Range']!)![1]) : 0;
-  return { ...answer, stream: new SegmentBody(answer.metadata.path, start, length) };
+  return { ...answer, stream: new SegmentBody(blocks, answer.metadata.path, start, length) };
 }
 
 /**
@@ -42,14 +49,16 @@ export async function sendSegment(request: IncomingMessage, path: string, option
  * every byte was handed to the response it ends the response and itself ('end'), as pipe() does.
  */
 class SegmentBody extends Readable {
+  readonly #blocks: BufferPool;
   readonly #path: string;
   readonly #start: number;
   readonly #length: number;
   /** Settles the write under way: true when its callback came without an error, false when this body is destroyed first. */
   #settle: ((written: boolean) => void) | undefined;
 
-  constructor(path: string, start: number, length: number) {
+  constructor(blocks: BufferPool, path: string, start: number, length: number) {
     super();
+    this.#blocks = blocks;
     this.#path = path;
     this.#start = start;
     this.#length = length;
@@ -78,20 +87,20 @@ class SegmentBody extends Readable {
       let remaining = this.#length;
       let previous: Promise<boolean> = Promise.resolve(true);
       while (remaining > 0 && !this.destroyed) {
-        const block = blocks.take(Math.min(CHUNK_BYTES, remaining));
+        const block = this.#blocks.take(Math.min(CHUNK_BYTES, remaining));
         let bytesRead: number;
         try {
           ({ bytesRead } = await file.read(block, 0, block.length, position));
         } catch (error) {
-          blocks.give(block);
+          this.#blocks.give(block);
           throw error;
         }
         if (!(await previous) || this.destroyed) {
-          blocks.give(block);
+          this.#blocks.give(block);
           return;
         }
         if (bytesRead === 0) {
-          blocks.give(block);
+          this.#blocks.give(block);
           // Fewer bytes than the Content-Length sent: the response is cut (Fastify destroys it), never padded.
           throw new Error(`${this.#path} ended before the ${this.#length} bytes from ${this.#start} its answer announced`);
         }
@@ -120,7 +129,7 @@ class SegmentBody extends Readable {
       this.#settle = resolve;
       destination.write(bytes === block.length ? block : block.subarray(0, bytes), (error) => {
         // The socket has written the bytes, or will never write them: either way it no longer reads the block.
-        blocks.give(block);
+        this.#blocks.give(block);
         resolve(error == null);
       });
     });

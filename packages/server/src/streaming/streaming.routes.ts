@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AcquireMusicStreamRequest, AcquireMusicStreamResponse } from '@maqam/contract';
 import { ApiError } from '../errors.ts';
 import { MEDIA_FILE } from './qualities.ts';
-import { sendSegment } from './segment-body.ts';
+import type { SegmentSender } from './segment-body.ts';
 import type { StreamClaims, StreamUrlKind, StreamUrlSigner } from './stream-urls.ts';
 import type { StreamingService } from './streaming.service.ts';
 
@@ -15,6 +15,8 @@ export interface StreamingRouteDeps {
   signer: StreamUrlSigner;
   mediaRoot: string;
   publicUrl: string;
+  /** Sends a segment's bytes through the app's pooled blocks (segment-body.ts). */
+  sendSegment: SegmentSender;
   /** The app's clock (AppDeps.clock): how long a signed URL's answer may be cached. */
   clock: () => number;
 }
@@ -41,7 +43,7 @@ function errorOf(answer: Exclude<SendResult, { type: 'file' }>): Error {
 }
 
 export function streamingRoutes(app: FastifyInstance, deps: StreamingRouteDeps): void {
-  const { streaming, signer, mediaRoot, publicUrl } = deps;
+  const { streaming, signer, mediaRoot, publicUrl, sendSegment } = deps;
 
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/v1/streaming/music',

@@ -7,11 +7,13 @@ import { ApiError, invalidRequest } from '../errors.ts';
 import { videoQualityRank, VIDEO_PACKAGE_FILE, type VideoPackage } from './video-package.ts';
 import type { VideoStreamClaims } from './video-urls.ts';
 import type { VideoStreamingService } from './video-streaming.service.ts';
-import { sendSegment } from './segment-body.ts';
+import type { SegmentSender } from './segment-body.ts';
 
 export interface VideoStreamingRouteDeps {
   video: VideoStreamingService;
   mediaRoot: string;
+  /** Sends a segment's bytes through the app's pooled blocks (segment-body.ts). */
+  sendSegment: SegmentSender;
   /** The app's clock: how long a signed URL's answer may be cached. */
   clock: () => number;
 }
@@ -35,7 +37,7 @@ function allowed(pkg: VideoPackage, claims: VideoStreamClaims, folder: string): 
  * Range support, and the key, which checks the viewer's cap again.
  */
 export function videoStreamingRoutes(app: FastifyInstance, deps: VideoStreamingRouteDeps): void {
-  const { video, mediaRoot } = deps;
+  const { video, mediaRoot, sendSegment } = deps;
 
   app.withTypeProvider<TypeBoxTypeProvider>().post('/v1/streaming/video', {
     schema: {
