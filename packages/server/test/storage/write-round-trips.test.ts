@@ -11,7 +11,8 @@ import { startRoundTripCounter, type RoundTripCounter } from './pg-round-trips.t
 const postgres = dialects.find((d) => d.name === 'postgres');
 
 /**
- * Each write's round trips today (they were 10 to 18 before the retention
+ * Each write's round trips today, the catalog rows it reads cached as a running
+ * node has them (they were 10 to 18 before the retention
  * sweeps left the writes' path). Issue 56 asks for at most 3. What a keyed
  * write still makes: the Idempotency-Key's claim, BEGIN, the user's lock,
  * the write's own reads and writes (1 to 6), the feed's changes with the
@@ -20,7 +21,7 @@ const postgres = dialects.find((d) => d.name === 'postgres');
  */
 const ROUND_TRIPS = {
   SaveItems: 9, RemoveSavedItems: 7, FollowArtists: 9, UnfollowArtists: 7, ReportPlays: 8, ReportProgress: 9, HideContinueWatching: 9,
-  CreatePlaylist: 13, UpdatePlaylist: 6, AddPlaylistItems: 15, MovePlaylistItems: 12, RemovePlaylistItems: 10, ReplacePlaylistItems: 10, DeletePlaylist: 6,
+  CreatePlaylist: 13, UpdatePlaylist: 6, AddPlaylistItems: 13, MovePlaylistItems: 12, RemovePlaylistItems: 10, ReplacePlaylistItems: 10, DeletePlaylist: 6,
 };
 
 /**
@@ -50,7 +51,6 @@ describe.runIf(postgres !== undefined && redisUp)('round trips of each write on 
     // The catalog's version is polled each second: not in these counts.
     server = await startTestServer(proxied, { MAQAM_RATE_LIMIT: '0', REDIS_URL }, { catalogPollMs: 3_600_000 });
     expect((await importRecords(server.storage, videoFixtureRecords())).errors).toEqual([]);
-    call = caller(server.app, { token: (await libraryUser(server)).write });
   }, 60_000);
   afterAll(async () => server?.close());
 
@@ -62,13 +62,23 @@ describe.runIf(postgres !== undefined && redisUp)('round trips of each write on 
     await new Promise((resolve) => setTimeout(resolve, 20));
     counter.reset();
     const res = await call(method, url, body, { 'idempotency-key': randomUUID(), ...headers });
-    trips[name] = counter.count();
+    // The fewest of the passes: a node's own work on a timer (a sweep, a flush) may land inside one write, not in both.
+    trips[name] = Math.min(trips[name] ?? Infinity, counter.count());
     if (process.env.SHOW_STATEMENTS) console.log(name, counter.statements());
     expect(res.statusCode, `${name}: ${res.body}`).toBeLessThan(300);
     return res;
   }
 
   it('counts each write\'s round trips', async () => {
+    // Two passes, each as a new user (the same rows to write, so the same statements).
+    for (let pass = 0; pass < 2; pass++) {
+      call = caller(server.app, { token: (await libraryUser(server)).write });
+      await writeEach();
+    }
+    expect(trips).toEqual(ROUND_TRIPS);
+  });
+
+  async function writeEach() {
     await write('SaveItems', 'POST', '/v1/library/saved:batchAdd', { songIdList: songIds('song-ar', 'song-en') });
     await write('RemoveSavedItems', 'POST', '/v1/library/saved:batchRemove', { songIdList: songIds('song-ar') });
     await write('FollowArtists', 'POST', '/v1/library/following/artists:batchAdd', { artistIdList: songIds('artist-ar') });
@@ -86,6 +96,5 @@ describe.runIf(postgres !== undefined && redisUp)('round trips of each write on 
     const version = (await call('GET', `${url}/items`)).json().version;
     await write('ReplacePlaylistItems', 'PUT', `${url}/items`, { songIdList: songIds('song-en') }, { 'if-match': `"${version}"` });
     await write('DeletePlaylist', 'DELETE', url);
-    expect(trips).toEqual(ROUND_TRIPS);
-  });
+  }
 });
