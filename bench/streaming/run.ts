@@ -12,15 +12,14 @@
 //   npm run bench:streaming -- HEAD~1 HEAD       # HEAD against HEAD~1
 //   (BENCH_ROUNDS 6, BENCH_SECONDS 6, BENCH_WARMUP 3, BENCH_CONNECTIONS 16)
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { addMedia, createClientsService, createUsersService, openStorage } from '@maqam/server';
-import { createTokensService } from '../../packages/server/src/oauth/tokens.service.ts';
+import { addMedia, openStorage } from '@maqam/server';
 import { mediaDirectoryOf } from '../../packages/server/src/streaming/media.ts';
 import { alternate, printComparison, treeAt, type Side } from '../lib/compare.ts';
 import { seededDatabase } from '../lib/fill.ts';
-import { loadedServerSide, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
+import { serverStarter, streamToken } from './stream-bench.ts';
+import { loadedServerSide, stop, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -31,7 +30,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const REDIRECT = 'https://bench.example/cb';
 const [commitA, commitB] = process.argv.slice(2);
 if (commitA === undefined) {
   process.stderr.write('usage: npm run bench:streaming -- <commit A> [<commit B>]   (B: this tree unless given)\n');
@@ -47,12 +45,7 @@ const made = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-
 if (made.status !== 0) throw new Error(made.stderr.toString());
 const storage = openStorage(url);
 await addMedia(storage.db, MEDIA, 'song-1', tone);
-const user = await createUsersService(storage.db).create('listener', 'bench-password');
-const client = await createClientsService(storage.db).create({ name: 'bench', redirectUris: [REDIRECT], scopes: ['read', 'stream'] });
-const tokens = createTokensService(storage.db, { accessTokenTtlSeconds: 6 * 3600, codeTtlSeconds: 600 });
-const verifier = randomBytes(32).toString('base64url');
-const code = await tokens.issueCode({ clientId: client.clientId, userId: user.id, scope: 'read stream', redirectUri: REDIRECT, codeChallenge: createHash('sha256').update(verifier).digest('base64url') });
-const accessToken = (await tokens.exchangeCode({ code: code!, clientId: client.clientId, redirectUri: REDIRECT, codeVerifier: verifier })).access_token;
+const accessToken = await streamToken(storage, 'listener');
 await storage.close();
 
 const env = {
@@ -63,14 +56,7 @@ const children: ChildProcess[] = [];
 const trees = [treeAt(ROOT, commitA), ...(commitB === undefined ? [] : [treeAt(ROOT, commitB)])];
 
 /** One process on core 0 at a port of its own. */
-async function started(command: string[], extra: Record<string, string>, probe: (base: string) => Promise<Response>): Promise<{ base: string; pid: number }> {
-  const port = 19_000 + Math.floor(Math.random() * 1000);
-  const child = startPinned(command, { ...env, ...extra, PORT: String(port) });
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  await waitReady(child, () => probe(base));
-  return { base, pid: child.pid! };
-}
+const started = serverStarter(env, children);
 
 try {
   // 2. The stream, acquired once from a server of this tree: a segment's signed path, and its file.

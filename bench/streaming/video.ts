@@ -19,14 +19,13 @@
 //   npm run bench:video-streaming -- HEAD~1   # also a server of that commit, as one more B: a change to the route, measured
 //   BENCH_PROFILE=whole npm run bench:video-streaming   # (or range) each server alone under --cpu-prof: self time by function
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { addVideo, createClientsService, createUsersService, openStorage } from '@maqam/server';
-import { createTokensService } from '../../packages/server/src/oauth/tokens.service.ts';
+import { addVideo, openStorage } from '@maqam/server';
 import { alternate, printComparison, treeAt, verdicts, type Side } from '../lib/compare.ts';
 import { seededDatabase } from '../lib/fill.ts';
-import { loadedServerSide, startPinned, stop, waitReady, wrk } from '../lib/load.ts';
+import { serverStarter, streamToken } from './stream-bench.ts';
+import { loadedServerSide, stop, waitReady, wrk } from '../lib/load.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
@@ -38,7 +37,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const REDIRECT = 'https://bench.example/cb';
 /** A film of the demo catalog rated for all ages. */
 const MOVIE = 'movie-sani-al-oud';
 mkdirSync(DATA, { recursive: true });
@@ -55,12 +53,7 @@ const made = spawnSync('ffmpeg', [
 if (made.status !== 0) throw new Error(made.stderr.toString());
 const storage = openStorage(url);
 const packaged = await addVideo(storage.db, MEDIA, { kind: 'movie', id: MOVIE }, clip);
-const user = await createUsersService(storage.db).create('viewer', 'bench-password');
-const client = await createClientsService(storage.db).create({ name: 'bench', redirectUris: [REDIRECT], scopes: ['read', 'stream'] });
-const tokens = createTokensService(storage.db, { accessTokenTtlSeconds: 6 * 3600, codeTtlSeconds: 600 });
-const verifier = randomBytes(32).toString('base64url');
-const code = await tokens.issueCode({ clientId: client.clientId, userId: user.id, scope: 'read stream', redirectUri: REDIRECT, codeChallenge: createHash('sha256').update(verifier).digest('base64url') });
-const accessToken = (await tokens.exchangeCode({ code: code!, clientId: client.clientId, redirectUri: REDIRECT, codeVerifier: verifier })).access_token;
+const accessToken = await streamToken(storage, 'viewer');
 await storage.close();
 console.log(`packaged ${MOVIE}: ${packaged.renditions.map((r) => `${r.width}x${r.height}`).join(', ')} into ${packaged.directory}`);
 
@@ -93,14 +86,7 @@ function printProfile(dir: string): void {
 }
 
 /** One process on core 0 at a port of its own. */
-async function started(command: string[], extra: Record<string, string>, probe: (base: string) => Promise<Response>): Promise<{ base: string; pid: number }> {
-  const port = 19_000 + Math.floor(Math.random() * 1000);
-  const child = startPinned(command, { ...env, ...extra, PORT: String(port) });
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  await waitReady(child, () => probe(base));
-  return { base, pid: child.pid! };
-}
+const started = serverStarter(env, children);
 
 try {
   // 2. The segment's signed URL, as a player finds it: AcquireVideoStream, the master playlist, the best variant's media playlist.
