@@ -1,5 +1,6 @@
 import type { Storage } from '../storage/storage.ts';
 import type { ViewerCap } from '../video/age-rating.ts';
+import type { PlayRow } from '../library/history.repo.ts';
 
 /** A catalog text as stored: its texts by language and the language it was written in; null where the catalog has no such item. */
 export interface StoredTitle {
@@ -20,14 +21,8 @@ export interface SavedRow extends StoredTitle {
   readonly savedAt: number;
 }
 
-export interface PlayExportRow extends StoredTitle {
-  readonly playId: string;
-  readonly songId: string;
-  readonly startedAt: number;
-  readonly msPlayed: number;
-  readonly counted: boolean;
-  readonly context: string | null;
-}
+/** A play as the history keeps it, with its song's title. */
+export interface PlayExportRow extends PlayRow, StoredTitle {}
 
 export interface PlaylistExportRow {
   readonly id: string;
