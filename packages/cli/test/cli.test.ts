@@ -48,7 +48,7 @@ describe('maqam as a process', () => {
 
 describe('maqam migrate', () => {
   it('applies migrations once', async () => {
-    expect(await json(['migrate'])).toEqual({ applied: ['001-catalog-and-keys', '002-users-and-clients', '003-oauth-grants', '004-streaming', '005-single-use-sign-in', '006-whole-catalog', '007-search-index', '008-operator-accounts', '009-search-word-bounds', '010-search-walk-byte-order', '011-song-templates', '012-search-segments', '013-song-templates-rowid', '014-deployment-id', '015-library', '016-playlists', '017-typed-play-contexts', '018-playlist-text-order-keys', '019-video', '020-video-streams', '021-developer-keys'], rebuilt: [] });
+    expect(await json(['migrate'])).toEqual({ applied: ['001-catalog-and-keys', '002-users-and-clients', '003-oauth-grants', '004-streaming', '005-single-use-sign-in', '006-whole-catalog', '007-search-index', '008-operator-accounts', '009-search-word-bounds', '010-search-walk-byte-order', '011-song-templates', '012-search-segments', '013-song-templates-rowid', '014-deployment-id', '015-library', '016-playlists', '017-typed-play-contexts', '018-playlist-text-order-keys', '019-video', '020-video-streams', '021-developer-keys', '022-video-title-templates'], rebuilt: [] });
     expect(await json(['migrate'])).toEqual({ applied: [], rebuilt: [] });
   });
 });

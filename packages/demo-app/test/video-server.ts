@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../server/test/harness.ts';
 import {
-  addVideo, buildApp, createClientsService, createUsersService, loadConfig, openStorage, prepareDatabase, seedDemoCatalog, type Storage,
+  addVideo, buildApp, createClientsService, createUsersService, generateDemoCatalog, importNdjsonFile, loadConfig, openStorage, prepareDatabase, seedDemoCatalog, type Storage,
 } from '@maqam/server';
+import { writeNdjson } from '../../server/test/fixtures.ts';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 export const DEMO_APP_DIR = join(REPO, 'packages/demo-app/dist');
@@ -80,8 +81,13 @@ async function prepare(storage: Storage, dir: string, media: string, songs: numb
   await createUsersService(storage.db).create('demo', 'maqam-demo');
   // The clip stands for each title: the catalog's length is the clip's, so the 5 % and 90 % rules of continue watching apply to what plays.
   const lengthMs = CLIP_SECONDS * 1000;
-  await storage.db.updateTable('movies').set({ duration_ms: lengthMs, credits_start_ms: null }).where('id', '=', TITLES.movie).execute();
-  await storage.db.updateTable('episodes').set({ duration_ms: lengthMs, credits_start_ms: null }).where('id', 'in', [TITLES.episode, TITLES.nextEpisode]).execute();
+  // Imported again as an operator would: the import writes a title's answer with its row.
+  const clipped = [...generateDemoCatalog({ songs })]
+    .filter((record) => (record.kind === 'movie' && record.id === TITLES.movie) || (record.kind === 'episode' && (record.id === TITLES.episode || record.id === TITLES.nextEpisode)))
+    .map((record) => ({ ...record, durationMs: lengthMs, creditsStartMs: undefined }));
+  if (clipped.length !== 3) throw new Error(`the demo catalog lacks the clip's titles (${clipped.length} of 3 found)`);
+  const outcome = await importNdjsonFile(storage, writeNdjson(dir, 'clipped.ndjson', clipped));
+  if (outcome.errors.length > 0) throw new Error(`re-import of the clip's titles failed: ${JSON.stringify(outcome.errors)}`);
   const clip = makeClip(dir);
   await addVideo(storage.db, media, { kind: 'episode', id: TITLES.episode }, clip.video, { audio: clip.audio, subtitles: clip.subtitles });
   // The same package serves the next episode and the film: one encode instead of three (each takes some 10 s of both cores).

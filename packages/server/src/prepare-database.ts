@@ -1,10 +1,11 @@
 import { songTemplatesFormat } from './catalog/song-templates.format.ts';
 import { searchIndexFormat } from './search/search-index.format.ts';
+import { titleTemplatesFormat } from './video/title-templates.format.ts';
 import { migrateToLatest, type Storage } from './storage/storage.ts';
 import { rebuildStaleFormats, type RebuildProgress, type StoredFormat } from './storage/stored-formats.ts';
 
 /** What the server stores in layouts of its own, rebuilt when a database holds another version. */
-export const STORED_FORMATS: readonly StoredFormat[] = [songTemplatesFormat, searchIndexFormat];
+export const STORED_FORMATS: readonly StoredFormat[] = [songTemplatesFormat, searchIndexFormat, titleTemplatesFormat];
 
 /**
  * Makes a database ready for this code: its schema migrated, then the data

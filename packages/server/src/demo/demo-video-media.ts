@@ -7,6 +7,7 @@ import { createVideoStreamingRepo } from '../streaming/video-streaming.repo.ts';
 import { bumpCatalogVersion } from '../storage/catalog-version.ts';
 import type { Storage } from '../storage/storage.ts';
 import { NO_CAP } from '../video/age-rating.ts';
+import { rewriteTitleTemplates } from '../video/title-templates.format.ts';
 import { createVideoRepo } from '../video/video.repo.ts';
 import { MAQAMAT } from './maqam-music.ts';
 import { pieceOfSong } from './demo-music.ts';
@@ -164,6 +165,7 @@ async function catalogLengthOfClip(storage: Storage, title: VideoTitle, duration
     await storage.lockCatalogWrites(trx);
     const table = title.kind === 'movie' ? 'movies' : 'episodes';
     await trx.updateTable(table).set({ duration_ms: durationMs, credits_start_ms: null }).where('id', '=', title.id).execute();
+    await rewriteTitleTemplates(trx, storage, table, [title.id]);
     await bumpCatalogVersion(trx);
   });
   await storage.catalogChanges.announce();

@@ -455,6 +455,8 @@ export interface EpisodesTable {
   /** The own rating's rank, 0 when it has none. */
   rating_rank: number;
   credits_start_ms: number | null;
+  /** The title's answer as a template (video/title-template.ts); null until written by this version's import or rebuild. */
+  template: Uint8Array | null;
   withdrawn: Generated<number>;
   updated_at: number;
 }
@@ -474,6 +476,8 @@ export interface MoviesTable {
   audio_languages: string;
   subtitle_languages: string;
   credits_start_ms: number | null;
+  /** The title's answer as a template (video/title-template.ts); null until written by this version's import or rebuild. */
+  template: Uint8Array | null;
   withdrawn: Generated<number>;
   updated_at: number;
 }

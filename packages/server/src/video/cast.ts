@@ -1,5 +1,5 @@
 import type { CastMemberRecord } from '@maqam/contract';
-import { localizedJson } from '../catalog/render.ts';
+import type { TitleTemplateWriter } from './title-template.ts';
 
 /** A cast member as a title's row keeps it (a JSON array of these): texts by lower-cased tag. */
 interface StoredCastMember {
@@ -30,11 +30,13 @@ export function castNames(json: string): string[][] {
   return (JSON.parse(json) as StoredCastMember[]).map((member) => Object.values(member.name));
 }
 
-/** `[CastMember,...]` as the contract writes it, names in the chain's language; a server-relative image resolved against `publicUrl`. */
-export function renderCast(json: string, chain: readonly string[], publicUrl: string): string {
+/** `[CastMember,...]` as the contract writes it, each name chosen per request, a server-relative image resolved per request (title-template.ts). */
+export function castTemplate(writer: TitleTemplateWriter, json: string): TitleTemplateWriter {
   const members = JSON.parse(json) as StoredCastMember[];
-  const image = (url: string) => quote(url.startsWith('/') ? publicUrl + url : url);
-  return `[${members.map((m) =>
-    `{"id":${quote(m.id)},"name":${localizedJson(m.name, m.language, chain)},"role":${quote(m.role)},"profileImageUrl":${image(m.image)},"isLead":${m.lead}}`,
-  ).join(',')}]`;
+  writer.literal('[');
+  members.forEach((m, i) => {
+    writer.literal(`${i > 0 ? ',' : ''}{"id":${quote(m.id)},"name":`).localized(m.name, m.language);
+    writer.literal(`,"role":${quote(m.role)},"profileImageUrl":`).url(m.image).literal(`,"isLead":${m.lead}}`);
+  });
+  return writer.literal(']');
 }

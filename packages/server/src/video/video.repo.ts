@@ -6,8 +6,10 @@ import type { ViewerCap } from './age-rating.ts';
 
 /** What rendering a show needs. */
 export type ShowRow = Omit<Selectable<ShowsTable>, 'withdrawn' | 'updated_at' | 'rating_rank'>;
-/** What rendering a film needs. */
-export type MovieRow = Omit<Selectable<MoviesTable>, 'withdrawn' | 'updated_at' | 'rating_rank'>;
+/** A film's row as read for what it says (its answer is its template). */
+export type MovieRow = Omit<Selectable<MoviesTable>, 'withdrawn' | 'updated_at' | 'rating_rank' | 'template'>;
+/** What a film's template is written from. */
+export type MovieTemplateSource = MovieRow;
 /** What rendering a season needs, with its count of admitted episodes. */
 export type SeasonRow = Omit<Selectable<SeasonsTable>, 'withdrawn' | 'updated_at'> & { episode_count: number | string };
 /** A season as its show lists it. */
@@ -18,8 +20,22 @@ export interface ShowSeasonRow {
   air_date: string | null;
   episode_count: number | string;
 }
-/** What rendering an episode needs: its row with its season's show and number. */
-export type EpisodeRow = Omit<Selectable<EpisodesTable>, 'withdrawn' | 'updated_at' | 'rating_rank'> & { show_id: string; season_number: number };
+/** An episode's row as read for what it says, with its season's show and number. */
+export type EpisodeRow = Omit<Selectable<EpisodesTable>, 'withdrawn' | 'updated_at' | 'rating_rank' | 'template'> & { show_id: string; season_number: number };
+/** What an episode's template is written from: its own row (its show and season number are holes). */
+export type EpisodeTemplateSource = Omit<EpisodeRow, 'show_id' | 'season_number'>;
+/** A film's answer as stored. */
+export interface MovieTemplateRow {
+  id: string;
+  template: Uint8Array | null;
+}
+/** An episode's answer as stored, with the values of its holes: its season's show and number. */
+export interface EpisodeTemplateRow {
+  id: string;
+  template: Uint8Array | null;
+  show_id: string;
+  season_number: number;
+}
 
 type Tables = Database & { sh: ShowsTable; se: SeasonsTable; e: EpisodesTable; m: MoviesTable };
 
@@ -112,12 +128,32 @@ export function createVideoRepo(storage: Storage) {
     db.selectFrom('movies as m').select(MOVIE_COLUMNS).where('m.id', 'in', ids).where('m.withdrawn', '=', 0).where((eb) => admitted(eb, cap, 'm.rating_rank')),
   );
 
+  // The read path's: what a film or an episode answers is its template, so a miss reads one column (and its season's two).
+  const movieTemplatesByIds = byIdsWithin<MovieTemplateRow>((ids, cap) =>
+    db.selectFrom('movies as m').select(['m.id', 'm.template']).where('m.id', 'in', ids).where('m.withdrawn', '=', 0).where((eb) => admitted(eb, cap, 'm.rating_rank')),
+  );
+
+  const episodeTemplatesByIds = byIdsWithin<EpisodeTemplateRow>((ids, cap) =>
+    db
+      .selectFrom('episodes as e')
+      .innerJoin('seasons as se', 'se.id', 'e.season_id')
+      .innerJoin('shows as sh', 'sh.id', 'se.show_id')
+      .select(['e.id', 'e.template', 'se.show_id', 'se.season_number'])
+      .where('e.id', 'in', ids)
+      .where('e.withdrawn', '=', 0)
+      .where('se.withdrawn', '=', 0)
+      .where('sh.withdrawn', '=', 0)
+      .where((eb) => admitted(eb, cap, 'e.rating_rank', 'sh.rating_rank')),
+  );
+
   return {
     showsByIds,
     seasonsOfShows,
     seasonsByIds,
     episodesByIds,
     moviesByIds,
+    movieTemplatesByIds,
+    episodeTemplatesByIds,
 
     /** Whether the season, its show live and admitted, can be seen under the cap. */
     async seasonVisible(id: string, cap: ViewerCap): Promise<boolean> {

@@ -4,7 +4,9 @@ import type { CatalogLists } from '../catalog/catalog.service.ts';
 import type { FragmentKind, FragmentReads } from '../catalog/fragment-reads.ts';
 import { keysetPage, type PageCursorCodec, type PageRequest } from '../catalog/page-cursor.ts';
 import type { ViewerCap } from './age-rating.ts';
-import { renderEpisodeResult, renderMovieResult, renderSeasonResult, renderShowResult } from './render.ts';
+import { episodeHoles, seasonTemplate, showTemplate, TITLE_TEMPLATE_FORMAT } from './render.ts';
+import { databaseUnavailable } from '../storage/unavailable.ts';
+import { expandTitleTemplate, TitleTemplateFormatError, type TitleTemplateWriter } from './title-template.ts';
 import type { ShowSeasonRow, VideoRepo } from './video.repo.ts';
 
 export interface VideoServiceDeps {
@@ -38,6 +40,20 @@ export function createVideoService({ repo, reads, catalog, cursors, publicUrl }:
     return kinds;
   }
 
+  const publicUrlInJson = Buffer.from(JSON.stringify(publicUrl).slice(1, -1));
+  /** A template's answer for this chain; one of another format (written by a node of another version) is a 503, never misread. */
+  function expand(template: Uint8Array | null, chain: readonly string[], holes: readonly string[] = []): Buffer {
+    try {
+      if (template === null) throw new TitleTemplateFormatError(-1, TITLE_TEMPLATE_FORMAT);
+      return expandTitleTemplate(template, TITLE_TEMPLATE_FORMAT, chain, holes, publicUrlInJson);
+    } catch (error) {
+      if (error instanceof TitleTemplateFormatError) throw databaseUnavailable(error);
+      throw error;
+    }
+  }
+  /** Shows and seasons answer with what the cap lets them count: their templates are made per read. */
+  const expandNow = (writer: TitleTemplateWriter, chain: readonly string[]) => expand(writer.build(TITLE_TEMPLATE_FORMAT), chain);
+
   function makeKinds(cap: ViewerCap): Kinds {
     const chainPrefix = (member: string) => `${member}\u0000${cap}\u0000`;
     /** A kind each of whose items renders from its own row alone. */
@@ -45,14 +61,14 @@ export function createVideoService({ repo, reads, catalog, cursors, publicUrl }:
       member: VideoKind,
       notFound: ErrorReason,
       read: (ids: string[]) => Promise<Row[]>,
-      render: (row: Row, chain: readonly string[], publicUrl: string) => string,
+      render: (row: Row, chain: readonly string[]) => Buffer,
     ): FragmentKind => ({
       member,
       chainPrefix: chainPrefix(member),
       notFound,
       async render(ids, negotiation) {
         const rendered = new Map<string, Buffer>();
-        for (const row of await read(ids)) rendered.set(row.id, reads.keyed(row.id, render(row, negotiation.chain, publicUrl)));
+        for (const row of await read(ids)) rendered.set(row.id, render(row, negotiation.chain));
         return rendered;
       },
     });
@@ -71,13 +87,14 @@ export function createVideoService({ repo, reads, catalog, cursors, publicUrl }:
             list.push(season);
             seasons.set(season.show_id, list);
           }
-          for (const row of rows) rendered.set(row.id, reads.keyed(row.id, renderShowResult(row, seasons.get(row.id) ?? [], negotiation.chain, publicUrl)));
+          for (const row of rows) rendered.set(row.id, expandNow(showTemplate(row, seasons.get(row.id) ?? []), negotiation.chain));
           return rendered;
         },
       },
-      season: rowKind('season', 'seasonNotFound', (ids) => repo.seasonsByIds(ids, cap), renderSeasonResult),
-      episode: rowKind('episode', 'episodeNotFound', (ids) => repo.episodesByIds(ids, cap), renderEpisodeResult),
-      movie: rowKind('movie', 'movieNotFound', (ids) => repo.moviesByIds(ids, cap), renderMovieResult),
+      season: rowKind('season', 'seasonNotFound', (ids) => repo.seasonsByIds(ids, cap), (row, chain) => expandNow(seasonTemplate(row), chain)),
+      episode: rowKind('episode', 'episodeNotFound', (ids) => repo.episodeTemplatesByIds(ids, cap), (row, chain) =>
+        expand(row.template, chain, episodeHoles(row))),
+      movie: rowKind('movie', 'movieNotFound', (ids) => repo.movieTemplatesByIds(ids, cap), (row, chain) => expand(row.template, chain)),
     };
   }
 

@@ -46,13 +46,13 @@ describe('restoring a SQLite backup', () => {
   it('migrates a backup of the previous release forward, and says what it restored', async () => {
     const target = join(dir, 'new', 'maqam.db');
     const restored = await restoreSqliteBackup({ file: oldBackup, databaseUrl: `sqlite:${target}`, force: false });
-    expect(restored).toMatchObject({ users: 2, playlists: 1, plays: 3, database: target, migrated: ['021-developer-keys'] });
+    expect(restored).toMatchObject({ users: 2, playlists: 1, plays: 3, database: target, migrated: ['021-developer-keys', '022-video-title-templates'] });
     expect(restored.backupMigrations.at(-1)).toBe(PREVIOUS_RELEASE);
     const db = new DatabaseSync(target);
     try {
       expect(db.prepare('PRAGMA integrity_check').all()).toEqual([{ integrity_check: 'ok' }]);
       expect(db.prepare('select username, roles from users order by id').all()).toEqual([{ username: 'layla', roles: '' }, { username: 'omar', roles: '' }]);
-      expect((db.prepare('select name from kysely_migration order by name desc limit 1').get() as { name: string }).name).toBe('021-developer-keys');
+      expect((db.prepare('select name from kysely_migration order by name desc limit 1').get() as { name: string }).name).toBe('022-video-title-templates');
     } finally {
       db.close();
     }

@@ -63,7 +63,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the song templates mig
       const migrator = new Migrator({ db: storage.db, provider: migrations });
       const down = await migrator.migrateTo('012-search-segments');
       expect(down.error).toBeUndefined();
-      expect(down.results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual(['Down 021-developer-keys', 'Down 020-video-streams', 'Down 019-video', 'Down 018-playlist-text-order-keys', 'Down 017-typed-play-contexts', 'Down 016-playlists', 'Down 015-library', 'Down 014-deployment-id', 'Down 013-song-templates-rowid']);
+      expect(down.results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual(['Down 022-video-title-templates', 'Down 021-developer-keys', 'Down 020-video-streams', 'Down 019-video', 'Down 018-playlist-text-order-keys', 'Down 017-typed-play-contexts', 'Down 016-playlists', 'Down 015-library', 'Down 014-deployment-id', 'Down 013-song-templates-rowid']);
       if (name === 'sqlite') expect(await templatesTable(storage)).toContain('without rowid');
       expect(await answers()).toBe(before);
 

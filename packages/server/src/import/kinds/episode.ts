@@ -3,6 +3,7 @@ import { storedCast } from '../../video/cast.ts';
 import { episodeOwnRank } from '../../video/age-rating.ts';
 import { addReference, images, lower, texts, type BatchRows } from '../batch-rows.ts';
 import type { ImportProjection } from '../projection.ts';
+import { episodeTemplate, TITLE_TEMPLATE_FORMAT } from '../../video/render.ts';
 import { languageList } from './soundtrack.ts';
 
 /** An episode record: its row, and the season it references (and the show, when it names one, which must be its season's). */
@@ -13,7 +14,7 @@ export function addEpisode(rows: BatchRows, line: number, r: EpisodeRecord): voi
   addReference(rows.seasonRefs, r.seasonId, line);
   if (r.showId !== undefined) rows.episodeShows.push({ line, seasonId: r.seasonId, showId: r.showId });
   rows.episodeIds.add(r.id);
-  rows.episodes.push({
+  const row = {
     id: r.id,
     season_id: r.seasonId,
     episode_number: r.episodeNumber,
@@ -31,7 +32,9 @@ export function addEpisode(rows: BatchRows, line: number, r: EpisodeRecord): voi
     credits_start_ms: r.creditsStartMs ?? null,
     withdrawn: r.withdrawn ? 1 : 0,
     updated_at: rows.now,
-  });
+  };
+  // The answer, rendered once (video/title-template.ts): written with the row, read when the cache lacks it.
+  rows.episodes.push({ ...row, template: episodeTemplate(row).build(TITLE_TEMPLATE_FORMAT) });
 }
 
 /** Writes the batch's episodes. */

@@ -3,6 +3,7 @@ import { storedCast } from '../../video/cast.ts';
 import { titleRank } from '../../video/age-rating.ts';
 import { images, lower, texts, type BatchRows } from '../batch-rows.ts';
 import type { ImportProjection } from '../projection.ts';
+import { movieTemplate, TITLE_TEMPLATE_FORMAT } from '../../video/render.ts';
 import { addSoundtrack, languageList, writeSoundtracks } from './soundtrack.ts';
 
 /** A film record: its row and its soundtrack. */
@@ -11,7 +12,7 @@ export function addMovie(rows: BatchRows, line: number, r: MovieRecord): void {
   rows.noteLanguages(r.title, r.originalLanguage);
   if (r.description) rows.noteLanguages(r.description, r.originalLanguage);
   rows.movieIds.add(r.id);
-  rows.movies.push({
+  const row = {
     id: r.id,
     title_i18n: texts(r.title),
     description_i18n: r.description ? texts(r.description) : null,
@@ -28,7 +29,9 @@ export function addMovie(rows: BatchRows, line: number, r: MovieRecord): void {
     credits_start_ms: r.creditsStartMs ?? null,
     withdrawn: r.withdrawn ? 1 : 0,
     updated_at: rows.now,
-  });
+  };
+  // The answer, rendered once (video/title-template.ts): written with the row, read when the cache lacks it.
+  rows.movies.push({ ...row, template: movieTemplate(row).build(TITLE_TEMPLATE_FORMAT) });
   addSoundtrack(rows, line, 'movie', r.id, r.soundtrack);
 }
 

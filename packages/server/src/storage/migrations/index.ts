@@ -20,6 +20,7 @@ import * as playlistTextOrderKeys from './018-playlist-text-order-keys.ts';
 import * as video from './019-video.ts';
 import * as videoStreams from './020-video-streams.ts';
 import * as developerKeys from './021-developer-keys.ts';
+import * as videoTitleTemplates from './022-video-title-templates.ts';
 
 /**
  * Every migration, in order. Listed in code rather than read from a folder so
@@ -49,6 +50,7 @@ export const migrations: MigrationProvider = {
       '019-video': video,
       '020-video-streams': videoStreams,
       '021-developer-keys': developerKeys,
+      '022-video-title-templates': videoTitleTemplates,
     };
   },
 };
