@@ -259,9 +259,8 @@ export function expandSongTemplate(
  * Where the title in the first language of the chain the song has starts
  * (its length, then its bytes), else the original's (contract section 3).
  * `titles` is where the first title's tag starts: the original's, empty.
- * (Video title templates keep their texts the same way: video/title-template.ts.)
  */
-export function chosenTitle(bytes: Buffer, titles: number, count: number, chain: readonly string[]): number {
+function chosenTitle(bytes: Buffer, titles: number, count: number, chain: readonly string[]): number {
   for (const tag of chain) {
     let at = titles;
     for (let i = 0; i < count; i++) {

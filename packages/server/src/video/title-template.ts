@@ -1,5 +1,4 @@
-import { localizedJson } from '../catalog/render.ts';
-import { chosenTitle } from '../catalog/song-template.ts';
+import { resolveLocalizedString } from '../locale/negotiation.ts';
 
 /**
  * A video title's answer as a template: its JSON written once, with what
@@ -11,9 +10,9 @@ import { chosenTitle } from '../catalog/song-template.ts';
  * expanded from a template as soon as it is made, so every kind renders one way.
  *
  * What is left open:
- * - texts (a title, a description, each cast member's name): each kept
- *   rendered as a LocalizedString in every language it has, plus the
- *   original for a chain that matches none of them (contract section 3);
+ * - texts (a title, a description, each cast member's name): the original
+ *   and each language's value kept as JSON strings, the LocalizedString
+ *   made of the chain's choice and the original (contract section 3);
  * - server-relative image URLs: a 0x00 byte marks where MAQAM_PUBLIC_URL
  *   goes (JSON text never holds a raw 0x00: control characters are escaped);
  * - holes, filled with values the title's own row does not hold (an
@@ -23,8 +22,8 @@ import { chosenTitle } from '../catalog/song-template.ts';
  *   format                 a u32, the caller's (a reader refuses any other)
  *   then parts, each led by a byte:
  *   LITERAL                length, UTF-8 bytes
- *   TEXTS                  count, then per text: length, language tag (ASCII); length, LocalizedString bytes
- *                          (the first has an empty tag: the original, the fallback)
+ *   TEXTS                  length, the original value (a JSON string); count, then per language: length,
+ *                          tag (ASCII); length, its value (a JSON string; none: the original's own language)
  *   HOLE                   a byte: which of the caller's values goes here
  */
 
@@ -41,7 +40,14 @@ export class TitleTemplateFormatError extends Error {
   }
 }
 
-type Part = { readonly literal: string } | { readonly texts: readonly (readonly [tag: string, json: string])[] } | { readonly hole: number };
+type Part =
+  | { readonly literal: string }
+  | { readonly original: string; readonly texts: readonly (readonly [tag: string, json: string])[] }
+  | { readonly hole: number };
+
+const VALUE_OPEN = Buffer.from('{"value":');
+const ORIGINAL_OPEN = Buffer.from(',"originalValue":');
+const CLOSE = Buffer.from('}');
 
 /** A template being written, part by part, in answer order. */
 export class TitleTemplateWriter {
@@ -61,9 +67,10 @@ export class TitleTemplateWriter {
 
   /** A LocalizedString from texts by lower-cased tag, chosen per request. */
   localized(texts: Readonly<Record<string, string>>, originalLanguage: string): this {
-    const choices: [string, string][] = [['', localizedJson(texts, originalLanguage, [])]];
-    for (const tag of Object.keys(texts)) choices.push([tag, localizedJson(texts, originalLanguage, [tag])]);
-    return this.#push({ texts: choices });
+    const { originalValue } = resolveLocalizedString(texts, originalLanguage, []);
+    // The original's own language is stored once, as the original (an empty value).
+    const choices = Object.entries(texts).map(([tag, text]): [string, string] => [tag, tag === originalLanguage && text === originalValue ? '' : JSON.stringify(text)]);
+    return this.#push({ original: JSON.stringify(originalValue), texts: choices });
   }
 
   /** Stored Image JSON, its server-relative URLs (`"url":"/...`) resolved per request against the public URL. */
@@ -96,8 +103,10 @@ export class TitleTemplateWriter {
     for (const part of this.#parts) {
       if ('literal' in part) size += 5 + Buffer.byteLength(part.literal);
       else if ('hole' in part) size += 2;
-      else for (const [tag, json] of part.texts) size += 8 + tag.length + Buffer.byteLength(json);
-      if ('texts' in part) size += 5;
+      else {
+        size += 1 + 4 + Buffer.byteLength(part.original) + 4;
+        for (const [tag, json] of part.texts) size += 8 + tag.length + Buffer.byteLength(json);
+      }
     }
     const bytes = Buffer.allocUnsafe(size);
     bytes.writeUInt32LE(format, 0);
@@ -116,6 +125,7 @@ export class TitleTemplateWriter {
         bytes[at++] = part.hole;
       } else {
         bytes[at++] = TEXTS;
+        text(part.original);
         bytes.writeUInt32LE(part.texts.length, at);
         at += 4;
         for (const [tag, json] of part.texts) {
@@ -140,21 +150,22 @@ export function expandTitleTemplate(template: Uint8Array, format: number, chain:
   if (found !== format) throw new TitleTemplateFormatError(found, format);
   // Two walks over the parts: the first sizes the answer, the second copies into it.
   let size = 0;
-  walk(bytes, chain, (start, end) => {
+  walk(bytes, chain, (source, start, end, marked) => {
     size += end - start;
-    for (let mark = bytes.indexOf(PUBLIC_URL_MARK, start); mark !== -1 && mark < end; mark = bytes.indexOf(PUBLIC_URL_MARK, mark + 1)) size += publicUrl.length - 1;
+    if (!marked) return;
+    for (let mark = source.indexOf(PUBLIC_URL_MARK, start); mark !== -1 && mark < end; mark = source.indexOf(PUBLIC_URL_MARK, mark + 1)) size += publicUrl.length - 1;
   }, (index) => {
     size += Buffer.byteLength(holeOf(holes, index));
   });
   const out = Buffer.allocUnsafe(size);
   let at = 0;
-  walk(bytes, chain, (start, end) => {
-    for (let mark = bytes.indexOf(PUBLIC_URL_MARK, start); mark !== -1 && mark < end; mark = bytes.indexOf(PUBLIC_URL_MARK, start)) {
-      at += bytes.copy(out, at, start, mark);
+  walk(bytes, chain, (source, start, end, marked) => {
+    for (let mark = marked ? source.indexOf(PUBLIC_URL_MARK, start) : -1; mark !== -1 && mark < end; mark = source.indexOf(PUBLIC_URL_MARK, start)) {
+      at += source.copy(out, at, start, mark);
       at += publicUrl.copy(out, at);
       start = mark + 1;
     }
-    at += bytes.copy(out, at, start, end);
+    at += source.copy(out, at, start, end);
   }, (index) => {
     at += out.write(holeOf(holes, index), at);
   });
@@ -168,27 +179,55 @@ function holeOf(holes: readonly string[], index: number): string {
   return value;
 }
 
-/** Calls `copy` with each range of bytes the answer holds (literals and the chosen texts) and `fill` at each hole, in order. */
-function walk(bytes: Buffer, chain: readonly string[], copy: (start: number, end: number) => void, fill: (index: number) => void): void {
+/**
+ * Calls `copy` with each range of bytes the answer holds, in order (a literal's, `marked` where public-URL marks
+ * may be; each LocalizedString's parts), and `fill` at each hole.
+ */
+function walk(bytes: Buffer, chain: readonly string[], copy: (source: Buffer, start: number, end: number, marked: boolean) => void, fill: (index: number) => void): void {
   let at = 4;
   while (at < bytes.length) {
     const kind = bytes[at++];
     if (kind === LITERAL) {
       const end = at + 4 + bytes.readUInt32LE(at);
-      copy(at + 4, end);
+      copy(bytes, at + 4, end, true);
       at = end;
     } else if (kind === HOLE) {
       fill(bytes[at++]!);
     } else if (kind === TEXTS) {
-      const count = bytes.readUInt32LE(at);
-      const first = at + 4;
-      const chosen = chosenTitle(bytes, first, count, chain);
-      copy(chosen + 4, chosen + 4 + bytes.readUInt32LE(chosen));
-      at = first;
+      const original = at;
+      const originalEnd = original + 4 + bytes.readUInt32LE(original);
+      const count = bytes.readUInt32LE(originalEnd);
+      let chosen = -1;
+      for (let c = 0; c < chain.length && chosen === -1; c++) {
+        const tag = chain[c]!;
+        let entry = originalEnd + 4;
+        for (let i = 0; i < count; i++) {
+          const tagLength = bytes.readUInt32LE(entry);
+          const value = entry + 4 + tagLength;
+          if (tagLength === tag.length && sameLatin1(bytes, entry + 4, tag)) {
+            chosen = bytes.readUInt32LE(value) === 0 ? original : value;
+            break;
+          }
+          entry = value + 4 + bytes.readUInt32LE(value);
+        }
+      }
+      if (chosen === -1) chosen = original;
+      copy(VALUE_OPEN, 0, VALUE_OPEN.length, false);
+      copy(bytes, chosen + 4, chosen + 4 + bytes.readUInt32LE(chosen), false);
+      copy(ORIGINAL_OPEN, 0, ORIGINAL_OPEN.length, false);
+      copy(bytes, original + 4, originalEnd, false);
+      copy(CLOSE, 0, CLOSE.length, false);
+      at = originalEnd + 4;
       for (let i = 0; i < count; i++) at += 4 + bytes.readUInt32LE(at), at += 4 + bytes.readUInt32LE(at);
     } else {
       throw new RangeError(`a video title template part of kind ${kind} at ${at - 1}`);
     }
     if (at > bytes.length) throw new RangeError('a video title template ends past its bytes');
   }
+}
+
+/** True when bytes[at, at + text.length) are `text`'s code units (a language tag: ASCII). */
+function sameLatin1(bytes: Buffer, at: number, text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
+  return true;
 }
