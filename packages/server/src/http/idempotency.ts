@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalidRequest } from '../errors.ts';
-import type { Kysely } from 'kysely';
+import type { QueryCreator } from 'kysely';
 import type { Database } from '../storage/database.ts';
-import type { IdempotencyClaim, StoredAnswer } from '../storage/idempotency-records.repo.ts';
+import type { IdempotencyClaim, IdempotencyRecordsRepo, StoredAnswer } from '../storage/idempotency-records.repo.ts';
 
 /** A request's claim on its Idempotency-Key, while it is answered. */
 interface ClaimedKey {
@@ -24,16 +24,23 @@ declare module 'fastify' {
 /** What keeps the answers (storage/idempotency-records.repo.ts). */
 export interface IdempotencyStore {
   claim(userId: string, key: string, fingerprint: string, now: number): Promise<IdempotencyClaim>;
-  complete(userId: string, key: string, claimedAt: number, answer: StoredAnswer, executor?: Kysely<Database>): Promise<boolean>;
+  /** The statement that keeps a write's answer in the write's transaction (see IdempotencyRecordsRepo.completion). */
+  completion: IdempotencyRecordsRepo['completion'];
+  complete(userId: string, key: string, claimedAt: number, answer: StoredAnswer): Promise<boolean>;
   release(userId: string, key: string, claimedAt: number): Promise<void>;
 }
 
 /**
  * Keeps a write's answer inside the write's own transaction, just before it
- * commits (library.repo.ts, writeAsUser): the effect and the answer that
+ * commits (library/user-write.ts, writeAsUser): the effect and the answer that
  * reports it commit together, or neither does.
  */
-export type KeepAnswer<T> = (trx: Kysely<Database>, result: T) => Promise<void>;
+export type KeepAnswer<T> = (result: T) => {
+  /** The statement that keeps the answer, built on the write's transaction or on the WITH that ends it. */
+  build(db: QueryCreator<Database>): ReturnType<IdempotencyStore['completion']>;
+  /** What the write throws (rolling back) when the statement found no claim of this request's. */
+  refused(): Error;
+};
 
 /** A write's answer (Idempotency.answer). */
 export interface WriteAnswer<T, P> {
@@ -140,13 +147,15 @@ export function createIdempotency(store: IdempotencyStore, clock: () => number, 
       const claimed = request.idempotencyKey;
       let kept: StoredAnswer | undefined;
       return {
-        keep: claimed && (async (trx, result) => {
+        keep: claimed && ((result) => {
           const made = storedAnswer(reply, make(result));
-          if (!(await store.complete(claimed.userId, claimed.key, claimed.claimedAt, made, trx))) {
-            // Its lease ran out and a retry took the key over: that retry answers, and this write must not commit.
-            throw new ApiError('idempotencyKeyInFlight', { headers: { 'retry-after': '1' } });
-          }
+          // Sent only once the write committed, and with it this answer.
           kept = made;
+          return {
+            build: (db) => store.completion(db, claimed.userId, claimed.key, claimed.claimedAt, made),
+            // Its lease ran out and a retry took the key over: that retry answers, and this write must not commit.
+            refused: () => new ApiError('idempotencyKeyInFlight', { headers: { 'retry-after': '1' } }),
+          };
         }),
         send(result) {
           if (kept === undefined) {

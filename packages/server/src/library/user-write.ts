@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Compilable, type QueryCreator, type Transaction } from 'kysely';
 import type { Database, LibraryChangesTable } from '../storage/database.ts';
 import type { Storage } from '../storage/storage.ts';
 import { databaseUnavailable } from '../storage/unavailable.ts';
@@ -70,11 +70,19 @@ async function lockUser(storage: WriteStorage, trx: Transaction<Database>, userI
 export type WriteStorage = Pick<Storage, 'db' | 'dialect'>;
 
 /**
- * What a write does last inside its transaction with what it made: keep the
- * answer that reports it (http/idempotency.ts), so the two commit together.
- * Throwing rolls the write back.
+ * A statement a write makes last inside its transaction, with what it made:
+ * keep the answer that reports it (http/idempotency.ts), so the two commit
+ * together. It must return a row; when it returns none, `refused` is thrown
+ * and the write rolls back.
  */
-export type BeforeCommit<T> = (trx: Transaction<Database>, result: T) => Promise<void>;
+export interface LastStatement {
+  /** The statement, built on `db`: the transaction, or the WITH it runs in beside the feed's changes. */
+  build(db: QueryCreator<Database>): Compilable & { executeTakeFirst(): Promise<unknown> };
+  refused(): Error;
+}
+
+/** What a write makes last from its result (LastStatement). Throwing rolls the write back. */
+export type BeforeCommit<T> = (result: T) => LastStatement;
 
 /**
  * Runs `work` as one of the user's writes: one transaction that first takes
@@ -101,19 +109,31 @@ export async function writeAsUser<T>(
         at = now;
       },
     });
+    const last = beforeCommit?.(result);
     if (changes.length > 0) {
       const rows = changes.map((change, i) => ({ user_id: userId, number: count + i + 1, kind: change.kind, item_id: change.id, change: change.change, changed_at: at }));
       const counted = { changes: count + changes.length };
       if (storage.dialect === 'postgres') {
-        // One statement, one round trip: PostgreSQL runs an INSERT inside a WITH (SQLite cannot, and has no round trips).
-        await trx.with('recorded', (db) => db.insertInto('library_changes').values(rows))
-          .updateTable('library_counters').set(counted).where('user_id', '=', userId).execute();
-      } else {
-        await trx.insertInto('library_changes').values(rows).execute();
-        await trx.updateTable('library_counters').set(counted).where('user_id', '=', userId).execute();
+        // One statement, one round trip: PostgreSQL runs an INSERT and an UPDATE inside a WITH (SQLite cannot, and has
+        // no round trips). The last statement runs in it too, and says whether it found its row.
+        const recorded = (db: QueryCreator<Database>) => db.insertInto('library_changes').values(rows);
+        if (last === undefined) {
+          await trx.with('recorded', recorded).updateTable('library_counters').set(counted).where('user_id', '=', userId).execute();
+        } else {
+          const row = await trx.with('recorded', recorded)
+            // The WITH's query creator knows the CTE before it; the last statement is built on the database's tables only.
+            .with('last_statement', (db) => last.build(db as unknown as QueryCreator<Database>) as never)
+            .updateTable('library_counters').set(counted).where('user_id', '=', userId)
+            .returning(sql<string>`(select count(*) from last_statement)`.as('found'))
+            .executeTakeFirst();
+          if (Number(row?.found ?? 0) === 0) throw last.refused();
+        }
+        return result;
       }
+      await trx.insertInto('library_changes').values(rows).execute();
+      await trx.updateTable('library_counters').set(counted).where('user_id', '=', userId).execute();
     }
-    await beforeCommit?.(trx, result);
+    if (last !== undefined && (await last.build(trx).executeTakeFirst()) === undefined) throw last.refused();
     return result;
   });
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { QueryCreator } from 'kysely';
 import type { Database, Db } from './database.ts';
 
 /** What a request's answer replays: its status, the headers that describe it, and its body. */
@@ -31,6 +31,21 @@ export interface IdempotencyWindows {
  * requests with the same key on any nodes: the insert that wins claims it.
  */
 export function createIdempotencyRecordsRepo(db: Db, windows: IdempotencyWindows) {
+  /**
+   * The statement that keeps the answer of the claim made at `claimedAt`,
+   * built on `executor` (a write's transaction, or a WITH of its last
+   * statement: library/user-write.ts), so the effect and the answer that
+   * reports it commit together or neither does. It returns the key, or no
+   * row when the claim is no longer this request's (its lease ran out and a
+   * retry took the key over, or the key was given back): then the caller
+   * must not commit.
+   */
+  function completion(executor: QueryCreator<Database>, userId: string, key: string, claimedAt: number, answer: StoredAnswer) {
+    return executor.updateTable('idempotency_records').set({ status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body })
+      .where('user_id', '=', userId).where('key', '=', key).where('created_at', '=', claimedAt).where('status', 'is', null)
+      .returning('key');
+  }
+
   return {
     async claim(userId: string, key: string, fingerprint: string, now: number): Promise<IdempotencyClaim> {
       // Answers past their 24 hours are deleted off the request's path (library/retention.ts); until then one counts as none.
@@ -63,18 +78,11 @@ export function createIdempotencyRecordsRepo(db: Db, windows: IdempotencyWindows
       return { kind: 'replay', answer: { status: row.status, headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body ?? '' } };
     },
 
-    /**
-     * Keeps the answer of the claim made at `claimedAt`, through `executor` (the
-     * database itself by default): a write's transaction keeps it with the effect it
-     * answers, so both commit or neither does.
-     * False when the claim is no longer this request's (its lease ran out and a retry
-     * took the key over, or the key was given back): the caller must not commit.
-     */
-    async complete(userId: string, key: string, claimedAt: number, answer: StoredAnswer, executor: Kysely<Database> = db): Promise<boolean> {
-      const kept = await executor.updateTable('idempotency_records').set({ status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body })
-        .where('user_id', '=', userId).where('key', '=', key).where('created_at', '=', claimedAt).where('status', 'is', null)
-        .returning('key').executeTakeFirst();
-      return kept !== undefined;
+    completion,
+
+    /** Keeps the answer of a request that wrote nothing (completion, on its own); false when the claim is no longer its. */
+    async complete(userId: string, key: string, claimedAt: number, answer: StoredAnswer): Promise<boolean> {
+      return (await completion(db, userId, key, claimedAt, answer).executeTakeFirst()) !== undefined;
     },
 
     /** Gives the claim made at `claimedAt` back unanswered (nothing was done: a retry runs the request again). */

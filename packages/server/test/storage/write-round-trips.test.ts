@@ -16,12 +16,12 @@ const postgres = dialects.find((d) => d.name === 'postgres');
  * sweeps left the writes' path). Issue 56 asks for at most 3. What a keyed
  * write still makes: the Idempotency-Key's claim, BEGIN, the user's lock,
  * the write's own reads and writes (1 to 6), the feed's changes with the
- * counter, the answer kept, COMMIT. A write that gains a round trip fails
- * here; one that loses one is written down here.
+ * counter and the answer kept (one statement), COMMIT. A write that gains a
+ * round trip fails here; one that loses one is written down here.
  */
 const ROUND_TRIPS = {
-  SaveItems: 9, RemoveSavedItems: 7, FollowArtists: 9, UnfollowArtists: 7, ReportPlays: 8, ReportProgress: 9, HideContinueWatching: 9,
-  CreatePlaylist: 13, UpdatePlaylist: 6, AddPlaylistItems: 13, MovePlaylistItems: 12, RemovePlaylistItems: 10, ReplacePlaylistItems: 10, DeletePlaylist: 6,
+  SaveItems: 8, RemoveSavedItems: 6, FollowArtists: 8, UnfollowArtists: 6, ReportPlays: 8, ReportProgress: 9, HideContinueWatching: 8,
+  CreatePlaylist: 12, UpdatePlaylist: 6, AddPlaylistItems: 12, MovePlaylistItems: 11, RemovePlaylistItems: 9, ReplacePlaylistItems: 10, DeletePlaylist: 6,
 };
 
 /**
