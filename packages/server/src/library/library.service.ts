@@ -44,12 +44,11 @@ export function createLibraryService({ repo, writes, catalog, cursors, changeCur
       const now = clock();
       const results = new Map<LibraryKind, Map<string, SaveOutcome>>();
       for (const [kind, ids] of byKind) {
-        const visible = await write.visible(kind, ids);
-        const had = await write.saved(kind, ids);
-        const fresh = ids.filter((id) => visible.has(id) && !had.has(id));
+        const visible = await write.visibleSaved(kind, ids);
+        const fresh = ids.filter((id) => visible.has(id) && visible.get(id) === undefined);
         await write.add(kind, fresh, now);
         for (const id of fresh) write.record({ kind, id, change: 'CHANGE_SAVED' }, now);
-        results.set(kind, new Map(ids.map((id): [string, SaveOutcome] => [id, visible.has(id) ? { savedAt: had.get(id) ?? now } : { error: NOT_FOUND[kind], id }])));
+        results.set(kind, new Map(ids.map((id): [string, SaveOutcome] => [id, visible.has(id) ? { savedAt: visible.get(id) ?? now } : { error: NOT_FOUND[kind], id }])));
       }
       return results;
     }, beforeCommit);

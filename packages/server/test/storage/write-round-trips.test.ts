@@ -20,7 +20,7 @@ const postgres = dialects.find((d) => d.name === 'postgres');
  * round trip fails here; one that loses one is written down here.
  */
 const ROUND_TRIPS = {
-  SaveItems: 8, RemoveSavedItems: 6, FollowArtists: 8, UnfollowArtists: 6, ReportPlays: 8, ReportProgress: 9, HideContinueWatching: 8,
+  SaveItems: 7, RemoveSavedItems: 6, FollowArtists: 7, UnfollowArtists: 6, ReportPlays: 8, ReportProgress: 9, HideContinueWatching: 8,
   CreatePlaylist: 12, UpdatePlaylist: 6, AddPlaylistItems: 12, MovePlaylistItems: 11, RemovePlaylistItems: 9, ReplacePlaylistItems: 10, DeletePlaylist: 6,
 };
 
