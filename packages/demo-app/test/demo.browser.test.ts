@@ -978,7 +978,8 @@ describe.skipIf(!haveBrowser)('the demo web app in Chromium', () => {
       await page.getByTestId('old-key-until').waitFor();
       const rotated = (await page.getByTestId('secret').textContent())!;
       expect(rotated).not.toBe(secret);
-      expect(await card.getAttribute('data-status')).toBe('API_KEY_STATUS_ROTATING');
+      // The secret is shown before the list is drawn again with the key's new status.
+      await expect.poll(() => card.getAttribute('data-status')).toBe('API_KEY_STATUS_ROTATING');
       expect(await card.getByTestId('key-status').textContent()).toMatch(/^Works until /);
       const old = await withKey(secret, '/v1/music/artists/artist-1/related');
       expect([old.status, old.headers.has('sunset')]).toEqual([200, true]);
