@@ -104,7 +104,7 @@ const firstFrame = (page: Page) => page.evaluate(() => new Promise<number>((done
   video.currentTime = 0;
 }));
 
-/** Played from `from` (s), the moment the subtitle `text` shows on the page: the player's time then, and the active cue's start. */
+/** Played from `from` (s), the moment the subtitle `text` shows on the page: the player's time then, and that cue's start in the track. */
 const cueShown = (page: Page, text: string, from: number) => page.evaluate(async ({ text, from }) => {
   const video = document.querySelector<HTMLVideoElement>('[data-testid="video"]')!;
   video.pause();
@@ -117,7 +117,10 @@ const cueShown = (page: Page, text: string, from: number) => page.evaluate(async
       if (document.querySelector('[data-testid="cue"]')?.textContent !== text) return;
       observer.disconnect();
       const track = Array.from(video.textTracks).find((candidate) => candidate.mode === 'hidden' && candidate.kind === 'subtitles');
-      done({ at: video.currentTime, cueStart: (track?.activeCues?.[0] as VTTCue | undefined)?.startTime ?? Number.NaN });
+      // The cue by its text in the track's list: its active list is updated on the element's own clock, which a
+      // loaded machine runs late (it was empty here while the page drew the cue on time).
+      const cue = Array.from(track?.cues ?? []).find((candidate) => (candidate as VTTCue).text === text);
+      done({ at: video.currentTime, cueStart: cue?.startTime ?? Number.NaN });
     });
     observer.observe(document.querySelector('[data-testid="stage"]')!, { childList: true, subtree: true, characterData: true });
   });
