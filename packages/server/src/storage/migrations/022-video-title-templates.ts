@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { PostgresAdapter, type Kysely } from 'kysely';
 
 /**
  * Films and episodes keep their answers as templates (video/title-template.ts)
@@ -12,14 +12,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * after the migrations.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  for (const table of ['movies', 'episodes']) {
-    await db.schema.alterTable(table).addColumn('template', postgres ? 'bytea' : 'blob').execute();
-    // A film's row with its template is about 3 KB: past PostgreSQL's default 2 KB it would compress the template
-    // (pglz), and every read would spend the backend's CPU undoing it (bench:video: 391 us a BatchGetMovies of
-    // which 61 before). A row now stays whole in its page up to the page's size.
-    if (postgres) await sql`alter table ${sql.table(table)} set (toast_tuple_target = 8160)`.execute(db);
-  }
+  const blob = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
+  for (const table of ['movies', 'episodes']) await db.schema.alterTable(table).addColumn('template', blob).execute();
   // The columns are new, whatever a format record says (one left by migrating down and up again): rebuild them.
   await db.deleteFrom('settings').where('key', '=', 'format:video-title-templates').execute();
 }
