@@ -273,8 +273,8 @@ function chosenTitle(bytes: Buffer, titles: number, count: number, chain: readon
   return titles + 4 + bytes.readUInt32LE(titles);
 }
 
-/** True when bytes[at, at + text.length) are `text`'s code units (a language tag: ASCII). */
-function sameLatin1(bytes: Buffer, at: number, text: string): boolean {
+/** True when bytes[at, at + text.length) are `text`'s code units (a language tag: ASCII). Video title templates match tags with it too. */
+export function sameLatin1(bytes: Buffer, at: number, text: string): boolean {
   for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
   return true;
 }

@@ -1,5 +1,5 @@
 import { createBulkUpsert } from '../storage/bulk-upsert.ts';
-import type { StoredFormat } from '../storage/stored-formats.ts';
+import { rebuildInPages, type StoredFormat } from '../storage/stored-formats.ts';
 import { IndexMemo } from './index-memo.ts';
 import { updateSearchIndex } from './search-index.ts';
 import { mergeSegmentsAfter } from './segments.ts';
@@ -38,27 +38,20 @@ export const searchIndexFormat: StoredFormat = {
     // One memo for the whole rebuild, as for an import: each text is normalized once.
     const memo = new IndexMemo();
     for (const table of tables) {
-      for (let after = ''; ; ) {
-        const page = await db.transaction().execute(async (trx) => {
-          const lock = await storage.lockCatalogWrites(trx);
-          const ids = await createSearchIndexRepo(trx, upsert).liveIdsAfter(table, after, PAGE);
-          if (ids.length === 0) return ids;
-          const written = new Set(ids);
-          await updateSearchIndex(trx, lock, upsert, {
-            artistIds: table === 'artists' ? written : none,
-            albumIds: table === 'albums' ? written : none,
-            songIds: table === 'songs' ? written : none,
-            showIds: table === 'shows' ? written : none,
-            movieIds: table === 'movies' ? written : none,
-            albumsToRecount: none,
-          }, { dependents: false, memo });
-          return ids;
-        });
-        if (page.length === 0) break;
-        after = page[page.length - 1]!;
-        done += page.length;
-        progress(done, Math.max(done, total));
-      }
+      await rebuildInPages(storage, async (trx, lock, after) => {
+        const ids = await createSearchIndexRepo(trx, upsert).liveIdsAfter(table, after, PAGE);
+        if (ids.length === 0) return ids;
+        const written = new Set(ids);
+        await updateSearchIndex(trx, lock, upsert, {
+          artistIds: table === 'artists' ? written : none,
+          albumIds: table === 'albums' ? written : none,
+          songIds: table === 'songs' ? written : none,
+          showIds: table === 'shows' ? written : none,
+          movieIds: table === 'movies' ? written : none,
+          albumsToRecount: none,
+        }, { dependents: false, memo });
+        return ids;
+      }, (count) => progress((done += count), Math.max(done, total)));
     }
     await db.transaction().execute(async (trx) => mergeSegmentsAfter(trx, await storage.lockCatalogWrites(trx), upsert, 0));
     return done;

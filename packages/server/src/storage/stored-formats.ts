@@ -1,4 +1,6 @@
-import type { Db } from './database.ts';
+import type { Transaction } from 'kysely';
+import type { CatalogWriteLock } from './catalog-write-lock.ts';
+import type { Database, Db } from './database.ts';
 import { readSetting, writeSetting } from './settings.repo.ts';
 import type { Storage } from './storage.ts';
 
@@ -23,6 +25,27 @@ export interface StoredFormat {
   unrecordedVersion?(storage: Storage): Promise<number | undefined>;
   /** Writes all of the data in this version, telling how far it is (items done, items in all); answers the items written. */
   rebuild(storage: Storage, progress: (done: number, total: number) => void): Promise<number>;
+}
+
+/**
+ * How a rebuild walks its items: a page at a time in id order, each page in a
+ * transaction that holds the catalog's write lock (so an import running
+ * meanwhile never has an item's data replaced by data of its older row), each
+ * committed on its own (a rebuild cut off keeps what it wrote). `page` writes
+ * the page after `after` and answers its ids in order, none at the end;
+ * `written` is told each page's size.
+ */
+export async function rebuildInPages(
+  storage: Pick<Storage, 'db' | 'lockCatalogWrites'>,
+  page: (trx: Transaction<Database>, lock: CatalogWriteLock, after: string) => Promise<readonly string[]>,
+  written: (count: number) => void,
+): Promise<void> {
+  for (let after = ''; ; ) {
+    const ids = await storage.db.transaction().execute(async (trx) => page(trx, await storage.lockCatalogWrites(trx), after));
+    if (ids.length === 0) return;
+    after = ids[ids.length - 1]!;
+    written(ids.length);
+  }
 }
 
 /** Told as a rebuild goes: which data, items done, items in all. */

@@ -1,3 +1,4 @@
+import { sameLatin1 } from '../catalog/song-template.ts';
 import { resolveLocalizedString } from '../locale/negotiation.ts';
 
 /**
@@ -224,10 +225,4 @@ function walk(bytes: Buffer, chain: readonly string[], copy: (source: Buffer, st
     }
     if (at > bytes.length) throw new RangeError('a video title template ends past its bytes');
   }
-}
-
-/** True when bytes[at, at + text.length) are `text`'s code units (a language tag: ASCII). */
-function sameLatin1(bytes: Buffer, at: number, text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
-  return true;
 }

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { createBulkUpsert } from '../storage/bulk-upsert.ts';
 import type { Database, EpisodesTable, MoviesTable } from '../storage/database.ts';
 import type { Storage } from '../storage/storage.ts';
-import type { StoredFormat } from '../storage/stored-formats.ts';
+import { rebuildInPages, type StoredFormat } from '../storage/stored-formats.ts';
 import { episodeTemplate, movieTemplate, TITLE_TEMPLATE_FORMAT } from './render.ts';
 import { createTitleTemplatesRepo, type TemplatedRow, type TemplatedTable, type TitleTemplatesRepo } from './title-templates.repo.ts';
 
@@ -30,9 +30,8 @@ const PAGE = 2000;
 /**
  * Films' and episodes' templates (title-template.ts) as a stored format: a
  * database whose templates are of another version, or that never recorded
- * one, has them all written again from the rows, a page at a time, each page
- * in a transaction that holds the catalog's write lock (so an import running
- * meanwhile never has a title's template replaced by one of its older row).
+ * one, has them all written again from the rows, a page at a time
+ * (rebuildInPages).
  */
 export const titleTemplatesFormat: StoredFormat = {
   name: 'video-title-templates',
@@ -44,23 +43,14 @@ export const titleTemplatesFormat: StoredFormat = {
     const total = (await repo.count('movies')) + (await repo.count('episodes'));
     let done = 0;
     progress(done, total);
-    const rebuild = async (table: TemplatedTable) => {
-      for (let after = ''; ; ) {
-        const written = await db.transaction().execute(async (trx) => {
-          await storage.lockCatalogWrites(trx);
-          const templates = createTitleTemplatesRepo(trx, upsert);
-          const rows = await templates.rowsAfter(table, after, PAGE);
-          await writeTemplatesOf(templates, table, rows);
-          return rows.map((row) => row.id);
-        });
-        if (written.length === 0) return;
-        after = written[written.length - 1]!;
-        done += written.length;
-        progress(done, Math.max(done, total));
-      }
-    };
-    await rebuild('movies');
-    await rebuild('episodes');
+    for (const table of ['movies', 'episodes'] as const) {
+      await rebuildInPages(storage, async (trx, _lock, after) => {
+        const templates = createTitleTemplatesRepo(trx, upsert);
+        const rows = await templates.rowsAfter(table, after, PAGE);
+        await writeTemplatesOf(templates, table, rows);
+        return rows.map((row) => row.id);
+      }, (count) => progress((done += count), Math.max(done, total)));
+    }
     return done;
   },
 };
