@@ -36,7 +36,7 @@ export interface IdempotencyStore {
  * reports it commit together, or neither does.
  */
 export type KeepAnswer<T> = (result: T) => {
-  /** The statement that keeps the answer, built on the write's transaction or on the WITH that ends it. */
+  /** The statement that keeps the answer, built on the database or on the WITH that ends the write. */
   build(db: QueryCreator<Database>): ReturnType<IdempotencyStore['completion']>;
   /** What the write throws (rolling back) when the statement found no claim of this request's. */
   refused(): Error;

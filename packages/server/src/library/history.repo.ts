@@ -1,7 +1,5 @@
-import type { Transaction } from 'kysely';
-import type { Database } from '../storage/database.ts';
 import { marker, precompiledQuery, type Storage } from '../storage/storage.ts';
-import type { UserWriteSession } from './user-write.ts';
+import { read, type UserWriteSession } from './user-write.ts';
 
 /** A play as stored. */
 export interface PlayRow {
@@ -35,10 +33,25 @@ export function createHistoryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
   }, [marker.text(0), marker.number(1), marker.number(2), marker.text(3), marker.number(4)]);
 
   return {
-    /** The user's history within one of their writes (user-write.ts), on its transaction. */
-    within({ trx, userId }: UserWriteSession): HistoryWrite {
+    /** The user's history within one of their writes (user-write.ts). */
+    within({ userId, read: reads, write }: UserWriteSession): HistoryWrite {
       return {
-        record: (plays) => recordIn(trx, userId, plays),
+        async before(songIds, playIds) {
+          const [durations, recorded] = await reads(
+            read(db.selectFrom('songs').select(['id', 'duration_ms']).where('id', 'in', storage.idList(songIds)).where('withdrawn', '=', 0),
+              (rows) => new Map(rows.map((row) => [row.id, Number(row.duration_ms)]))),
+            // Each playId by the primary key (Storage.idRows says why not IN: here it walked all of a user's plays).
+            read(db.selectFrom(storage.idRows(playIds)).crossJoin('play_history as p').select(['p.play_id', 'p.counted'])
+              .where('p.user_id', '=', userId).whereRef('p.play_id', '=', 'wanted.value'), (rows) => new Map(rows.map((row) => [row.play_id, row.counted === 1]))),
+          );
+          return { durations, recorded };
+        },
+        record(plays) {
+          if (plays.length === 0) return;
+          write(db.insertInto('play_history').values(plays.map((play) => ({
+            user_id: userId, play_id: play.playId, song_id: play.songId, started_at: play.startedAt, ms_played: play.msPlayed, counted: play.counted ? 1 : 0, context: play.context,
+          }))));
+        },
       };
     },
 
@@ -57,27 +70,7 @@ export function createHistoryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
       }));
     },
 
-    /** The length of each of these songs the catalog shows (not withdrawn). */
-    async songDurations(songIds: readonly string[]): Promise<Map<string, number>> {
-      if (songIds.length === 0) return new Map();
-      const rows = await db.selectFrom('songs').select(['id', 'duration_ms']).where('id', 'in', storage.idList(songIds)).where('withdrawn', '=', 0).execute();
-      return new Map(rows.map((row) => [row.id, Number(row.duration_ms)]));
-    },
   };
-
-  async function recordIn(trx: Transaction<Database>, userId: string, plays: readonly PlayRow[]): Promise<Map<string, boolean>> {
-    if (plays.length === 0) return new Map();
-    await trx.insertInto('play_history')
-      .values(plays.map((play) => ({
-        user_id: userId, play_id: play.playId, song_id: play.songId, started_at: play.startedAt, ms_played: play.msPlayed, counted: play.counted ? 1 : 0, context: play.context,
-      })))
-      .onConflict((oc) => oc.columns(['user_id', 'play_id']).doNothing())
-      .execute();
-    // Each playId by the primary key (Storage.idRows says why not IN: here it walked all of a user's plays).
-    const rows = await trx.selectFrom(storage.idRows(plays.map((play) => play.playId))).crossJoin('play_history as p').select(['p.play_id', 'p.counted'])
-      .where('p.user_id', '=', userId).whereRef('p.play_id', '=', 'wanted.value').execute();
-    return new Map(rows.map((row) => [row.play_id, row.counted === 1]));
-  }
 }
 
 export type HistoryRepo = ReturnType<typeof createHistoryRepo>;
@@ -85,11 +78,13 @@ export type HistoryRepo = ReturnType<typeof createHistoryRepo>;
 /** What one of the user's writes may do to their history. */
 export interface HistoryWrite {
   /**
-   * Records the plays whose playId the user has not reported before, and
-   * answers whether each reported playId counted as first recorded (plays
-   * past the retention are forgotten by library/retention.ts). One
-   * statement decides between two reports of a playId (from two nodes at
-   * once, say): the second inserts nothing and reads the first.
+   * In one read: the length of each of these songs the catalog shows (not
+   * withdrawn), and which of these playIds the user reported before, with
+   * whether each counted. The user's writes take turns (user-write.ts), so
+   * a playId reported by two nodes at once is recorded by the first, and
+   * the second reads it here.
    */
-  record(plays: readonly PlayRow[]): Promise<Map<string, boolean>>;
+  before(songIds: readonly string[], playIds: readonly string[]): Promise<{ durations: Map<string, number>; recorded: Map<string, boolean> }>;
+  /** Records these plays, none reported before (plays past the retention are forgotten by library/retention.ts). */
+  record(plays: readonly PlayRow[]): void;
 }

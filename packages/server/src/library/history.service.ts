@@ -43,7 +43,7 @@ export function playCounts(msPlayed: number, songDurationMs: number): boolean {
 
 export interface HistoryServiceDeps {
   /** The history's reads. */
-  repo: Pick<HistoryRepo, 'page' | 'songDurations'>;
+  repo: Pick<HistoryRepo, 'page'>;
   /** The user's writes, with the history bound to each (user-write.ts). */
   writes: UserStore<{ history: HistoryWrite }>;
   catalog: CatalogLists;
@@ -69,28 +69,30 @@ export function createHistoryService({ repo, writes, catalog, cursors, historyDa
       // A playId repeated in one request is the same play: its first report is the one.
       const seen = new Set<string>();
       const distinct = plays.filter((play) => !seen.has(play.playId) && seen.add(play.playId));
-      const durations = await repo.songDurations([...new Set(distinct.map((play) => play.songId.value))]);
-      const rows: PlayRow[] = [];
-      for (const play of distinct) {
-        const startedAt = instantOf(play.startedAt);
-        const songId = play.songId.value;
-        const duration = durations.get(songId);
-        if (Number.isNaN(startedAt)) outcomes.set(play.playId, { error: 'playStartedAtInvalid', id: play.playId });
-        else if (startedAt < now - MAX_PLAY_AGE_MS) outcomes.set(play.playId, { error: 'playTooOld', id: play.playId });
-        else if (startedAt > now + MAX_PLAY_CLOCK_SKEW_MS) outcomes.set(play.playId, { error: 'playInFuture', id: play.playId });
-        else if (duration === undefined) outcomes.set(play.playId, { error: 'songNotFound', id: songId });
-        else {
-          rows.push({
-            playId: play.playId, songId, startedAt, msPlayed: play.msPlayed, counted: playCounts(play.msPlayed, duration),
-            context: play.context === undefined ? null : contextJson(play.context),
-          });
-        }
-      }
       // The answer is made inside the write, from what it recorded: a retry of a committed report replays it.
-      // Plays older than the retention are forgotten in the same write: what is older is never listed anyway.
       const answered = await writes.write(userId, async ({ history }) => {
-        const recorded = await history.record(rows);
-        for (const row of rows) outcomes.set(row.playId, { counted: recorded.get(row.playId) ?? row.counted });
+        const { durations, recorded } = await history.before([...new Set(distinct.map((play) => play.songId.value))], distinct.map((play) => play.playId));
+        const rows: PlayRow[] = [];
+        for (const play of distinct) {
+          const startedAt = instantOf(play.startedAt);
+          const songId = play.songId.value;
+          const duration = durations.get(songId);
+          if (Number.isNaN(startedAt)) outcomes.set(play.playId, { error: 'playStartedAtInvalid', id: play.playId });
+          else if (startedAt < now - MAX_PLAY_AGE_MS) outcomes.set(play.playId, { error: 'playTooOld', id: play.playId });
+          else if (startedAt > now + MAX_PLAY_CLOCK_SKEW_MS) outcomes.set(play.playId, { error: 'playInFuture', id: play.playId });
+          else if (duration === undefined) outcomes.set(play.playId, { error: 'songNotFound', id: songId });
+          else {
+            const row = {
+              playId: play.playId, songId, startedAt, msPlayed: play.msPlayed, counted: playCounts(play.msPlayed, duration),
+              context: play.context === undefined ? null : contextJson(play.context),
+            };
+            // Reported before: answered as it counted then, and not recorded again.
+            const counted = recorded.get(play.playId);
+            if (counted === undefined) rows.push(row);
+            outcomes.set(play.playId, { counted: counted ?? row.counted });
+          }
+        }
+        history.record(rows);
         // In the order the request named them.
         return new Map(distinct.map((play) => [play.playId, outcomes.get(play.playId)!]));
       }, beforeCommit);

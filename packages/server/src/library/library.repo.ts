@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, LibraryChangesTable, LibraryItemsTable } from '../storage/database.ts';
 import { marker, precompiledLookup, precompiledQuery, type Storage } from '../storage/storage.ts';
-import type { UserWriteSession } from './user-write.ts';
+import { read, type UserWriteSession } from './user-write.ts';
 
 export type LibraryKind = LibraryItemsTable['kind'];
 export type ChangeKind = LibraryChangesTable['kind'];
@@ -78,29 +78,33 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
   }
 
   return {
-    /** The user's library within one of their writes (user-write.ts), on its transaction. */
-    within({ trx, userId, record }: UserWriteSession): LibraryWrite {
+    /** The user's library within one of their writes (user-write.ts). */
+    within({ userId, read: reads, write, record }: UserWriteSession): LibraryWrite {
       return {
         record,
-        async visibleSaved(kind, ids) {
-          if (ids.length === 0) return new Map();
-          // One statement for what were two (which the catalog shows, which the user has): a round trip fewer (issue 56).
+        async visibleSaved(byKind) {
+          // One statement a kind for what were two (which the catalog shows, which the user has), all in one round trip (issue 56).
           // Songs, albums and artists alike: an id and `withdrawn` are all it reads of them.
-          const rows = await trx.selectFrom(`${CATALOG_TABLE[kind]} as c` as 'songs as c')
+          const kinds = [...byKind].filter(([, ids]) => ids.length > 0);
+          const found = await reads(...kinds.map(([kind, ids]) => read(db.selectFrom(`${CATALOG_TABLE[kind]} as c` as 'songs as c')
             .leftJoin('library_items as li', (join) => join.onRef('li.item_id', '=', 'c.id').on('li.user_id', '=', userId).on('li.kind', '=', kind))
-            .select(['c.id', 'li.saved_at']).where('c.id', 'in', storage.idList(ids)).where('c.withdrawn', '=', 0).execute();
-          return new Map(rows.map((row) => [row.id, row.saved_at === null ? undefined : Number(row.saved_at)]));
+            .select(['c.id', 'li.saved_at']).where('c.id', 'in', storage.idList(ids)).where('c.withdrawn', '=', 0),
+          (rows) => new Map(rows.map((row) => [row.id, row.saved_at === null ? undefined : Number(row.saved_at)])))));
+          return new Map([...byKind.keys()].map((kind) => [kind, found[kinds.findIndex(([known]) => known === kind)] ?? new Map()]));
         },
-        async add(kind, ids, now) {
+        async saved(byKind) {
+          const kinds = [...byKind].filter(([, ids]) => ids.length > 0);
+          const found = await reads(...kinds.map(([kind, ids]) => read(savedQuery.compiled(ids, userId, kind), (rows) => new Map(rows.map((row) => [row.item_id, Number(row.saved_at)])))));
+          return new Map([...byKind.keys()].map((kind) => [kind, found[kinds.findIndex(([known]) => known === kind)] ?? new Map()]));
+        },
+        add(kind, ids, now) {
           if (ids.length === 0) return;
-          await trx.insertInto('library_items').values(ids.map((id) => ({ user_id: userId, kind, item_id: id, saved_at: now })))
-            .onConflict((oc) => oc.columns(['user_id', 'kind', 'item_id']).doNothing()).execute();
+          write(db.insertInto('library_items').values(ids.map((id) => ({ user_id: userId, kind, item_id: id, saved_at: now })))
+            .onConflict((oc) => oc.columns(['user_id', 'kind', 'item_id']).doNothing()));
         },
-        async remove(kind, ids) {
-          if (ids.length === 0) return [];
-          const removed = await trx.deleteFrom('library_items').where('user_id', '=', userId).where('kind', '=', kind).where('item_id', 'in', storage.idList(ids))
-            .returning('item_id').execute();
-          return removed.map((row) => row.item_id);
+        remove(kind, ids) {
+          if (ids.length === 0) return;
+          write(db.deleteFrom('library_items').where('user_id', '=', userId).where('kind', '=', kind).where('item_id', 'in', storage.idList(ids)));
         },
       };
     },
@@ -146,14 +150,16 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
   }
 }
 
-/** What one library write may do, inside its transaction (LibraryRepo.write). */
-export interface LibraryWrite extends Omit<UserWriteSession, 'trx' | 'userId'> {
-  /** The ids of these the catalog shows (not withdrawn), each with when the user first saved it, if they have. */
-  visibleSaved(kind: LibraryKind, ids: readonly string[]): Promise<Map<string, number | undefined>>;
+/** What one library write may do, inside its transaction (LibraryRepo.within). */
+export interface LibraryWrite extends Pick<UserWriteSession, 'record'> {
+  /** Of each kind, the ids of these the catalog shows (not withdrawn), each with when the user first saved it, if they have. */
+  visibleSaved(byKind: ReadonlyMap<LibraryKind, readonly string[]>): Promise<Map<LibraryKind, Map<string, number | undefined>>>;
+  /** Of each kind, which of these items the user has, with when they were first saved. */
+  saved(byKind: ReadonlyMap<LibraryKind, readonly string[]>): Promise<Map<LibraryKind, Map<string, number>>>;
   /** Adds items the user does not have, saved at `now`. */
-  add(kind: LibraryKind, ids: readonly string[], now: number): Promise<void>;
-  /** Removes these items; answers those the user had. */
-  remove(kind: LibraryKind, ids: readonly string[]): Promise<string[]>;
+  add(kind: LibraryKind, ids: readonly string[], now: number): void;
+  /** Removes these items. */
+  remove(kind: LibraryKind, ids: readonly string[]): void;
 }
 
 export type LibraryRepo = ReturnType<typeof createLibraryRepo>;

@@ -43,10 +43,11 @@ export function createLibraryService({ repo, writes, catalog, cursors, changeCur
     const outcome = await writes.write(userId, async ({ library: write }) => {
       const now = clock();
       const results = new Map<LibraryKind, Map<string, SaveOutcome>>();
+      const visibleByKind = await write.visibleSaved(byKind);
       for (const [kind, ids] of byKind) {
-        const visible = await write.visibleSaved(kind, ids);
+        const visible = visibleByKind.get(kind)!;
         const fresh = ids.filter((id) => visible.has(id) && visible.get(id) === undefined);
-        await write.add(kind, fresh, now);
+        write.add(kind, fresh, now);
         for (const id of fresh) write.record({ kind, id, change: 'CHANGE_SAVED' }, now);
         results.set(kind, new Map(ids.map((id): [string, SaveOutcome] => [id, visible.has(id) ? { savedAt: visible.get(id) ?? now } : { error: NOT_FOUND[kind], id }])));
       }
@@ -59,10 +60,12 @@ export function createLibraryService({ repo, writes, catalog, cursors, changeCur
   async function remove(userId: string, byKind: ReadonlyMap<LibraryKind, readonly string[]>, beforeCommit?: BeforeCommit<true>): Promise<void> {
     const done = await writes.write(userId, async ({ library: write }) => {
       const now = clock();
+      const savedByKind = await write.saved(byKind);
       for (const [kind, ids] of byKind) {
-        const removed = new Set(await write.remove(kind, ids));
+        const saved = savedByKind.get(kind)!;
+        write.remove(kind, ids);
         // Recorded in the order the request named them.
-        for (const id of ids) if (removed.has(id)) write.record({ kind, id, change: 'CHANGE_REMOVED' }, now);
+        for (const id of ids) if (saved.has(id)) write.record({ kind, id, change: 'CHANGE_REMOVED' }, now);
       }
       return true as const;
     }, beforeCommit);

@@ -1,4 +1,4 @@
-import { sql, type Compilable, type QueryCreator, type Transaction } from 'kysely';
+import { sql, type Compilable, type CompiledQuery, type QueryCreator } from 'kysely';
 import type { Database, LibraryChangesTable } from '../storage/database.ts';
 import type { Storage } from '../storage/storage.ts';
 import { databaseUnavailable } from '../storage/unavailable.ts';
@@ -27,16 +27,42 @@ export interface NewChange {
 }
 
 
+/** A statement a write reads with, and what its rows say; none where the answer is known without asking (an empty list). */
+export interface Read<T> {
+  readonly statement: CompiledQuery | undefined;
+  answer(rows: readonly unknown[]): T;
+}
+
+/** A read whose answer is known: no statement runs for it. */
+export function answered<T>(value: T): Read<T> {
+  return { statement: undefined, answer: () => value };
+}
+
+/** A read (Read) of `query`'s rows. */
+export function read<Row, T>(query: Compilable<Row> | CompiledQuery<Row>, answer: (rows: Row[]) => T): Read<T> {
+  return { statement: 'compile' in query ? query.compile() : query, answer: answer as (rows: readonly unknown[]) => T };
+}
+
+/** What reads answer, in their order. */
+export type Answers<R extends readonly Read<unknown>[]> = { [K in keyof R]: R[K] extends Read<infer V> ? V : never };
+
 /**
- * What every write to a user's library (saves, follows, plays' feed,
- * playlists) does inside its transaction besides its own rows: record the
- * changes the feed lists. (The feed's old ones are forgotten by
+ * What a write to a user's library (saves, follows, plays, progress,
+ * playlists) does in its transaction: it reads what it needs (`read`: the
+ * reads of one call go together, on PostgreSQL in one round trip, and the
+ * first call's go with taking the user's turn), decides, and writes
+ * (`write`: statements whose answers it does not need, sent with its next
+ * reads or with its end, in the order written). Besides its own rows, it
+ * records the changes the feed lists. (The feed's old ones are forgotten by
  * library/retention.ts, off the write's path.)
  */
 export interface UserWriteSession {
-  readonly trx: Transaction<Database>;
   /** The user the write is for. */
   readonly userId: string;
+  /** Runs these reads together, after every statement written before them; answers each one's answer. */
+  read<R extends readonly Read<unknown>[]>(...reads: R): Promise<Answers<R>>;
+  /** Statements whose answers the write does not need (undefined: none), run in order before its next reads or at its end. */
+  write(...statements: (CompiledQuery | Compilable<unknown> | undefined)[]): void;
   /** A change this write makes, in the order it makes them, recorded (numbered) when it ends. */
   record(change: NewChange, now: number): void;
 }
@@ -45,7 +71,7 @@ export interface UserWriteSession {
  * Takes the user's counter row for the rest of the transaction (made on
  * the first write; a write, so on SQLite the transaction holds the write
  * lock from here) and answers how many changes the library has had;
- * undefined when there is no such user.
+ * no row when there is no such user.
  *
  * On PostgreSQL it also holds the user's row (KEY SHARE) until the write
  * ends: deleting the user waits for the write, and the write's rows that
@@ -53,21 +79,19 @@ export interface UserWriteSession {
  * or a deadlock between the delete's cascade and the write's key check).
  * SQLite's single writer keeps the delete out already.
  */
-async function lockUser(storage: WriteStorage, trx: Transaction<Database>, userId: string): Promise<number | undefined> {
-  const row = await trx.insertInto('library_counters')
+function lockUser(storage: WriteStorage, userId: string): Read<number | undefined> {
+  return read(storage.db.insertInto('library_counters')
     .columns(['user_id', 'changes'])
     .expression((eb) => {
       const user = eb.selectFrom('users').select((inner) => ['id', inner.lit(0).as('changes')]).where('id', '=', userId);
       return storage.dialect === 'postgres' ? user.forKeyShare() : user;
     })
     .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ changes: eb.ref('library_counters.changes') })))
-    .returning('changes')
-    .executeTakeFirst();
-  return row === undefined ? undefined : Number(row.changes);
+    .returning('changes'), ([row]) => (row === undefined ? undefined : Number(row.changes)));
 }
 
 /** What a user's write needs of the storage. */
-export type WriteStorage = Pick<Storage, 'db' | 'dialect'>;
+export type WriteStorage = Pick<Storage, 'db' | 'dialect' | 'inPhases'>;
 
 /**
  * A statement a write makes last inside its transaction, with what it made:
@@ -76,66 +100,116 @@ export type WriteStorage = Pick<Storage, 'db' | 'dialect'>;
  * and the write rolls back.
  */
 export interface LastStatement {
-  /** The statement, built on `db`: the transaction, or the WITH it runs in beside the feed's changes. */
-  build(db: QueryCreator<Database>): Compilable & { executeTakeFirst(): Promise<unknown> };
+  /** The statement, built on `db`: the database, or the WITH it runs in beside the feed's changes. */
+  build(db: QueryCreator<Database>): Compilable<unknown>;
   refused(): Error;
 }
 
 /** What a write makes last from its result (LastStatement). Throwing rolls the write back. */
 export type BeforeCommit<T> = (result: T) => LastStatement;
 
+/** SQLSTATE division_by_zero: what the last statement raises on PostgreSQL when it found no row (below). */
+const FOUND_NOTHING = '22012';
+
 /**
  * Runs `work` as one of the user's writes: one transaction that first takes
- * the user's counter row (`lockUser`), so writes for one user take turns on
- * any node, and what a write reads of the user's rows is what it changes; its
- * changes are numbered in commit order when it ends, and `beforeCommit` runs
- * with its result just before it commits. Undefined when the user is gone.
- * Every feature that writes a user's library (this one, history, playlists)
- * writes through it.
+ * the user's counter row (`lockUser`, with the work's first reads), so
+ * writes for one user take turns on any node, and what a write reads of the
+ * user's rows is what it changes; its changes are numbered in commit order
+ * when it ends, and `beforeCommit` runs with its result just before it
+ * commits. Undefined when the user is gone. Every feature that writes a
+ * user's library (this one, history, playlists, watching) writes through it.
+ *
+ * On PostgreSQL a write costs a round trip for each of its read calls and
+ * one for its end (its last writes, the feed's changes, the answer kept and
+ * COMMIT): two when it reads once (issue 56, test/storage/write-round-trips.test.ts).
  */
 export async function writeAsUser<T>(
   storage: WriteStorage, userId: string, work: (session: UserWriteSession) => Promise<T>, beforeCommit?: BeforeCommit<T>,
 ): Promise<T | undefined> {
-  return storage.db.transaction().execute(async (trx) => {
-    const count = await lockUser(storage, trx, userId);
-    if (count === undefined) return undefined;
-    const changes: NewChange[] = [];
-    let at = 0;
-    const result = await work({
-      trx,
-      userId,
-      record(change, now) {
-        changes.push(change);
-        at = now;
-      },
-    });
-    const last = beforeCommit?.(result);
-    if (changes.length > 0) {
-      const rows = changes.map((change, i) => ({ user_id: userId, number: count + i + 1, kind: change.kind, item_id: change.id, change: change.change, changed_at: at }));
-      const counted = { changes: count + changes.length };
+  const gone = new Error('the user is gone');
+  try {
+    return await storage.inPhases(async (phases) => {
+      let count: number | undefined;
+      let written: CompiledQuery[] = [];
+      const changes: NewChange[] = [];
+      let at = 0;
+      /** Runs what was written, then `reads`, taking the user's turn first if not yet taken; answers the reads' rows. */
+      const phase = async (reads: readonly CompiledQuery[]): Promise<unknown[][]> => {
+        const lock = count === undefined ? lockUser(storage, userId) : undefined;
+        const statements = [...(lock ? [lock.statement!] : []), ...written, ...reads];
+        const before = statements.length - reads.length;
+        written = [];
+        const results = await phases.run(statements);
+        if (lock !== undefined) {
+          count = lock.answer(results[0]!);
+          if (count === undefined) throw gone;
+        }
+        return results.slice(before);
+      };
+      const result = await work({
+        userId,
+        async read(...reads) {
+          const asked = reads.flatMap((one) => (one.statement === undefined ? [] : [one.statement]));
+          const rows = asked.length > 0 || count === undefined || written.length > 0 ? await phase(asked) : [];
+          let next = 0;
+          return reads.map((one) => one.answer(one.statement === undefined ? [] : rows[next++]!)) as Answers<typeof reads>;
+        },
+        write(...statements) {
+          for (const statement of statements) if (statement !== undefined) written.push('compile' in statement ? statement.compile() : statement);
+        },
+        record(change, now) {
+          changes.push(change);
+          at = now;
+        },
+      });
+      if (count === undefined) await phase([]);
+      const last = beforeCommit?.(result);
+      const rows = changes.map((change, i) => ({ user_id: userId, number: count! + i + 1, kind: change.kind, item_id: change.id, change: change.change, changed_at: at }));
+      const counted = { changes: count! + changes.length };
+      const { db } = storage;
       if (storage.dialect === 'postgres') {
-        // One statement, one round trip: PostgreSQL runs an INSERT and an UPDATE inside a WITH (SQLite cannot, and has
-        // no round trips). The last statement runs in it too, and says whether it found its row.
-        const recorded = (db: QueryCreator<Database>) => db.insertInto('library_changes').values(rows);
-        if (last === undefined) {
-          await trx.with('recorded', recorded).updateTable('library_counters').set(counted).where('user_id', '=', userId).execute();
-        } else {
-          const row = await trx.with('recorded', recorded)
-            // The WITH's query creator knows the CTE before it; the last statement is built on the database's tables only.
-            .with('last_statement', (db) => last.build(db as unknown as QueryCreator<Database>) as never)
-            .updateTable('library_counters').set(counted).where('user_id', '=', userId)
-            .returning(sql<string>`(select count(*) from last_statement)`.as('found'))
-            .executeTakeFirst();
-          if (Number(row?.found ?? 0) === 0) throw last.refused();
+        // One statement, in the round trip that commits: PostgreSQL runs an INSERT and an UPDATE inside a WITH (SQLite
+        // cannot, and has no round trips). The last statement runs in it too; finding no row, it divides by zero, so the
+        // transaction fails before its COMMIT instead of committing a write without its answer.
+        const recorded = (creator: QueryCreator<Database>) => creator.insertInto('library_changes').values(rows);
+        const lastStatement = (creator: unknown) => last!.build(creator as QueryCreator<Database>) as never;
+        const found = sql<string>`1 / (select count(*) from last_statement)`.as('found');
+        let end: Compilable<unknown> | undefined;
+        if (rows.length > 0 && last === undefined) {
+          end = db.with('recorded', recorded).updateTable('library_counters').set(counted).where('user_id', '=', userId);
+        } else if (rows.length > 0) {
+          // The WITH's query creator knows the CTE before it; the last statement is built on the database's tables only.
+          end = db.with('recorded', recorded).with('last_statement', lastStatement)
+            .updateTable('library_counters').set(counted).where('user_id', '=', userId).returning(found);
+        } else if (last !== undefined) {
+          end = db.with('last_statement', lastStatement).selectNoFrom(found);
+        }
+        try {
+          await phases.commit([...written, ...(end ? [end.compile()] : [])]);
+        } catch (error) {
+          if (last !== undefined && (error as { code?: unknown }).code === FOUND_NOTHING) throw last.refused();
+          throw error;
         }
         return result;
       }
-      await trx.insertInto('library_changes').values(rows).execute();
-      await trx.updateTable('library_counters').set(counted).where('user_id', '=', userId).execute();
-    }
-    if (last !== undefined && (await last.build(trx).executeTakeFirst()) === undefined) throw last.refused();
-    return result;
-  });
+      const statements = [...written];
+      if (rows.length > 0) {
+        statements.push(db.insertInto('library_changes').values(rows).compile(), db.updateTable('library_counters').set(counted).where('user_id', '=', userId).compile());
+      }
+      if (last !== undefined) {
+        const [found] = (await phases.run([...statements, last.build(db).compile()])).slice(-1);
+        if (found!.length === 0) throw last.refused();
+        await phases.commit([]);
+      } else {
+        await phases.commit(statements);
+      }
+      return result;
+    });
+  } catch (error) {
+    if (error === gone) return undefined;
+    throw error;
+  }
 }
 
 /**

@@ -53,7 +53,7 @@ export function progressAfter(title: WatchedTitle, before: Progress | undefined,
 }
 
 export interface WatchingServiceDeps {
-  repo: Pick<WatchingRepo, 'titles' | 'progress' | 'episodesInOrder'>;
+  repo: Pick<WatchingRepo, 'progress' | 'episodesInOrder'>;
   writes: UserStore<{ watching: WatchingWrite }>;
   video: Pick<VideoService, 'fragments'>;
   catalog: Pick<CatalogLists, 'listAnswer'>;
@@ -64,14 +64,7 @@ export interface WatchingServiceDeps {
 /** Continue watching (LibraryService, contract section 15): progress reports, the resume list with shows' next episodes, and hiding. */
 export function createWatchingService({ repo, writes, video, catalog, cursors, clock }: WatchingServiceDeps) {
   /** The titles reports and hides name, live and within the viewer's cap (others are NOT_FOUND, as unknown ids). */
-  async function titlesOf(items: readonly { kind: TitleKind; id: string }[], cap: ViewerCap): Promise<Map<string, WatchedTitle>> {
-    const found = new Map<string, WatchedTitle>();
-    for (const kind of ['movie', 'episode'] as const) {
-      const titles = await repo.titles(kind, [...new Set(items.filter((item) => item.kind === kind).map((item) => item.id))]);
-      for (const title of titles.values()) if (admits(cap, ...title.ratingRanks)) found.set(`${kind}\u0000${title.id}`, title);
-    }
-    return found;
-  }
+  const withinCap = (titles: ReadonlyMap<string, WatchedTitle>, cap: ViewerCap) => new Map([...titles].filter(([, title]) => admits(cap, ...title.ratingRanks)));
 
   /** Continue watching as it stands: films in progress, and one entry a show (its episode in progress, or the next after the last finished). */
   async function entries(userId: string, cap: ViewerCap): Promise<Entry[]> {
@@ -122,26 +115,37 @@ export function createWatchingService({ repo, writes, video, catalog, cursors, c
     async report(userId: string, reports: readonly ProgressReport[], cap: ViewerCap, beforeCommit?: BeforeCommit<ProgressOutcome[]>): Promise<ProgressOutcome[]> {
       const now = clock();
       const items = reports.map((report) => (report.movieId ? { kind: 'movie' as const, id: report.movieId.value } : { kind: 'episode' as const, id: report.episodeId!.value }));
-      const titles = await titlesOf(items, cap);
       const answered = await writes.write(userId, async ({ watching }) => {
+        const reportedAts = reports.map((report) => instantOf(report.reportedAt));
+        const asked = items.flatMap((item, i) => (Number.isNaN(reportedAts[i]!) ? [] : [{ ...item, reportedAt: reportedAts[i]! }]));
+        const before = await watching.before(items, asked);
+        const titles = withinCap(before.titles, cap);
         const outcomes: ProgressOutcome[] = [];
         for (const [i, report] of reports.entries()) {
           const { kind, id } = items[i]!;
-          const reportedAt = instantOf(report.reportedAt);
-          const title = titles.get(`${kind}\u0000${id}`);
+          const reportedAt = reportedAts[i]!;
+          const key = `${kind}\u0000${id}`;
+          const title = titles.get(key);
           if (Number.isNaN(reportedAt)) outcomes.push({ error: 'progressTimeInvalid', id });
           else if (reportedAt > now + MAX_PLAY_CLOCK_SKEW_MS) outcomes.push({ error: 'progressInFuture', id });
           else if (reportedAt < now - MAX_PLAY_AGE_MS) outcomes.push({ error: 'progressTooOld', id });
           else if (title === undefined) outcomes.push({ error: NOT_FOUND[kind], id });
           else {
-            const before = await watching.progressOf(kind, id);
-            const kept = await watching.keepReport(kind, id, reportedAt, report.positionMs, report.restart === true);
-            const after = kept ? progressAfter(title, before, { positionMs: report.positionMs, reportedAt, restart: report.restart === true }, now) : undefined;
-            if (after !== undefined) {
-              await watching.saveProgress(after);
-              if (after.finished && !before?.finished) watching.recordChange(kind, id, 'CHANGE_UPDATED', now);
+            const was = before.progress.get(key);
+            // A report is kept once by its title and reportedAt: sent before, or twice in this request, it changes nothing.
+            const reportKey = `${key}\u0000${reportedAt}`;
+            const kept = !before.reported.has(reportKey);
+            if (kept) {
+              before.reported.add(reportKey);
+              watching.keepReport(kind, id, reportedAt, report.positionMs, report.restart === true);
             }
-            const state = after ?? before;
+            const after = kept ? progressAfter(title, was, { positionMs: report.positionMs, reportedAt, restart: report.restart === true }, now) : undefined;
+            if (after !== undefined) {
+              watching.saveProgress(after);
+              before.progress.set(key, after);
+              if (after.finished && !was?.finished) watching.recordChange(kind, id, 'CHANGE_UPDATED', now);
+            }
+            const state = after ?? was;
             outcomes.push({ positionMs: state?.positionMs ?? 0, finished: state?.finished ?? false });
           }
         }
@@ -158,17 +162,21 @@ export function createWatchingService({ repo, writes, video, catalog, cursors, c
      */
     async hide(userId: string, items: readonly { kind: TitleKind; id: string }[], cap: ViewerCap, beforeCommit?: BeforeCommit<boolean>): Promise<void> {
       const now = clock();
-      const titles = await titlesOf(items, cap);
-      const missing = items.find((item) => !titles.has(`${item.kind}\u0000${item.id}`));
-      if (missing) throw new DomainError(NOT_FOUND[missing.kind], { params: { id: missing.id } });
       const done = await writes.write(userId, async ({ watching }) => {
+        const before = await watching.before(items, []);
+        const titles = withinCap(before.titles, cap);
+        const missing = items.find((item) => !titles.has(`${item.kind}\u0000${item.id}`));
+        if (missing) throw new DomainError(NOT_FOUND[missing.kind], { params: { id: missing.id } });
         for (const { kind, id } of items) {
-          const before = await watching.progressOf(kind, id);
-          if (before?.hidden) continue;
-          const title = titles.get(`${kind}\u0000${id}`)!;
-          await watching.saveProgress(before === undefined
+          const key = `${kind}\u0000${id}`;
+          const was = before.progress.get(key);
+          if (was?.hidden) continue;
+          const title = titles.get(key)!;
+          const hidden: Progress = was === undefined
             ? { kind, id, showId: title.showId, positionMs: 0, reportedAt: 0, updatedAt: now, finished: false, hidden: true }
-            : { ...before, hidden: true });
+            : { ...was, hidden: true };
+          watching.saveProgress(hidden);
+          before.progress.set(key, hidden);
           watching.recordChange(kind, id, 'CHANGE_REMOVED', now);
         }
         return true;

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, PlaylistsTable } from '../storage/database.ts';
 import { marker, precompiledLookup, precompiledQuery, type Storage } from '../storage/storage.ts';
-import type { UserWriteSession } from '../library/user-write.ts';
+import { answered, read, type UserWriteSession } from '../library/user-write.ts';
 
 export type Visibility = PlaylistsTable['visibility'];
 
@@ -39,6 +39,7 @@ export interface NewEntry extends EntryRow {
 /** A song an entry may name: shown by the catalog, with what the playlist keeps of it. */
 export interface PlayableSong {
   readonly durationMs: number;
+  readonly albumId: string;
 }
 
 /**
@@ -132,28 +133,106 @@ function playlistReads(storage: RepoStorage): (executor: Executor) => PlaylistRe
   });
 }
 
-function writeSession(storage: RepoStorage, reads: PlaylistRead, trx: Transaction<Database>, user: UserWriteSession) {
+/** An entry as a playlist's cover sees it: where it stands and its song's album (coverAlbums). */
+export interface CoverEntry {
+  readonly orderKey: string;
+  readonly itemId: string;
+  readonly albumId: string;
+}
+
+/** An entry a write names, with what a write needs of it: its song's length and album, and whether the catalog shows it. */
+export interface NamedEntry extends EntryRow, CoverEntry {
+  readonly durationMs: number;
+  readonly shown: boolean;
+}
+
+/** Where entries go before an entry (`spot`): its key, the key before it (null: none), and how many entries stand before it. */
+export interface Spot {
+  readonly key: string;
+  readonly keyBefore: string | null;
+  readonly countBefore: number;
+}
+
+/**
+ * One playlist write's reads and statements, within the owner's write
+ * (user-write.ts): each read is a Read, for the service to ask together
+ * with the others it needs (one round trip on PostgreSQL), and each change
+ * is written, to run at the write's end.
+ */
+function writeSession(storage: RepoStorage, session: UserWriteSession) {
+  const { db } = storage;
+  const { write } = session;
+  const shownEntries = (playlistId: string) => db.selectFrom('playlist_items as pi').innerJoin('songs as s', 's.id', 'pi.song_id')
+    .select(['pi.order_key', 'pi.item_id', 's.album_id']).where('pi.playlist_id', '=', playlistId).where('s.withdrawn', '=', 0)
+    .orderBy('pi.order_key').orderBy('pi.item_id');
   return {
-    record: user.record,
-    find: reads.find,
-    countBefore: reads.countBefore,
-    countUpTo: reads.countUpTo,
-    entriesById: reads.entriesById,
+    record: session.record,
+    read: session.read,
 
-    async countOwned(userId: string): Promise<number> {
-      const row = await trx.selectFrom('playlists').select((eb) => eb.fn.countAll<number | string>().as('n')).where('owner_id', '=', userId).executeTakeFirstOrThrow();
-      return Number(row.n);
+    find: (id: string) => read(db.selectFrom('playlists as p').innerJoin('users as u', 'u.id', 'p.owner_id').select(playlistColumns).where('p.id', '=', id),
+      ([row]) => row && playlistOf(row)),
+
+    /** How many playlists the user has, and their name. */
+    owner: (userId: string) => read(db.selectFrom('users as u').select(['u.username', (eb) => eb.selectFrom('playlists').select((inner) => inner.fn.countAll<number | string>().as('n'))
+      .where('owner_id', '=', userId).as('owned')]).where('u.id', '=', userId),
+    ([row]) => ({ name: row?.username ?? '', owned: Number(row?.owned ?? 0) })),
+
+    /** The songs of these ids the catalog shows, with their lengths and albums. */
+    playableSongs: (songIds: readonly string[]) => (songIds.length === 0 ? answered(new Map<string, PlayableSong>()) : read(
+      db.selectFrom('songs').select(['id', 'duration_ms', 'album_id']).where('id', 'in', storage.idList(songIds)).where('withdrawn', '=', 0),
+      (rows) => new Map(rows.map((row): [string, PlayableSong] => [row.id, { durationMs: Number(row.duration_ms), albumId: row.album_id }])))),
+
+    /** These entries of the playlist, by id, with their songs' lengths and albums. */
+    entriesById: (playlistId: string, itemIds: readonly string[]) => (itemIds.length === 0 ? answered([] as NamedEntry[]) : read(
+      // Each entry by its key (Storage.idRows says why not IN).
+      db.selectFrom(storage.idRows(itemIds)).crossJoin('playlist_items as pi').innerJoin('songs as s', 's.id', 'pi.song_id')
+        .select(['pi.item_id', 'pi.order_key', 'pi.song_id', 'pi.added_at', 'pi.placed_version', 'pi.duration_ms', 's.album_id', 's.withdrawn'])
+        .where('pi.playlist_id', '=', playlistId).whereRef('pi.item_id', '=', 'wanted.value'),
+      (rows) => rows.map((row): NamedEntry => ({ ...entryOf(row), durationMs: Number(row.duration_ms), albumId: row.album_id, shown: Number(row.withdrawn) === 0 })))),
+
+    /**
+     * Where entries go just before the entry `beforeItemId`, leaving out `excluding` (entries being moved): undefined
+     * when there is no such entry. At the end (no entry named), the last key.
+     */
+    spot(playlistId: string, beforeItemId: string | undefined, excluding: readonly string[]) {
+      const others = (query: ReturnType<typeof keys>) => (excluding.length > 0 ? query.where('item_id', 'not in', storage.idList(excluding)) : query);
+      const keys = () => db.selectFrom('playlist_items').select('order_key').where('playlist_id', '=', playlistId);
+      if (beforeItemId === undefined) {
+        return read(others(keys()).orderBy('order_key', 'desc').limit(1), ([row]): Spot | null => (row === undefined ? null : { key: '', keyBefore: row.order_key, countBefore: 0 }));
+      }
+      return read(db.selectFrom('playlist_items as t').select((eb) => {
+        let keyBefore = eb.selectFrom('playlist_items as k').select('k.order_key').where('k.playlist_id', '=', playlistId).whereRef('k.order_key', '<', 't.order_key');
+        if (excluding.length > 0) keyBefore = keyBefore.where('k.item_id', 'not in', storage.idList(excluding));
+        return [
+          't.order_key',
+          keyBefore.orderBy('k.order_key', 'desc').limit(1).as('key_before'),
+          eb.selectFrom('playlist_items as b').select((inner) => inner.fn.countAll<number | string>().as('n')).where('b.playlist_id', '=', playlistId)
+            .whereRef('b.order_key', '<', 't.order_key').as('count_before'),
+        ];
+      }).where('t.playlist_id', '=', playlistId).where('t.item_id', '=', beforeItemId),
+      ([row]): Spot | undefined => row && { key: row.order_key, keyBefore: row.key_before ?? null, countBefore: Number(row.count_before ?? 0) });
     },
 
-    async insert(playlist: { id: string; ownerId: string; name: string; description: string; visibility: Visibility; now: number; version: number }): Promise<void> {
-      await trx.insertInto('playlists').values({
+    /**
+     * The first shown entries (their songs not withdrawn), leaving out `excluding`, in order: `limit` of them
+     * (COVER_SCAN unless given; null: all), what a write's new cover is worked out from (coverAfter).
+     */
+    coverScan(playlistId: string, excluding: readonly string[], limit: number | null = COVER_SCAN) {
+      const shown = excluding.length > 0 ? shownEntries(playlistId).where('pi.item_id', 'not in', storage.idList(excluding)) : shownEntries(playlistId);
+      return read(limit === null ? shown : shown.limit(limit),
+        (rows) => ({ entries: rows.map((row): CoverEntry => ({ orderKey: row.order_key, itemId: row.item_id, albumId: row.album_id })), all: limit === null || rows.length < limit }));
+    },
+
+    insert(playlist: Omit<PlaylistRow, 'ownerName'>): void {
+      write(db.insertInto('playlists').values({
         id: playlist.id, owner_id: playlist.ownerId, name: playlist.name, description: playlist.description, visibility: playlist.visibility,
-        created_at: playlist.now, updated_at: playlist.now, version: playlist.version, item_count: 0, total_duration_ms: 0, cover_album_ids: '[]',
-      }).execute();
+        created_at: playlist.createdAt, updated_at: playlist.updatedAt, version: playlist.version, item_count: playlist.itemCount,
+        total_duration_ms: playlist.totalDurationMs, cover_album_ids: JSON.stringify(playlist.coverAlbumIds),
+      }));
     },
 
-    async update(id: string, changes: PlaylistChanges): Promise<void> {
-      await trx.updateTable('playlists').set({
+    update(id: string, changes: PlaylistChanges): void {
+      write(db.updateTable('playlists').set({
         version: changes.version,
         updated_at: changes.updatedAt,
         ...(changes.name !== undefined && { name: changes.name }),
@@ -162,35 +241,19 @@ function writeSession(storage: RepoStorage, reads: PlaylistRead, trx: Transactio
         ...(changes.itemCount !== undefined && { item_count: changes.itemCount }),
         ...(changes.totalDurationMs !== undefined && { total_duration_ms: changes.totalDurationMs }),
         ...(changes.coverAlbumIds !== undefined && { cover_album_ids: JSON.stringify(changes.coverAlbumIds) }),
-      }).where('id', '=', id).execute();
+      }).where('id', '=', id));
     },
 
-    async delete(id: string): Promise<void> {
-      await trx.deleteFrom('playlists').where('id', '=', id).execute();
+    delete(id: string): void {
+      write(db.deleteFrom('playlists').where('id', '=', id));
     },
 
-    /** The songs of these ids the catalog shows, with their durations. */
-    async playableSongs(songIds: readonly string[]): Promise<Map<string, PlayableSong>> {
-      if (songIds.length === 0) return new Map();
-      const rows = await trx.selectFrom('songs').select(['id', 'duration_ms']).where('id', 'in', storage.idList(songIds)).where('withdrawn', '=', 0).execute();
-      return new Map(rows.map((row) => [row.id, { durationMs: Number(row.duration_ms) }]));
-    },
-
-    /** The key of the last entry before `key` (before the end when null), leaving out `excluding`; null when there is none. */
-    async keyBefore(playlistId: string, key: string | null, excluding: readonly string[] = []): Promise<string | null> {
-      let query = trx.selectFrom('playlist_items').select('order_key').where('playlist_id', '=', playlistId);
-      if (key !== null) query = query.where('order_key', '<', key);
-      if (excluding.length > 0) query = query.where('item_id', 'not in', storage.idList(excluding));
-      const row = await query.orderBy('order_key', 'desc').limit(1).executeTakeFirst();
-      return row === undefined ? null : row.order_key;
-    },
-
-    async insertEntries(playlistId: string, entries: readonly NewEntry[]): Promise<void> {
+    insertEntries(playlistId: string, entries: readonly NewEntry[]): void {
       if (entries.length === 0) return;
-      await trx.insertInto('playlist_items').values(entries.map((entry) => ({
+      write(db.insertInto('playlist_items').values(entries.map((entry) => ({
         playlist_id: playlistId, item_id: entry.itemId, order_key: entry.orderKey, song_id: entry.songId,
         duration_ms: entry.durationMs, added_at: entry.addedAt, placed_version: entry.placedVersion,
-      }))).execute();
+      }))));
     },
 
     /**
@@ -198,49 +261,45 @@ function writeSession(storage: RepoStorage, reads: PlaylistRead, trx: Transactio
      * statement: a move changes only where they stand (their order index
      * entries and their rows), not the primary key's.
      */
-    async place(playlistId: string, keys: ReadonlyMap<string, string>, placedVersion: number): Promise<void> {
+    place(playlistId: string, keys: ReadonlyMap<string, string>, placedVersion: number): void {
       if (keys.size === 0) return;
       const rows = sql.join([...keys].map(([itemId, key]) => sql`(${itemId}, cast(${key} as text))`));
-      await sql`with placed (item_id, order_key) as (values ${rows})
+      write(sql`with placed (item_id, order_key) as (values ${rows})
         update playlist_items set order_key = placed.order_key, placed_version = ${placedVersion}
-        from placed where playlist_items.playlist_id = ${playlistId} and playlist_items.item_id = placed.item_id`.execute(trx);
+        from placed where playlist_items.playlist_id = ${playlistId} and playlist_items.item_id = placed.item_id`.compile(db));
     },
 
-    /** Deletes these entries; answers those there were, with their songs' durations. */
-    async deleteEntries(playlistId: string, itemIds: readonly string[]): Promise<NewEntry[]> {
-      if (itemIds.length === 0) return [];
-      const rows = await trx.deleteFrom('playlist_items').where('playlist_id', '=', playlistId).where('item_id', 'in', storage.idList(itemIds))
-        .returning(['item_id', 'order_key', 'song_id', 'added_at', 'placed_version', 'duration_ms']).execute();
-      return rows.map((row) => ({ ...entryOf(row), durationMs: Number(row.duration_ms) }));
+    deleteEntries(playlistId: string, itemIds: readonly string[]): void {
+      if (itemIds.length === 0) return;
+      write(db.deleteFrom('playlist_items').where('playlist_id', '=', playlistId).where('item_id', 'in', storage.idList(itemIds)));
     },
 
-    async deleteAllEntries(playlistId: string): Promise<void> {
-      await trx.deleteFrom('playlist_items').where('playlist_id', '=', playlistId).execute();
-    },
-
-    /** The first four distinct albums of the playlist's shown songs, in order: what its cover is drawn from. */
-    async coverAlbums(playlistId: string): Promise<readonly string[]> {
-      const albums: string[] = [];
-      let after: { key: string; itemId: string } | null = null;
-      for (;;) {
-        let query = trx.selectFrom('playlist_items as pi').innerJoin('songs as s', 's.id', 'pi.song_id')
-          .select(['pi.order_key', 'pi.item_id', 's.album_id']).where('pi.playlist_id', '=', playlistId).where('s.withdrawn', '=', 0);
-        if (after !== null) {
-          const { key, itemId } = after;
-          query = query.where((eb) => eb.or([eb('pi.order_key', '>', key), eb.and([eb('pi.order_key', '=', key), eb('pi.item_id', '>', itemId)])]));
-        }
-        const rows = await query.orderBy('pi.order_key').orderBy('pi.item_id').limit(COVER_SCAN).execute();
-        for (const row of rows) {
-          if (!albums.includes(row.album_id)) albums.push(row.album_id);
-          if (albums.length === COVER_ALBUMS) break;
-        }
-        const last = rows[rows.length - 1];
-        if (albums.length === COVER_ALBUMS || rows.length < COVER_SCAN || last === undefined) break;
-        after = { key: last.order_key, itemId: last.item_id };
-      }
-      return albums;
+    deleteAllEntries(playlistId: string): void {
+      write(db.deleteFrom('playlist_items').where('playlist_id', '=', playlistId));
     },
   };
+}
+
+/**
+ * A playlist's cover after a write (contract section 14: the first four
+ * distinct albums of its shown songs, in order), from the first shown
+ * entries before it that it leaves in place (`scanned`; every one when
+ * `all`) and the shown entries it places (added or moved); undefined when
+ * those do not tell, as the scan ended before four albums and entries after
+ * it may come first: then the rest is read (a playlist whose first
+ * COVER_SCAN entries hold fewer than four albums).
+ */
+export function coverAfter(scanned: { entries: readonly CoverEntry[]; all: boolean }, placed: readonly CoverEntry[]): string[] | undefined {
+  const before = (a: CoverEntry, b: CoverEntry) => (a.orderKey < b.orderKey ? -1 : a.orderKey > b.orderKey ? 1 : a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0);
+  const last = scanned.entries[scanned.entries.length - 1];
+  // Past the last entry scanned, an entry placed may have unscanned ones before it.
+  const known = scanned.all || last === undefined ? placed : placed.filter((entry) => before(entry, last) <= 0);
+  const albums: string[] = [];
+  for (const entry of [...scanned.entries, ...known].sort(before)) {
+    if (!albums.includes(entry.albumId)) albums.push(entry.albumId);
+    if (albums.length === COVER_ALBUMS) return albums;
+  }
+  return scanned.all ? albums : undefined;
 }
 
 /**
@@ -264,7 +323,7 @@ export function createPlaylistsRepo(storage: RepoStorage) {
 
   return {
     /** The user's playlists within one of their writes (user-write.ts), on its transaction. */
-    within: (session: UserWriteSession): PlaylistWrite => writeSession(storage, reads(session.trx), session.trx, session),
+    within: (session: UserWriteSession): PlaylistWrite => writeSession(storage, session),
 
     /**
      * Runs `work` on one snapshot: every read in it sees the database as of

@@ -7,7 +7,7 @@ import { keysetPage, type PageCursorCodec, type PageRequest } from '../catalog/p
 import { listAnswer, type AnswerPart } from '../catalog/answer-writer.ts';
 import { rfc3339 } from '../library/rendered-items.ts';
 import { firstKeys, keyBefore018, keysBetween } from './order-keys.ts';
-import type { NewEntry, PlaylistChanges, PlaylistRead, PlaylistRow, PlaylistWrite, PlaylistsRepo } from './playlists.repo.ts';
+import { coverAfter, type CoverEntry, type NewEntry, type PlayableSong, type PlaylistChanges, type PlaylistRead, type PlaylistRow, type PlaylistWrite, type PlaylistsRepo, type Spot } from './playlists.repo.ts';
 import type { BeforeCommit, UserStore } from '../library/user-write.ts';
 
 /** Who reads: a user (their token), or an API key (no user). */
@@ -88,9 +88,8 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
 
   const readable = (playlist: PlaylistRow, reader: Reader) => playlist.visibility === PUBLIC || playlist.ownerId === reader.userId;
 
-  /** The playlist a user is about to change: theirs, or a refusal that tells nothing of a private one. */
-  async function ownedForWrite(write: PlaylistWrite, userId: string, id: string, ifMatch: IfMatch): Promise<PlaylistRow> {
-    const playlist = await write.find(id);
+  /** The playlist a user is about to change (as read): theirs, or a refusal that tells nothing of a private one. */
+  function ownedForWrite(playlist: PlaylistRow | undefined, userId: string, id: string, ifMatch: IfMatch): PlaylistRow {
     if (playlist === undefined || !readable(playlist, { userId })) throw notFound(id);
     if (playlist.ownerId !== userId) throw new DomainError('playlistNotYours', { params: { id } });
     if (ifMatch !== undefined && !ifMatch.includes(String(playlist.version))) {
@@ -128,9 +127,8 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
     return { ...(name !== undefined && { name }), ...(description !== undefined && { description }) };
   }
 
-  /** The songs' durations, in order; a 400 naming every song the catalog does not show, before anything changes. */
-  async function playable(session: PlaylistWrite, songIds: readonly string[]): Promise<number[]> {
-    const songs = await session.playableSongs(distinct(songIds));
+  /** The songs' durations, in order, from what was read of them; a 400 naming every song the catalog does not show, before anything changes. */
+  function playable(songs: ReadonlyMap<string, PlayableSong>, songIds: readonly string[]): number[] {
     const violations = songIds.flatMap((id, i): Violation[] => (songs.has(id) ? [] : [{ field: `songIdList[${i}].value`, reason: 'songUnknown' }]));
     if (violations.length > 0) throw invalidRequest(...violations);
     return songIds.map((id) => songs.get(id)!.durationMs);
@@ -148,44 +146,47 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
 
   /**
    * Keys for `count` entries just before the entry `beforeItemId` (at the
-   * end without it), among the entries now in the playlist: there is always
-   * room (order-keys.ts), so no other entry's key changes.
+   * end without it), where its spot was read (PlaylistWrite.spot): there is
+   * always room (order-keys.ts), so no other entry's key changes.
    */
-  async function keysFor(session: PlaylistWrite, playlistId: string, placing: number | readonly string[], beforeItemId: string | undefined): Promise<string[]> {
-    // Entries being moved are left out of the neighbours: where they go is found among the others.
-    const moving = typeof placing === 'number' ? [] : placing;
-    const count = typeof placing === 'number' ? placing : placing.length;
-    if (beforeItemId === undefined) return keysBetween(await session.keyBefore(playlistId, null, moving), null, count)!;
-    const [target] = await session.entriesById(playlistId, [beforeItemId]);
-    if (target === undefined) throw new DomainError('playlistEntryNotFound', { params: { id: beforeItemId } });
-    const keys = keysBetween(await session.keyBefore(playlistId, target.orderKey, moving), target.orderKey, count);
+  function keysFor(spot: Spot | null | undefined, count: number, beforeItemId: string | undefined): string[] {
+    if (beforeItemId === undefined) return keysBetween(spot?.keyBefore ?? null, null, count)!;
+    if (spot == null) throw new DomainError('playlistEntryNotFound', { params: { id: beforeItemId } });
+    const keys = keysBetween(spot.keyBefore, spot.key, count);
     // Hundreds of entries put one at a time between the same two: order-keys.ts says why keys are bounded.
     if (keys === null) throw new DomainError('playlistSpotFull', { params: { id: beforeItemId } });
     return keys;
   }
 
-  /** The entries placed at these keys, numbered from where the first one stands. */
-  async function placed(session: PlaylistWrite, playlistId: string, entries: readonly NewEntry[]): Promise<PlacedEntry[]> {
-    if (entries.length === 0) return [];
-    const first = await session.countBefore(playlistId, entries[0]!.orderKey);
-    return entries.map((entry, i) => ({ itemId: entry.itemId, position: first + i, addedAt: entry.addedAt, songId: entry.songId }));
+  /**
+   * The playlist's cover after a write that places `placed` and leaves out
+   * `excluding`, from the first entries read with it (`scanned`), or, when
+   * they do not tell (coverAfter), from all of them, read now: ask it
+   * before writing.
+   */
+  async function coverOf(session: PlaylistWrite, playlistId: string, scanned: Parameters<typeof coverAfter>[0], placed: readonly CoverEntry[], excluding: readonly string[]) {
+    const known = coverAfter(scanned, placed);
+    if (known !== undefined) return known;
+    const [all] = await session.read(session.coverScan(playlistId, excluding, null));
+    return coverAfter(all, placed)!;
   }
 
   /**
    * The end of a write of entries: the playlist's count, total and cover as
    * they now are, its next version and time, and the change in the owner's feed.
    */
-  async function finishEntriesWrite(
-    session: PlaylistWrite, playlist: PlaylistRow, now: number, changes: { itemCount: number; totalDurationMs: number },
-  ): Promise<PlaylistRow> {
-    const version = playlist.version + 1;
-    const written: PlaylistChanges = {
-      version, updatedAt: now, itemCount: changes.itemCount, totalDurationMs: changes.totalDurationMs, coverAlbumIds: await session.coverAlbums(playlist.id),
-    };
-    await session.update(playlist.id, written);
+  function finishEntriesWrite(
+    session: PlaylistWrite, playlist: PlaylistRow, now: number, changes: Pick<PlaylistChanges, 'itemCount' | 'totalDurationMs' | 'coverAlbumIds'>,
+  ): PlaylistRow {
+    const written: PlaylistChanges = { version: playlist.version + 1, updatedAt: now, ...changes };
+    session.update(playlist.id, written);
     session.record({ kind: 'playlist', id: playlist.id, change: 'CHANGE_UPDATED' }, now);
     return { ...playlist, ...written };
   }
+
+  /** The first four distinct albums of these songs (all shown), in order: the cover of a playlist of them alone. */
+  const coverOfSongs = (entries: readonly NewEntry[], songs: ReadonlyMap<string, PlayableSong>) =>
+    coverAfter({ entries: [], all: true }, entries.map((entry) => ({ orderKey: entry.orderKey, itemId: entry.itemId, albumId: songs.get(entry.songId)!.albumId })))!;
 
   /**
    * Entries added by the write of `version`. Their ids are that version and
@@ -347,25 +348,26 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
     ): Promise<PlaylistRow> {
       const texts = checkedTexts({ name: details.name, description: details.description ?? '' });
       return write(userId, async (session, now) => {
-        if ((await session.countOwned(userId)) >= MAX_PLAYLISTS_PER_USER) {
+        const [owner, songs] = await session.read(session.owner(userId), session.playableSongs(distinct(details.songIds)));
+        if (owner.owned >= MAX_PLAYLISTS_PER_USER) {
           throw new DomainError('tooManyPlaylists', {
             params: { limit: MAX_PLAYLISTS_PER_USER },
             violations: [{ field: 'body', reason: 'playlistsPerUser', params: { limit: MAX_PLAYLISTS_PER_USER } }],
           });
         }
         checkRoom(0, details.songIds.length);
-        const durations = await playable(session, details.songIds);
+        const durations = playable(songs, details.songIds);
         const id = newId(12);
         const version = 1;
-        await session.insert({ id, ownerId: userId, name: texts.name!, description: texts.description!, visibility: details.visibility ?? 'PLAYLIST_VISIBILITY_PRIVATE', now, version });
-        if (details.songIds.length > 0) {
-          await session.insertEntries(id, newEntries(details.songIds, durations, firstKeys(details.songIds.length), now, version));
-          await session.update(id, {
-            version, updatedAt: now, itemCount: details.songIds.length, totalDurationMs: durations.reduce((a, b) => a + b, 0), coverAlbumIds: await session.coverAlbums(id),
-          });
-        }
+        const entries = newEntries(details.songIds, durations, firstKeys(details.songIds.length), now, version);
+        const playlist: PlaylistRow = {
+          id, ownerId: userId, ownerName: owner.name, name: texts.name!, description: texts.description!, visibility: details.visibility ?? 'PLAYLIST_VISIBILITY_PRIVATE',
+          createdAt: now, updatedAt: now, version, itemCount: entries.length, totalDurationMs: durations.reduce((a, b) => a + b, 0), coverAlbumIds: coverOfSongs(entries, songs),
+        };
+        session.insert(playlist);
+        session.insertEntries(id, entries);
         session.record({ kind: 'playlist', id, change: 'CHANGE_SAVED' }, now);
-        return (await session.find(id))!;
+        return playlist;
       }, beforeCommit);
     },
 
@@ -399,10 +401,11 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
     ): Promise<PlaylistRow> {
       const texts = checkedTexts(changes);
       return write(userId, async (session, now) => {
-        const playlist = await ownedForWrite(session, userId, id, ifMatch);
+        const [found] = await session.read(session.find(id));
+        const playlist = ownedForWrite(found, userId, id, ifMatch);
         const version = playlist.version + 1;
         const written: PlaylistChanges = { version, updatedAt: now, ...texts, ...(changes.visibility !== undefined && { visibility: changes.visibility }) };
-        await session.update(id, written);
+        session.update(id, written);
         session.record({ kind: 'playlist', id, change: 'CHANGE_UPDATED' }, now);
         return { ...playlist, ...written };
       });
@@ -410,8 +413,9 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
 
     async delete(userId: string, id: string, ifMatch: IfMatch): Promise<void> {
       await write(userId, async (session, now) => {
-        await ownedForWrite(session, userId, id, ifMatch);
-        await session.delete(id);
+        const [found] = await session.read(session.find(id));
+        ownedForWrite(found, userId, id, ifMatch);
+        session.delete(id);
         session.record({ kind: 'playlist', id, change: 'CHANGE_REMOVED' }, now);
         return true;
       });
@@ -421,15 +425,21 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
       userId: string, id: string, songIds: readonly string[], beforeItemId: string | undefined, ifMatch: IfMatch, beforeCommit?: BeforeCommit<EntriesWritten>,
     ): Promise<EntriesWritten> {
       return write(userId, async (session, now) => {
-        const playlist = await ownedForWrite(session, userId, id, ifMatch);
+        const [found, songs, spot, scanned] = await session.read(
+          session.find(id), session.playableSongs(distinct(songIds)), session.spot(id, beforeItemId, []), session.coverScan(id, []),
+        );
+        const playlist = ownedForWrite(found, userId, id, ifMatch);
         checkRoom(playlist.itemCount, songIds.length);
-        const durations = await playable(session, songIds);
-        const keys = await keysFor(session, id, songIds.length, beforeItemId);
+        const durations = playable(songs, songIds);
+        const keys = keysFor(spot, songIds.length, beforeItemId);
         const entries = newEntries(songIds, durations, keys, now, playlist.version + 1);
-        await session.insertEntries(id, entries);
-        const added = await placed(session, id, entries);
+        const coverAlbumIds = await coverOf(session, id, scanned, entries.map((entry) => ({ orderKey: entry.orderKey, itemId: entry.itemId, albumId: songs.get(entry.songId)!.albumId })), []);
+        session.insertEntries(id, entries);
+        // Where the first one stands: after every entry, or where the entry it goes before stood.
+        const first = beforeItemId === undefined ? playlist.itemCount : spot!.countBefore;
+        const added = entries.map((entry, i): PlacedEntry => ({ itemId: entry.itemId, position: first + i, addedAt: entry.addedAt, songId: entry.songId }));
         const totalDurationMs = durations.reduce((a, b) => a + b, playlist.totalDurationMs);
-        return { playlist: await finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount + entries.length, totalDurationMs }), entries: added };
+        return { playlist: finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount + entries.length, totalDurationMs, coverAlbumIds }), entries: added };
       }, beforeCommit);
     },
 
@@ -438,10 +448,16 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
       userId: string, id: string, itemIds: readonly string[], ifMatch: IfMatch, beforeCommit?: BeforeCommit<{ playlist: PlaylistRow; removed: number }>,
     ): Promise<{ playlist: PlaylistRow; removed: number }> {
       return write(userId, async (session, now) => {
-        const playlist = await ownedForWrite(session, userId, id, ifMatch);
-        const removed = await session.deleteEntries(id, distinct(itemIds));
+        const ids = distinct(itemIds);
+        const [found, removed, scanned] = await session.read(session.find(id), session.entriesById(id, ids), session.coverScan(id, ids));
+        const playlist = ownedForWrite(found, userId, id, ifMatch);
+        const coverAlbumIds = await coverOf(session, id, scanned, [], ids);
+        session.deleteEntries(id, ids);
         const totalDurationMs = playlist.totalDurationMs - removed.reduce((sum, entry) => sum + entry.durationMs, 0);
-        return { playlist: await finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount - removed.length, totalDurationMs }), removed: removed.length };
+        return {
+          playlist: finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount - removed.length, totalDurationMs, coverAlbumIds }),
+          removed: removed.length,
+        };
       }, beforeCommit);
     },
 
@@ -453,29 +469,35 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
       if (beforeItemId !== undefined && itemIds.includes(beforeItemId)) violations.push({ field: 'beforeItemId', reason: 'entryMovedBeforeItself' });
       if (violations.length > 0) throw invalidRequest(...violations);
       return write(userId, async (session, now) => {
-        const playlist = await ownedForWrite(session, userId, id, ifMatch);
-        const found = new Map((await session.entriesById(id, itemIds)).map((entry) => [entry.itemId, entry]));
+        const [playlistRead, moving, spot, scanned] = await session.read(
+          session.find(id), session.entriesById(id, itemIds), session.spot(id, beforeItemId, itemIds), session.coverScan(id, itemIds),
+        );
+        const playlist = ownedForWrite(playlistRead, userId, id, ifMatch);
+        const found = new Map(moving.map((entry) => [entry.itemId, entry]));
         const gone = itemIds.find((itemId) => !found.has(itemId));
         if (gone !== undefined) throw new DomainError('playlistEntryNotFound', { params: { id: gone } });
-        const keys = await keysFor(session, id, itemIds, beforeItemId);
-        await session.place(id, new Map(itemIds.map((itemId, i) => [itemId, keys[i]!])), playlist.version + 1);
-        return finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount, totalDurationMs: playlist.totalDurationMs });
+        const keys = keysFor(spot, itemIds.length, beforeItemId);
+        const placed = itemIds.map((itemId, i) => ({ ...found.get(itemId)!, orderKey: keys[i]! }));
+        const coverAlbumIds = await coverOf(session, id, scanned, placed.filter((entry) => entry.shown), itemIds);
+        session.place(id, new Map(placed.map((entry) => [entry.itemId, entry.orderKey])), playlist.version + 1);
+        return finishEntriesWrite(session, playlist, now, { itemCount: playlist.itemCount, totalDurationMs: playlist.totalDurationMs, coverAlbumIds });
       }, beforeCommit);
     },
 
     /** Replaces every entry with these songs' (If-Match is required: the route asks for it). */
     async replace(userId: string, id: string, songIds: readonly string[], ifMatch: IfMatch): Promise<EntriesWritten> {
       return write(userId, async (session, now) => {
-        const playlist = await ownedForWrite(session, userId, id, ifMatch);
+        const [found, songs] = await session.read(session.find(id), session.playableSongs(distinct(songIds)));
+        const playlist = ownedForWrite(found, userId, id, ifMatch);
         checkRoom(0, songIds.length);
-        const durations = await playable(session, songIds);
-        await session.deleteAllEntries(id);
+        const durations = playable(songs, songIds);
         const entries = newEntries(songIds, durations, firstKeys(songIds.length), now, playlist.version + 1);
-        await session.insertEntries(id, entries);
+        session.deleteAllEntries(id);
+        session.insertEntries(id, entries);
         // Every entry is new, placed at this version: a walk begun before skips them all, whatever their keys.
         const totalDurationMs = durations.reduce((a, b) => a + b, 0);
         return {
-          playlist: await finishEntriesWrite(session, playlist, now, { itemCount: entries.length, totalDurationMs }),
+          playlist: finishEntriesWrite(session, playlist, now, { itemCount: entries.length, totalDurationMs, coverAlbumIds: coverOfSongs(entries, songs) }),
           entries: entries.map((entry, i) => ({ ...entry, position: i })),
         };
       });

@@ -33,12 +33,12 @@ export interface IdempotencyWindows {
 export function createIdempotencyRecordsRepo(db: Db, windows: IdempotencyWindows) {
   /**
    * The statement that keeps the answer of the claim made at `claimedAt`,
-   * built on `executor` (a write's transaction, or a WITH of its last
-   * statement: library/user-write.ts), so the effect and the answer that
-   * reports it commit together or neither does. It returns the key, or no
-   * row when the claim is no longer this request's (its lease ran out and a
-   * retry took the key over, or the key was given back): then the caller
-   * must not commit.
+   * built on `executor` (the database, or a WITH of a write's last
+   * statement: library/user-write.ts) and run in the write's transaction,
+   * so the effect and the answer that reports it commit together or
+   * neither does. It returns the key, or no row when the claim is no longer
+   * this request's (its lease ran out and a retry took the key over, or the
+   * key was given back): then the write must not commit.
    */
   function completion(executor: QueryCreator<Database>, userId: string, key: string, claimedAt: number, answer: StoredAnswer) {
     return executor.updateTable('idempotency_records').set({ status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body })

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { PostgresDialect, type Driver, type PostgresDialectConfig, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
+import { CompiledQuery, PostgresDialect, type Driver, type PostgresDialectConfig, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
 import { databaseUnavailable, isPostgresDatabaseMissing, isPostgresRefusingWrites, isPostgresStalePlan, isPostgresUnavailable } from './unavailable.ts';
-import { VersionBumpingDriver, type SharedWriteVersion } from './shared-write-version.ts';
+import { VersionBumpingDriver, writesCredentialTables, type SharedWriteVersion } from './shared-write-version.ts';
+import type { InPhases } from './phases.ts';
 
 /** How long after its statement_timeout a statement is given up on this side, the connection presumed gone. */
 const CLIENT_DEADLINE_GRACE_MS = 200;
@@ -80,6 +81,69 @@ function databaseMissing(connectionString: string, cause: unknown): Error {
   return missing;
 }
 
+/** What a pg connection knows of the statements it prepared (pg's Connection keeps both). */
+interface PreparedNames {
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements: Record<string, string>;
+}
+
+/** A statement of a batch: named when it is prepared once per connection (PREPARED_MAX_PARAMETERS). */
+interface BatchStatement {
+  readonly name: string | undefined;
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+
+const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils.prepareValue;
+
+/**
+ * Statements sent together and answered together: each one's Parse (once a
+ * connection for a named one), Bind, Describe and Execute, then one Sync, as
+ * the extended query protocol allows ("Pipelining", PostgreSQL's protocol
+ * flow): one round trip for all of them. The server runs them in order and,
+ * after one fails, skips the rest up to the Sync. pg's Query reads the
+ * answers: a result per statement, as for a simple query of several.
+ */
+class StatementBatch extends pg.Query {
+  readonly #statements: readonly BatchStatement[];
+  /** The names this batch parsed on its connection for the first time. */
+  readonly prepared: string[] = [];
+  /** pg's Query answers through it (set before the batch is handed to the client). */
+  declare callback: (error: Error | null, results: pg.QueryResult | pg.QueryResult[]) => void;
+
+  constructor(statements: readonly BatchStatement[]) {
+    super({ text: statements.map((statement) => statement.text).join(';\n') });
+    this.#statements = statements;
+  }
+
+  requiresPreparation(): boolean {
+    return true;
+  }
+
+  /** pg's Query.prepare for one statement, once for each, with one Sync at the end. */
+  prepare(connection: pg.Connection & PreparedNames): void {
+    for (const { name, text, values } of this.#statements) {
+      if (name === undefined || (connection.parsedStatements[name] === undefined && connection.submittedNamedStatements[name] === undefined)) {
+        connection.parse({ text, name: name ?? '', types: [] }, false);
+        if (name !== undefined) {
+          connection.submittedNamedStatements[name] = text;
+          this.prepared.push(name);
+        }
+      }
+      (connection as unknown as { bind(config: object): void }).bind({ portal: '', statement: name ?? '', values, valueMapper: prepareValue });
+      connection.describe({ type: 'P', name: '' }, false);
+      connection.execute({ portal: '' }, false);
+    }
+    connection.sync();
+  }
+}
+
+/** A pooled connection: Kysely's, and a batch of statements in one round trip (StatementBatch). */
+interface PooledClient extends PostgresPoolClient {
+  /** Answers each statement's rows; when one fails, the transaction they ran in is rolled back. */
+  batch(statements: readonly CompiledQuery[]): Promise<unknown[][]>;
+}
+
 /**
  * A pg pool that survives its database: every client has an error listener
  * for its whole life (pg-pool listens only while a client is idle, so a
@@ -113,7 +177,7 @@ class ResilientPool implements PostgresPool {
     this.#pool.on('connect', (client) => client.on('error', report)); // the same, while checked out
   }
 
-  async connect(): Promise<PostgresPoolClient> {
+  async connect(): Promise<PooledClient> {
     let client: pg.PoolClient;
     try {
       client = await this.#pool.connect();
@@ -124,14 +188,12 @@ class ResilientPool implements PostgresPool {
     let broken = false;
     const timeoutMs = this.#timeoutMs;
     const preparedMaxParameters = this.#preparedMaxParameters;
-    const query = async <R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> => {
+    const connection = (client as unknown as { connection: PreparedNames }).connection;
+    /** Runs `submit`'s statements under the deadline; failures of reach become 503s and the connection goes. */
+    const guarded = async <R>(submit: () => Promise<R>): Promise<R> => {
       let timer: NodeJS.Timeout | undefined;
       try {
-        const values = parameters as unknown[];
-        // A statement without parameters goes by the simple protocol, as before: it may be several statements.
-        const running = (values.length > 0 && values.length <= preparedMaxParameters
-          ? client.query({ name: this.#statementName(sql), text: sql, values })
-          : client.query(sql, values)) as unknown as Promise<PostgresQueryResult<R>>;
+        const running = submit();
         if (timeoutMs === 0) return await running;
         // The server's statement_timeout answers first when the server can answer at all; this is for when it
         // cannot. The grace covers the server's answer on its way back, not a second wait: every route answers
@@ -154,8 +216,39 @@ class ResilientPool implements PostgresPool {
         clearTimeout(timer);
       }
     };
+    const named = (sql: string, values: readonly unknown[]) => (values.length > 0 && values.length <= preparedMaxParameters ? this.#statementName(sql) : undefined);
     return {
-      query: query as PostgresPoolClient['query'],
+      query: (<R>(sql: string, parameters: ReadonlyArray<unknown>) => guarded(() => {
+        const values = parameters as unknown[];
+        const name = named(sql, values);
+        // A statement without parameters goes by the simple protocol, as before: it may be several statements.
+        return (name !== undefined ? client.query({ name, text: sql, values }) : client.query(sql, values)) as unknown as Promise<PostgresQueryResult<R>>;
+      })) as PostgresPoolClient['query'],
+      batch: (statements) => guarded(async () => {
+        const batch = new StatementBatch(statements.map((statement) => ({ name: named(statement.sql, statement.parameters), text: statement.sql, values: statement.parameters })));
+        try {
+          const answered = new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
+            batch.callback = (error: Error | null, results: pg.QueryResult | pg.QueryResult[]) => (error ? reject(error) : resolve(results));
+          });
+          void client.query(batch);
+          const results = await answered;
+          return (Array.isArray(results) ? results : [results]).map((result) => result.rows as unknown[]);
+        } catch (error) {
+          if (!broken) {
+            // The transaction the batch ran in is over. The statements after the one that failed were never parsed,
+            // though named as sent: then the connection forgets what it prepared, and the server with it.
+            const forget = batch.prepared.length > 0;
+            await client.query(forget ? 'rollback; deallocate all' : 'rollback').then(() => {
+              if (!forget) return;
+              connection.parsedStatements = {};
+              connection.submittedNamedStatements = {};
+            }, () => {
+              broken = true;
+            });
+          }
+          throw error;
+        }
+      }),
       // A client whose connection failed or timed out is discarded, not pooled.
       release: () => client.release(broken ? true : undefined),
     };
@@ -192,9 +285,58 @@ class VersionBumpingPostgresDialect extends PostgresDialect {
   }
 }
 
-export function createPostgresDialect(connectionString: string, options: PostgresOptions = {}): PostgresDialect {
-  const config = { pool: new ResilientPool(connectionString, options) };
-  return options.sharedWriteVersion
-    ? new VersionBumpingPostgresDialect(config, options.sharedWriteVersion, options.onWriteVersionError ?? (() => {}))
-    : new PostgresDialect(config);
+/** PostgreSQL through Kysely, and transactions in phases (phases.ts) on the same pool. */
+export function createPostgres(connectionString: string, options: PostgresOptions = {}): { dialect: PostgresDialect; inPhases: InPhases } {
+  const pool = new ResilientPool(connectionString, options);
+  const config = { pool };
+  const shared = options.sharedWriteVersion;
+  const onWriteVersionError = options.onWriteVersionError ?? (() => {});
+  const dialect = shared ? new VersionBumpingPostgresDialect(config, shared, onWriteVersionError) : new PostgresDialect(config);
+  return { dialect, inPhases: postgresPhases(pool, shared, onWriteVersionError) };
+}
+
+const BEGIN = CompiledQuery.raw('begin');
+const COMMIT = CompiledQuery.raw('commit');
+
+/**
+ * Phases on PostgreSQL: BEGIN goes with the first phase's statements and
+ * COMMIT with the last's, each phase one batch (StatementBatch), so a
+ * transaction of two phases costs two round trips. As VersionBumpingDriver
+ * does for Kysely's transactions, a committed write of a table credentials
+ * are made from changes the shared write version.
+ */
+function postgresPhases(pool: ResilientPool, shared: SharedWriteVersion | undefined, onError: (error: Error) => void): InPhases {
+  return async (work) => {
+    const client = await pool.connect();
+    let begun = false;
+    /** Over: committed, or rolled back by a batch that failed. */
+    let over = false;
+    let wrote = false;
+    const send = async (statements: readonly CompiledQuery[], commit: boolean) => {
+      if (over) throw new Error('phases: the transaction is over');
+      wrote ||= statements.some(writesCredentialTables);
+      const sent = [...(begun ? [] : [BEGIN]), ...statements, ...(commit ? [COMMIT] : [])];
+      const first = begun ? 0 : 1;
+      begun = true;
+      try {
+        const results = await client.batch(sent);
+        over = commit;
+        return results.slice(first, first + statements.length);
+      } catch (error) {
+        over = true;
+        throw error;
+      }
+    };
+    try {
+      const result = await work({ run: (statements) => send(statements, false), commit: (statements) => send(statements, true) });
+      if (begun && !over) await client.query('rollback', []);
+      return result;
+    } catch (error) {
+      if (begun && !over) await client.query('rollback', []).catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+      if (wrote && shared !== undefined) await shared.bump().catch((error: unknown) => onError(error as Error));
+    }
+  };
 }

@@ -160,7 +160,7 @@ function writtenTable(node: OperationNode): string | undefined {
 }
 
 /** Whether a statement may change what a cached credential is made from (any write but one of a library's tables). */
-function writes(query: CompiledQuery): boolean {
+export function writesCredentialTables(query: CompiledQuery): boolean {
   const kind = query.query.kind;
   if (kind === 'SelectQueryNode') return false;
   if (kind === 'RawNode') return !/^\s*(select|show|explain)\b/i.test(query.sql);
@@ -217,7 +217,7 @@ export class VersionBumpingDriver implements Driver {
           return await inner.executeQuery<R>(query);
         } finally {
           // Also after an error: a statement that timed out on this side may still have been applied.
-          if (writes(query)) {
+          if (writesCredentialTables(query)) {
             if (state.inTransaction) state.wrote = true;
             else await this.#bump();
           }

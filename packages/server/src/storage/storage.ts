@@ -1,7 +1,8 @@
-import { Kysely, Migrator, sql, type Compilable, type LogEvent, type AliasedRawBuilder, type RawBuilder } from 'kysely';
+import { Kysely, Migrator, sql, type Compilable, type CompiledQuery, type LogEvent, type AliasedRawBuilder, type RawBuilder } from 'kysely';
 import type { Database, DialectName } from './database.ts';
 import { migrations } from './migrations/index.ts';
-import { createPostgresDialect } from './postgres.ts';
+import { createPostgres } from './postgres.ts';
+import { sqlitePhases, type InPhases } from './phases.ts';
 import { Checkpointer, createSqliteDialect } from './sqlite.ts';
 import type { WriteVersion } from './versioned-cache.ts';
 import { atMostOncePer } from './unavailable.ts';
@@ -20,6 +21,8 @@ export type { DialectName } from './database.ts';
 export interface Storage {
   readonly db: Kysely<Database>;
   readonly dialect: DialectName;
+  /** A transaction in phases, each sent as one (phases.ts): on PostgreSQL a round trip a phase. */
+  readonly inPhases: InPhases;
   /**
    * A subquery yielding the given ids, bound as ONE parameter. The SQL text is
    * the same for any number of ids, so the statement is prepared once and the
@@ -145,18 +148,17 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
     const shared = options.redisUrl ? holdableWriteVersion(createRedisWriteVersion(options.redisUrl, deploymentId)) : undefined;
     const catalogChanges = options.redisUrl ? createRedisCatalogChanges(options.redisUrl, deploymentId) : POLL_ONLY;
     const onWriteVersionError = options.onWriteVersionError && atMostOncePer(1000, options.onWriteVersionError, clock);
-    const db: Kysely<Database> = new Kysely<Database>({
-      dialect: createPostgresDialect(databaseUrl, {
-        ...options,
-        ...(shared && { sharedWriteVersion: shared }),
-        ...(onWriteVersionError && { onWriteVersionError }),
-      }),
-      log: queryLog(options),
+    const postgres = createPostgres(databaseUrl, {
+      ...options,
+      ...(shared && { sharedWriteVersion: shared }),
+      ...(onWriteVersionError && { onWriteVersionError }),
     });
+    const db: Kysely<Database> = new Kysely<Database>({ dialect: postgres.dialect, log: queryLog(options) });
     const idListParameter = (ids: readonly string[]) => ids;
     return {
       db,
       dialect: 'postgres',
+      inPhases: postgres.inPhases,
       idList: (ids) => sql<string>`(select unnest(${idListParameter(ids)}::text[]))`,
       idRows: (ids) => sql<{ value: string }>`(select unnest(${idListParameter(ids)}::text[]) as value)`.as('wanted'),
       idListParameter,
@@ -190,6 +192,7 @@ export function openStorage(databaseUrl: string, options: StorageOptions = {}): 
     return {
       db,
       dialect: 'sqlite',
+      inPhases: sqlitePhases(db),
       idList: (ids) => sql<string>`(select value from json_each(${idListParameter(ids)}))`,
       idRows: (ids) => sql<{ value: string }>`json_each(${idListParameter(ids)})`.as('wanted'),
       idListParameter,
@@ -248,17 +251,18 @@ export function precompiledQuery<Row, Args extends readonly unknown[]>(
   // Per bound parameter: the argument it takes, or -1 where the query's own value stays.
   const argumentAt = compiled.parameters.map((parameter) => markerTexts.indexOf(JSON.stringify(parameter)));
   if (markerTexts.some((_, i) => !argumentAt.includes(i))) throw new Error('precompiledQuery: the query must bind every argument');
-  const on = (executor: Kysely<Database>) => async (...args: Args): Promise<Row[]> => {
+  const bound = (...args: Args): CompiledQuery<Row> => {
     const values = parametersOf(args);
-    const parameters = compiled.parameters.map((parameter, index) => (argumentAt[index] === -1 ? parameter : values[argumentAt[index]!]));
-    return (await executor.executeQuery<Row>({ ...compiled, parameters })).rows;
+    return { ...compiled, parameters: compiled.parameters.map((parameter, index) => (argumentAt[index] === -1 ? parameter : values[argumentAt[index]!])) };
   };
-  return Object.assign(on(db), { on });
+  const on = (executor: Kysely<Database>) => async (...args: Args): Promise<Row[]> => (await executor.executeQuery<Row>(bound(...args))).rows;
+  return Object.assign(on(db), { on, compiled: bound });
 }
 
-/** A query compiled once (precompiledQuery): run on the database, or `on` a transaction of it. */
+/** A query compiled once (precompiledQuery): run on the database, or `on` a transaction of it, or `compiled` with values for another to run. */
 export type PrecompiledQuery<Row, Args extends readonly unknown[]> = ((...args: Args) => Promise<Row[]>) & {
   on(executor: Kysely<Database>): (...args: Args) => Promise<Row[]>;
+  compiled(...args: Args): CompiledQuery<Row>;
 };
 
 /**

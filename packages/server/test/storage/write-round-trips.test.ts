@@ -11,17 +11,18 @@ import { startRoundTripCounter, type RoundTripCounter } from './pg-round-trips.t
 const postgres = dialects.find((d) => d.name === 'postgres');
 
 /**
- * Each write's round trips today, the catalog rows it reads cached as a running
- * node has them (they were 10 to 18 before the retention
- * sweeps left the writes' path). Issue 56 asks for at most 3. What a keyed
- * write still makes: the Idempotency-Key's claim, BEGIN, the user's lock,
- * the write's own reads and writes (1 to 6), the feed's changes with the
- * counter and the answer kept (one statement), COMMIT. A write that gains a
- * round trip fails here; one that loses one is written down here.
+ * Each write's round trips, the catalog rows it reads cached as a running
+ * node has them (they were 10 to 18 before issue 56). A keyed write makes
+ * three: the Idempotency-Key's claim (on its own, so that a second request
+ * with the key meanwhile is told at once: contract section 14); BEGIN with
+ * the user's lock and every read the write needs; its writes, the feed's
+ * changes with the counter and the answer kept, and COMMIT
+ * (library/user-write.ts, storage/phases.ts). The PUT and DELETE take no key:
+ * two. A write that gains a round trip fails here.
  */
 const ROUND_TRIPS = {
-  SaveItems: 7, RemoveSavedItems: 6, FollowArtists: 7, UnfollowArtists: 6, ReportPlays: 8, ReportProgress: 9, HideContinueWatching: 8,
-  CreatePlaylist: 12, UpdatePlaylist: 6, AddPlaylistItems: 12, MovePlaylistItems: 11, RemovePlaylistItems: 9, ReplacePlaylistItems: 10, DeletePlaylist: 6,
+  SaveItems: 3, RemoveSavedItems: 3, FollowArtists: 3, UnfollowArtists: 3, ReportPlays: 3, ReportProgress: 3, HideContinueWatching: 3,
+  CreatePlaylist: 3, UpdatePlaylist: 2, AddPlaylistItems: 3, MovePlaylistItems: 3, RemovePlaylistItems: 3, ReplacePlaylistItems: 2, DeletePlaylist: 2,
 };
 
 /**
