@@ -16,7 +16,7 @@ export interface PlayRow {
 export type HistoryPosition = readonly [startedAt: number, playId: string];
 
 /** A user's plays, keyed by the playId their client chose. */
-export function createHistoryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idList' | 'idRows'>) {
+export function createHistoryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idList' | 'idRows' | 'idListParameter'>) {
   const { db } = storage;
 
   // page()'s two queries, compiled once (storage.ts, precompiledQuery).
@@ -32,17 +32,24 @@ export function createHistoryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
     return sameTime.unionAll(older).orderBy('started_at', 'desc').orderBy('play_id', 'asc').limit(limit);
   }, [marker.text(0), marker.number(1), marker.number(2), marker.text(3), marker.number(4)]);
 
+  // A write's reads (HistoryWrite.before), compiled once.
+  const durationsQuery = precompiledQuery(db, (songIds: readonly string[]) =>
+    db.selectFrom('songs').select(['id', 'duration_ms']).where('id', 'in', storage.idList(songIds)).where('withdrawn', '=', 0),
+  [[marker.text(0)]], ([songIds]) => [storage.idListParameter(songIds)]);
+  // Each playId by the primary key (Storage.idRows says why not IN: here it walked all of a user's plays).
+  const reportedQuery = precompiledQuery(db, (playIds: readonly string[], userId: string) =>
+    db.selectFrom(storage.idRows(playIds)).crossJoin('play_history as p').select(['p.play_id', 'p.counted'])
+      .where('p.user_id', '=', userId).whereRef('p.play_id', '=', 'wanted.value'),
+  [[marker.text(0)], marker.text(1)], ([playIds, userId]) => [storage.idListParameter(playIds), userId]);
+
   return {
     /** The user's history within one of their writes (user-write.ts). */
     within({ userId, read: reads, write }: UserWriteSession): HistoryWrite {
       return {
         async before(songIds, playIds) {
           const [durations, recorded] = await reads(
-            read(db.selectFrom('songs').select(['id', 'duration_ms']).where('id', 'in', storage.idList(songIds)).where('withdrawn', '=', 0),
-              (rows) => new Map(rows.map((row) => [row.id, Number(row.duration_ms)]))),
-            // Each playId by the primary key (Storage.idRows says why not IN: here it walked all of a user's plays).
-            read(db.selectFrom(storage.idRows(playIds)).crossJoin('play_history as p').select(['p.play_id', 'p.counted'])
-              .where('p.user_id', '=', userId).whereRef('p.play_id', '=', 'wanted.value'), (rows) => new Map(rows.map((row) => [row.play_id, row.counted === 1]))),
+            read(durationsQuery.compiled(songIds), (rows) => new Map(rows.map((row) => [row.id, Number(row.duration_ms)]))),
+            read(reportedQuery.compiled(playIds, userId), (rows) => new Map(rows.map((row) => [row.play_id, row.counted === 1]))),
           );
           return { durations, recorded };
         },

@@ -41,6 +41,14 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
       .where('li.user_id', '=', userId).where('li.kind', '=', kind).whereRef('li.item_id', '=', 'wanted.value'),
   [[marker.text(0)], marker.text(1), marker.text(2) as LibraryKind], ([ids, userId, kind]) => [storage.idListParameter(ids), userId, kind]);
 
+  /** Which of these ids the catalog shows, each with when the user saved it, if they have: a query a kind (songs, albums and artists alike). */
+  const visibleSavedQuery = (kind: LibraryKind) => precompiledQuery(db, (ids: readonly string[], userId: string) =>
+    db.selectFrom(`${CATALOG_TABLE[kind]} as c` as 'songs as c')
+      .leftJoin('library_items as li', (join) => join.onRef('li.item_id', '=', 'c.id').on('li.user_id', '=', userId).on('li.kind', '=', kind))
+      .select(['c.id', 'li.saved_at']).where('c.id', 'in', storage.idList(ids)).where('c.withdrawn', '=', 0),
+  [[marker.text(0)], marker.text(1)], ([ids, userId]) => [storage.idListParameter(ids), userId]);
+  const visibleSavedQueries = { song: visibleSavedQuery('song'), album: visibleSavedQuery('album'), artist: visibleSavedQuery('artist') };
+
   // The change feed's queries, compiled once (storage.ts, precompiledQuery).
   const changeCountQuery = precompiledLookup(db, (userId) => db.selectFrom('users').leftJoin('library_counters', 'library_counters.user_id', 'users.id')
     .select('library_counters.changes').where('users.id', '=', userId));
@@ -86,10 +94,8 @@ export function createLibraryRepo(storage: Pick<Storage, 'db' | 'dialect' | 'idL
           // One statement a kind for what were two (which the catalog shows, which the user has), all in one round trip (issue 56).
           // Songs, albums and artists alike: an id and `withdrawn` are all it reads of them.
           const kinds = [...byKind].filter(([, ids]) => ids.length > 0);
-          const found = await reads(...kinds.map(([kind, ids]) => read(db.selectFrom(`${CATALOG_TABLE[kind]} as c` as 'songs as c')
-            .leftJoin('library_items as li', (join) => join.onRef('li.item_id', '=', 'c.id').on('li.user_id', '=', userId).on('li.kind', '=', kind))
-            .select(['c.id', 'li.saved_at']).where('c.id', 'in', storage.idList(ids)).where('c.withdrawn', '=', 0),
-          (rows) => new Map(rows.map((row) => [row.id, row.saved_at === null ? undefined : Number(row.saved_at)])))));
+          const found = await reads(...kinds.map(([kind, ids]) => read(visibleSavedQueries[kind].compiled(ids, userId),
+            (rows) => new Map(rows.map((row) => [row.id, row.saved_at === null ? undefined : Number(row.saved_at)])))));
           return new Map([...byKind.keys()].map((kind) => [kind, found[kinds.findIndex(([known]) => known === kind)] ?? new Map()]));
         },
         async saved(byKind) {

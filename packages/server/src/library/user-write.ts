@@ -1,6 +1,6 @@
 import { sql, type Compilable, type CompiledQuery, type QueryCreator } from 'kysely';
 import type { Database, LibraryChangesTable } from '../storage/database.ts';
-import type { Storage } from '../storage/storage.ts';
+import { precompiledLookup, type Storage } from '../storage/storage.ts';
 import { databaseUnavailable } from '../storage/unavailable.ts';
 
 /**
@@ -68,7 +68,7 @@ export interface UserWriteSession {
 }
 
 /**
- * Takes the user's counter row for the rest of the transaction (made on
+ * What takes the user's counter row for the rest of the transaction (made on
  * the first write; a write, so on SQLite the transaction holds the write
  * lock from here) and answers how many changes the library has had;
  * no row when there is no such user.
@@ -79,15 +79,16 @@ export interface UserWriteSession {
  * or a deadlock between the delete's cascade and the write's key check).
  * SQLite's single writer keeps the delete out already.
  */
-function lockUser(storage: WriteStorage, userId: string): Read<number | undefined> {
-  return read(storage.db.insertInto('library_counters')
+function userLock(storage: WriteStorage): (userId: string) => Read<number | undefined> {
+  const lock = precompiledLookup(storage.db, (userId) => storage.db.insertInto('library_counters')
     .columns(['user_id', 'changes'])
     .expression((eb) => {
       const user = eb.selectFrom('users').select((inner) => ['id', inner.lit(0).as('changes')]).where('id', '=', userId);
       return storage.dialect === 'postgres' ? user.forKeyShare() : user;
     })
     .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ changes: eb.ref('library_counters.changes') })))
-    .returning('changes'), ([row]) => (row === undefined ? undefined : Number(row.changes)));
+    .returning('changes'));
+  return (userId) => read(lock.compiled(userId), ([row]) => (row === undefined ? undefined : Number(row.changes)));
 }
 
 /** What a user's write needs of the storage. */
@@ -124,8 +125,8 @@ const FOUND_NOTHING = '22012';
  * one for its end (its last writes, the feed's changes, the answer kept and
  * COMMIT): two when it reads once (issue 56, test/storage/write-round-trips.test.ts).
  */
-export async function writeAsUser<T>(
-  storage: WriteStorage, userId: string, work: (session: UserWriteSession) => Promise<T>, beforeCommit?: BeforeCommit<T>,
+async function writeAsUser<T>(
+  storage: WriteStorage, lockUser: ReturnType<typeof userLock>, userId: string, work: (session: UserWriteSession) => Promise<T>, beforeCommit?: BeforeCommit<T>,
 ): Promise<T | undefined> {
   const gone = new Error('the user is gone');
   try {
@@ -136,7 +137,7 @@ export async function writeAsUser<T>(
       let at = 0;
       /** Runs what was written, then `reads`, taking the user's turn first if not yet taken; answers the reads' rows. */
       const phase = async (reads: readonly CompiledQuery[]): Promise<unknown[][]> => {
-        const lock = count === undefined ? lockUser(storage, userId) : undefined;
+        const lock = count === undefined ? lockUser(userId) : undefined;
         const statements = [...(lock ? [lock.statement!] : []), ...written, ...reads];
         const before = statements.length - reads.length;
         written = [];
@@ -247,13 +248,14 @@ export function createUserStore<Tx>(storage: WriteStorage, bind: (session: UserW
   const { wrote = () => {}, turnTimeoutMs = 0 } = options;
   /** What a user's next write on this node waits for; gone once it has ended with none after it. */
   const turns = new Map<string, Promise<unknown>>();
+  const lockUser = userLock(storage);
   return {
     async write(userId, work, beforeCommit) {
       const before = turns.get(userId);
       let ran = false;
       const run = waitTurn(before, turnTimeoutMs).then(() => {
         ran = true;
-        return writeAsUser(storage, userId, (session) => work(bind(session)), beforeCommit);
+        return writeAsUser(storage, lockUser, userId, (session) => work(bind(session)), beforeCommit);
       });
       const ended: Promise<unknown> = run.then(() => {}, () => (ran ? undefined : before));
       turns.set(userId, ended);

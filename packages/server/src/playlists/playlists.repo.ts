@@ -157,60 +157,86 @@ export interface Spot {
  * One playlist write's reads and statements, within the owner's write
  * (user-write.ts): each read is a Read, for the service to ask together
  * with the others it needs (one round trip on PostgreSQL), and each change
- * is written, to run at the write's end.
+ * is written, to run at the write's end. The reads are compiled once
+ * (storage.ts, precompiledQuery), a shape each.
  */
-function writeSession(storage: RepoStorage, session: UserWriteSession) {
+function writeSessions(storage: RepoStorage) {
   const { db } = storage;
-  const { write } = session;
-  const shownEntries = (playlistId: string) => db.selectFrom('playlist_items as pi').innerJoin('songs as s', 's.id', 'pi.song_id')
-    .select(['pi.order_key', 'pi.item_id', 's.album_id']).where('pi.playlist_id', '=', playlistId).where('s.withdrawn', '=', 0)
-    .orderBy('pi.order_key').orderBy('pi.item_id');
-  return {
-    record: session.record,
-    read: session.read,
+  const idList = (n: number) => [marker.text(n)];
+  const findQuery = precompiledLookup(db, (id) => db.selectFrom('playlists as p').innerJoin('users as u', 'u.id', 'p.owner_id').select(playlistColumns).where('p.id', '=', id));
+  const ownerQuery = precompiledLookup(db, (userId) => db.selectFrom('users as u').select(['u.username', (eb) => eb.selectFrom('playlists')
+    .select((inner) => inner.fn.countAll<number | string>().as('n')).where('owner_id', '=', userId).as('owned')]).where('u.id', '=', userId));
+  const playableQuery = precompiledQuery(db, (songIds: readonly string[]) =>
+    db.selectFrom('songs').select(['id', 'duration_ms', 'album_id']).where('id', 'in', storage.idList(songIds)).where('withdrawn', '=', 0),
+  [idList(0)], ([songIds]) => [storage.idListParameter(songIds)]);
+  // Each entry by its key (Storage.idRows says why not IN).
+  const entriesQuery = precompiledQuery(db, (playlistId: string, itemIds: readonly string[]) =>
+    db.selectFrom(storage.idRows(itemIds)).crossJoin('playlist_items as pi').innerJoin('songs as s', 's.id', 'pi.song_id')
+      .select(['pi.item_id', 'pi.order_key', 'pi.song_id', 'pi.added_at', 'pi.placed_version', 'pi.duration_ms', 's.album_id', 's.withdrawn'])
+      .where('pi.playlist_id', '=', playlistId).whereRef('pi.item_id', '=', 'wanted.value'),
+  [marker.text(0), idList(1)], ([playlistId, itemIds]) => [playlistId, storage.idListParameter(itemIds)]);
 
-    find: (id: string) => read(db.selectFrom('playlists as p').innerJoin('users as u', 'u.id', 'p.owner_id').select(playlistColumns).where('p.id', '=', id),
-      ([row]) => row && playlistOf(row)),
+  // Where entries go (spot): at the end, the last key; before an entry, its key, the key before it and, for an add
+  // (whose answer says where its entries stand), how many stand before it. Each leaving out the entries moved, or not.
+  const lastKey = (excluding: boolean) => precompiledQuery(db, (playlistId: string, moved: readonly string[]) => {
+    const keys = db.selectFrom('playlist_items as k').select('k.order_key').where('k.playlist_id', '=', playlistId);
+    return (excluding ? keys.where('k.item_id', 'not in', storage.idList(moved)) : keys).orderBy('k.order_key', 'desc').limit(1);
+  }, [marker.text(0), idList(1)], ([playlistId, moved]) => (excluding ? [playlistId, storage.idListParameter(moved)] : [playlistId]));
+  const keyThere = (excluding: boolean, counting: boolean) => precompiledQuery(db, (playlistId: string, itemId: string, moved: readonly string[]) =>
+    db.selectFrom('playlist_items as t').select((eb) => {
+      const before = eb.selectFrom('playlist_items as k').select('k.order_key').where('k.playlist_id', '=', playlistId).whereRef('k.order_key', '<', 't.order_key');
+      return [
+        't.order_key',
+        (excluding ? before.where('k.item_id', 'not in', storage.idList(moved)) : before).orderBy('k.order_key', 'desc').limit(1).as('key_before'),
+        counting
+          ? eb.selectFrom('playlist_items as b').select((inner) => inner.fn.countAll<number | string>().as('n')).where('b.playlist_id', '=', playlistId)
+            .whereRef('b.order_key', '<', 't.order_key').as('count_before')
+          : eb.lit(0).as('count_before'),
+      ];
+    }).where('t.playlist_id', '=', playlistId).where('t.item_id', '=', itemId),
+  [marker.text(0), marker.text(1), idList(2)], ([playlistId, itemId, moved]) => (excluding ? [playlistId, itemId, storage.idListParameter(moved)] : [playlistId, itemId]));
+  const spotQueries = {
+    end: [lastKey(false), lastKey(true)],
+    before: [[keyThere(false, false), keyThere(false, true)], [keyThere(true, false), keyThere(true, true)]],
+  };
+
+  // The first shown entries for the cover (coverScan): leaving out some or not, a page of them or all.
+  const shownEntries = (excluding: boolean, limited: boolean) => precompiledQuery(db, (playlistId: string, moved: readonly string[], limit: number) => {
+    let shown = db.selectFrom('playlist_items as pi').innerJoin('songs as s', 's.id', 'pi.song_id')
+      .select(['pi.order_key', 'pi.item_id', 's.album_id']).where('pi.playlist_id', '=', playlistId).where('s.withdrawn', '=', 0);
+    if (excluding) shown = shown.where('pi.item_id', 'not in', storage.idList(moved));
+    shown = shown.orderBy('pi.order_key').orderBy('pi.item_id');
+    return limited ? shown.limit(limit) : shown;
+  }, [marker.text(0), idList(1), marker.number(2)], ([playlistId, moved, limit]) => [playlistId, ...(excluding ? [storage.idListParameter(moved)] : []), ...(limited ? [limit] : [])]);
+  const coverQueries = [[shownEntries(false, false), shownEntries(false, true)], [shownEntries(true, false), shownEntries(true, true)]];
+
+  return (session: UserWriteSession) => writeSession(storage, session, {
+    find: (id: string) => read(findQuery.compiled(id), ([row]) => row && playlistOf(row)),
 
     /** How many playlists the user has, and their name. */
-    owner: (userId: string) => read(db.selectFrom('users as u').select(['u.username', (eb) => eb.selectFrom('playlists').select((inner) => inner.fn.countAll<number | string>().as('n'))
-      .where('owner_id', '=', userId).as('owned')]).where('u.id', '=', userId),
-    ([row]) => ({ name: row?.username ?? '', owned: Number(row?.owned ?? 0) })),
+    owner: (userId: string) => read(ownerQuery.compiled(userId), ([row]) => ({ name: row?.username ?? '', owned: Number(row?.owned ?? 0) })),
 
     /** The songs of these ids the catalog shows, with their lengths and albums. */
-    playableSongs: (songIds: readonly string[]) => (songIds.length === 0 ? answered(new Map<string, PlayableSong>()) : read(
-      db.selectFrom('songs').select(['id', 'duration_ms', 'album_id']).where('id', 'in', storage.idList(songIds)).where('withdrawn', '=', 0),
+    playableSongs: (songIds: readonly string[]) => (songIds.length === 0 ? answered(new Map<string, PlayableSong>()) : read(playableQuery.compiled(songIds),
       (rows) => new Map(rows.map((row): [string, PlayableSong] => [row.id, { durationMs: Number(row.duration_ms), albumId: row.album_id }])))),
 
     /** These entries of the playlist, by id, with their songs' lengths and albums. */
-    entriesById: (playlistId: string, itemIds: readonly string[]) => (itemIds.length === 0 ? answered([] as NamedEntry[]) : read(
-      // Each entry by its key (Storage.idRows says why not IN).
-      db.selectFrom(storage.idRows(itemIds)).crossJoin('playlist_items as pi').innerJoin('songs as s', 's.id', 'pi.song_id')
-        .select(['pi.item_id', 'pi.order_key', 'pi.song_id', 'pi.added_at', 'pi.placed_version', 'pi.duration_ms', 's.album_id', 's.withdrawn'])
-        .where('pi.playlist_id', '=', playlistId).whereRef('pi.item_id', '=', 'wanted.value'),
+    entriesById: (playlistId: string, itemIds: readonly string[]) => (itemIds.length === 0 ? answered([] as NamedEntry[]) : read(entriesQuery.compiled(playlistId, itemIds),
       (rows) => rows.map((row): NamedEntry => ({ ...entryOf(row), durationMs: Number(row.duration_ms), albumId: row.album_id, shown: Number(row.withdrawn) === 0 })))),
 
     /**
-     * Where entries go just before the entry `beforeItemId`, leaving out `excluding` (entries being moved): undefined
-     * when there is no such entry. At the end (no entry named), the last key.
+     * Where entries go just before the entry `beforeItemId`, leaving out `excluding` (entries being moved), with how
+     * many stand before it when `counting`: undefined when there is no such entry. At the end (no entry named), the
+     * last key (null: no entry).
      */
-    spot(playlistId: string, beforeItemId: string | undefined, excluding: readonly string[]) {
-      const others = (query: ReturnType<typeof keys>) => (excluding.length > 0 ? query.where('item_id', 'not in', storage.idList(excluding)) : query);
-      const keys = () => db.selectFrom('playlist_items').select('order_key').where('playlist_id', '=', playlistId);
+    spot(playlistId: string, beforeItemId: string | undefined, excluding: readonly string[], counting = false) {
+      const leaving = excluding.length > 0 ? 1 : 0;
       if (beforeItemId === undefined) {
-        return read(others(keys()).orderBy('order_key', 'desc').limit(1), ([row]): Spot | null => (row === undefined ? null : { key: '', keyBefore: row.order_key, countBefore: 0 }));
+        return read(spotQueries.end[leaving]!.compiled(playlistId, excluding),
+          ([row]): Spot | null => (row === undefined ? null : { key: '', keyBefore: row.order_key, countBefore: 0 }));
       }
-      return read(db.selectFrom('playlist_items as t').select((eb) => {
-        let keyBefore = eb.selectFrom('playlist_items as k').select('k.order_key').where('k.playlist_id', '=', playlistId).whereRef('k.order_key', '<', 't.order_key');
-        if (excluding.length > 0) keyBefore = keyBefore.where('k.item_id', 'not in', storage.idList(excluding));
-        return [
-          't.order_key',
-          keyBefore.orderBy('k.order_key', 'desc').limit(1).as('key_before'),
-          eb.selectFrom('playlist_items as b').select((inner) => inner.fn.countAll<number | string>().as('n')).where('b.playlist_id', '=', playlistId)
-            .whereRef('b.order_key', '<', 't.order_key').as('count_before'),
-        ];
-      }).where('t.playlist_id', '=', playlistId).where('t.item_id', '=', beforeItemId),
-      ([row]): Spot | undefined => row && { key: row.order_key, keyBefore: row.key_before ?? null, countBefore: Number(row.count_before ?? 0) });
+      return read(spotQueries.before[leaving]![counting ? 1 : 0]!.compiled(playlistId, beforeItemId, excluding),
+        ([row]): Spot | undefined => row && { key: row.order_key, keyBefore: row.key_before ?? null, countBefore: Number(row.count_before ?? 0) });
     },
 
     /**
@@ -218,10 +244,20 @@ function writeSession(storage: RepoStorage, session: UserWriteSession) {
      * (COVER_SCAN unless given; null: all), what a write's new cover is worked out from (coverAfter).
      */
     coverScan(playlistId: string, excluding: readonly string[], limit: number | null = COVER_SCAN) {
-      const shown = excluding.length > 0 ? shownEntries(playlistId).where('pi.item_id', 'not in', storage.idList(excluding)) : shownEntries(playlistId);
-      return read(limit === null ? shown : shown.limit(limit),
+      return read(coverQueries[excluding.length > 0 ? 1 : 0]![limit === null ? 0 : 1]!.compiled(playlistId, excluding, limit ?? 0),
         (rows) => ({ entries: rows.map((row): CoverEntry => ({ orderKey: row.order_key, itemId: row.item_id, albumId: row.album_id })), all: limit === null || rows.length < limit }));
     },
+  });
+}
+
+/** A playlist write (writeSessions): the reads compiled once, and the statements it writes. */
+function writeSession<Reads extends object>(storage: RepoStorage, session: UserWriteSession, reads: Reads) {
+  const { db } = storage;
+  const { write } = session;
+  return {
+    record: session.record,
+    read: session.read,
+    ...reads,
 
     insert(playlist: Omit<PlaylistRow, 'ownerName'>): void {
       write(db.insertInto('playlists').values({
@@ -323,7 +359,7 @@ export function createPlaylistsRepo(storage: RepoStorage) {
 
   return {
     /** The user's playlists within one of their writes (user-write.ts), on its transaction. */
-    within: (session: UserWriteSession): PlaylistWrite => writeSession(storage, session),
+    within: writeSessions(storage),
 
     /**
      * Runs `work` on one snapshot: every read in it sees the database as of
@@ -355,6 +391,6 @@ export interface PlaylistRead {
 }
 
 /** What one playlist write may do, inside the owner's write transaction (PlaylistsRepo.within). */
-export type PlaylistWrite = ReturnType<typeof writeSession>;
+export type PlaylistWrite = ReturnType<ReturnType<typeof writeSessions>>;
 
 export type PlaylistsRepo = ReturnType<typeof createPlaylistsRepo>;

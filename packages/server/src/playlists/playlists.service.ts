@@ -426,7 +426,7 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
     ): Promise<EntriesWritten> {
       return write(userId, async (session, now) => {
         const [found, songs, spot, scanned] = await session.read(
-          session.find(id), session.playableSongs(distinct(songIds)), session.spot(id, beforeItemId, []), session.coverScan(id, []),
+          session.find(id), session.playableSongs(distinct(songIds)), session.spot(id, beforeItemId, [], true), session.coverScan(id, []),
         );
         const playlist = ownedForWrite(found, userId, id, ifMatch);
         checkRoom(playlist.itemCount, songIds.length);
