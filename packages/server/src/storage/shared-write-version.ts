@@ -64,15 +64,38 @@ export function createRedisWriteVersion(url: string, deploymentId: () => Promise
     return command();
   });
 
+  const ask = async (): Promise<string | null> => {
+    try {
+      const key = await keyOf();
+      return key === undefined ? null : await run(() => redis.maqamWriteVersion(key, randomUUID()));
+    } catch {
+      return null;
+    }
+  };
+  /** The read under way, and the one that the callers who came while it ran share (current). */
+  let asking: Promise<string | null> | undefined;
+  let nextAsking: Promise<string | null> | undefined;
+  const current = (): Promise<string | null> => {
+    if (asking === undefined) {
+      const read = ask();
+      asking = read;
+      void read.finally(() => {
+        if (asking === read) asking = undefined;
+      });
+      return read;
+    }
+    // A read is under way, asked before this caller came: a write committed since may not be in its answer. The
+    // callers who come while it runs share one read asked once it has answered, so each still sees every write
+    // that committed before it came, and a node asks Redis once a round trip, not once a request.
+    nextAsking ??= asking.then(() => {
+      nextAsking = undefined;
+      return current();
+    });
+    return nextAsking;
+  };
+
   return {
-    async current() {
-      try {
-        const key = await keyOf();
-        return key === undefined ? null : await run(() => redis.maqamWriteVersion(key, randomUUID()));
-      } catch {
-        return null;
-      }
-    },
+    current,
     async bump() {
       try {
         const key = await keyOf();

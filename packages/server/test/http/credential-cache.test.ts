@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { connect, createServer, type Server } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, createApiKeysRepo, createApiKeysService, createUsersService, loadConfig, openStorage, VERSION_MAX_AGE_MS, type Storage } from '@maqam/server';
 import { dialects } from '../dialects.ts';
@@ -280,6 +281,73 @@ describe.skipIf(!redisUp || !dialects.some((d) => d.name === 'postgres'))('crede
     expect(keyReads).toBe(3);
     await createApiKeysService(createApiKeysRepo(other.db)).revoke(id);
     expect((await song()).statusCode).toBe(401);
+  });
+});
+
+/**
+ * A node asks Redis for the shared write version once for the requests that
+ * come while a read is under way (storage/shared-write-version.ts): a request
+ * begun after a revocation answered must not take the answer of a read asked
+ * before it. Node A reaches Redis through a proxy that holds Redis's answers
+ * back, so a read asked before the revocation is still under way after it.
+ */
+describe.skipIf(!redisUp || !dialects.some((d) => d.name === 'postgres'))('the write version asked once for requests that come together, on PostgreSQL with Redis', () => {
+  let server: TestServer;
+  let node: { app: FastifyInstance; storage: Storage };
+  let other: FastifyInstance;
+  let otherStorage: Storage;
+  let proxy: Server;
+  /** Redis's answers to node A not yet passed on, and whether they are held. */
+  const heldAnswers: (() => void)[] = [];
+  let holding = false;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialects.find((d) => d.name === 'postgres')!);
+    const redis = new URL(REDIS_URL);
+    proxy = createServer((client) => {
+      const upstream = connect(Number(redis.port || 6379), redis.hostname);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+      client.pipe(upstream);
+      upstream.on('data', (chunk: Buffer) => (holding ? heldAnswers.push(() => client.write(chunk)) : client.write(chunk)));
+    });
+    const port = await new Promise<number>((resolve) => proxy.listen(0, '127.0.0.1', () => resolve((proxy.address() as { port: number }).port)));
+    const config = loadConfig({ DATABASE_URL: server.databaseUrl, MAQAM_SECRET: 'x'.repeat(40) });
+    const storage = openStorage(server.databaseUrl, { redisUrl: `redis://127.0.0.1:${port}` });
+    node = { app: await buildApp({ config, storage, logger: false }), storage };
+    otherStorage = openStorage(server.databaseUrl, { redisUrl: REDIS_URL });
+    other = await buildApp({ config, storage: otherStorage, logger: false });
+  });
+  afterAll(async () => {
+    holding = false;
+    for (const pass of heldAnswers.splice(0)) pass();
+    await node?.app.close();
+    await node?.storage.close();
+    await other?.close();
+    await otherStorage?.close();
+    proxy?.close();
+    await server?.close();
+  });
+
+  it('refuses a token on a request begun after another node revoked it, while a read asked before is under way', async () => {
+    const accounts = await seedAccounts(server);
+    const { access_token: token } = await tokensFor(server, accounts.client.clientId, accounts.user.username, 'read');
+    const ask = () => node.app.inject({ method: 'GET', url: '/v1/auth/tokeninfo', headers: { authorization: `Bearer ${token}` } });
+    // Kept in memory at the version Redis holds now.
+    for (let i = 0; i < 2; i++) expect((await ask()).statusCode).toBe(200);
+    holding = true;
+    const before = ask();
+    // Redis has answered the read asked for it (the version before the revocation): held here.
+    await vi.waitFor(() => expect(heldAnswers.length).toBeGreaterThan(0));
+    const revoked = await other.inject({ method: 'POST', url: '/v1/auth/token/revoke', headers: { 'content-type': 'application/json' }, payload: { token } });
+    expect(revoked.statusCode).toBe(200);
+    const after = ask();
+    holding = false;
+    for (const pass of heldAnswers.splice(0)) pass();
+    expect((await before).statusCode).toBe(200);
+    expect((await after).statusCode).toBe(401);
   });
 });
 
