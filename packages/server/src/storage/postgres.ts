@@ -160,8 +160,6 @@ class ResilientPool implements PostgresPool {
   readonly #preparedMaxParameters: number;
   /** Each prepared statement's name, by its text. */
   readonly #statementNames = new Map<string, string>();
-  /** Each connection's wrapper (connect). */
-  readonly #wrapped = new WeakMap<pg.PoolClient, PooledClient>();
 
   constructor(connectionString: string, options: PostgresOptions) {
     this.#connectionString = connectionString;
@@ -187,17 +185,6 @@ class ResilientPool implements PostgresPool {
       if (isPostgresDatabaseMissing(error)) throw databaseUnavailable(databaseMissing(this.#connectionString, error));
       throw databaseUnavailable(error);
     }
-    // One wrapper a connection for its life, as Kysely keeps its own by it: none made again at each statement.
-    let pooled = this.#wrapped.get(client);
-    if (pooled === undefined) {
-      pooled = this.#wrap(client);
-      this.#wrapped.set(client, pooled);
-    }
-    return pooled;
-  }
-
-  /** A pooled connection as Kysely and the phases use it: guarded statements, batches, and a release that drops it once broken. */
-  #wrap(client: pg.PoolClient): PooledClient {
     let broken = false;
     const timeoutMs = this.#timeoutMs;
     const preparedMaxParameters = this.#preparedMaxParameters;
