@@ -157,6 +157,8 @@ async function writeAsUser<T>(
           return reads.map((one) => one.answer(one.statement === undefined ? [] : rows[next++]!)) as Answers<typeof reads>;
         },
         write(...statements) {
+          // Written before the user's turn is taken, they would run in its round trip even when the user is gone.
+          if (count === undefined) throw new Error('a user\'s write reads (session.read) before it writes');
           for (const statement of statements) if (statement !== undefined) written.push('compile' in statement ? statement.compile() : statement);
         },
         record(change, now) {

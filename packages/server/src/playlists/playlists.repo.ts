@@ -295,14 +295,15 @@ function writeSession<Reads extends object>(storage: RepoStorage, session: UserW
     /**
      * Gives these entries new keys, and the version that placed them, in one
      * statement: a move changes only where they stand (their order index
-     * entries and their rows), not the primary key's.
+     * entries and their rows), not the primary key's. Built by Kysely as an
+     * UPDATE of playlist_items, so it is known for a library write: it leaves
+     * the shared write version, and the credentials nodes keep, alone.
      */
     place(playlistId: string, keys: ReadonlyMap<string, string>, placedVersion: number): void {
       if (keys.size === 0) return;
-      const rows = sql.join([...keys].map(([itemId, key]) => sql`(${itemId}, cast(${key} as text))`));
-      write(sql`with placed (item_id, order_key) as (values ${rows})
-        update playlist_items set order_key = placed.order_key, placed_version = ${placedVersion}
-        from placed where playlist_items.playlist_id = ${playlistId} and playlist_items.item_id = placed.item_id`.compile(db));
+      const key = sql<string>`case ${sql.ref('item_id')} ${sql.join([...keys].map(([itemId, orderKey]) => sql`when ${itemId} then cast(${orderKey} as text)`), sql` `)} end`;
+      write(db.updateTable('playlist_items').set({ order_key: key, placed_version: placedVersion })
+        .where('playlist_id', '=', playlistId).where('item_id', 'in', storage.idList([...keys.keys()])));
     },
 
     deleteEntries(playlistId: string, itemIds: readonly string[]): void {

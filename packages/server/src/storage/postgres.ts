@@ -111,9 +111,10 @@ class StatementBatch extends pg.Query {
   /** pg's Query answers through it (set before the batch is handed to the client). */
   declare callback: (error: Error | null, results: pg.QueryResult | pg.QueryResult[]) => void;
 
+  /** Throws, before anything is sent, for a value pg cannot send (as pg's own Query would at its Bind). */
   constructor(statements: readonly BatchStatement[]) {
     super({ text: statements.map((statement) => statement.text).join(';\n') });
-    this.#statements = statements;
+    this.#statements = statements.map((statement) => ({ ...statement, values: statement.values.map((value) => prepareValue(value)) }));
   }
 
   requiresPreparation(): boolean {
@@ -130,7 +131,7 @@ class StatementBatch extends pg.Query {
           this.prepared.push(name);
         }
       }
-      (connection as unknown as { bind(config: object): void }).bind({ portal: '', statement: name ?? '', values, valueMapper: prepareValue });
+      (connection as unknown as { bind(config: object): void }).bind({ portal: '', statement: name ?? '', values });
       connection.describe({ type: 'P', name: '' }, false);
       connection.execute({ portal: '' }, false);
     }
@@ -190,7 +191,8 @@ class ResilientPool implements PostgresPool {
     const preparedMaxParameters = this.#preparedMaxParameters;
     const connection = (client as unknown as { connection: PreparedNames }).connection;
     /** Runs `submit`'s statements under the deadline; failures of reach become 503s and the connection goes. */
-    const guarded = async <R>(submit: () => Promise<R>): Promise<R> => {
+    /** `statements`: how many statements `submit` runs, each of which the server gives its statement_timeout. */
+    const guarded = async <R>(submit: () => Promise<R>, statements = 1): Promise<R> => {
       let timer: NodeJS.Timeout | undefined;
       try {
         const running = submit();
@@ -199,7 +201,7 @@ class ResilientPool implements PostgresPool {
         // cannot. The grace covers the server's answer on its way back, not a second wait: every route answers
         // 503 within the timeout and half a second (outage suite).
         const deadline = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('Query read timeout')), timeoutMs + CLIENT_DEADLINE_GRACE_MS);
+          timer = setTimeout(() => reject(new Error('Query read timeout')), timeoutMs * statements + CLIENT_DEADLINE_GRACE_MS);
         });
         running.catch(() => {}); // settled after the deadline: nobody is waiting for it
         return await Promise.race([running, deadline]);
@@ -225,19 +227,20 @@ class ResilientPool implements PostgresPool {
         return (name !== undefined ? client.query({ name, text: sql, values }) : client.query(sql, values)) as unknown as Promise<PostgresQueryResult<R>>;
       })) as PostgresPoolClient['query'],
       batch: (statements) => guarded(async () => {
-        const batch = new StatementBatch(statements.map((statement) => ({ name: named(statement.sql, statement.parameters), text: statement.sql, values: statement.parameters })));
+        let batch: StatementBatch | undefined;
         try {
+          batch = new StatementBatch(statements.map((statement) => ({ name: named(statement.sql, statement.parameters), text: statement.sql, values: statement.parameters })));
           const answered = new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
-            batch.callback = (error: Error | null, results: pg.QueryResult | pg.QueryResult[]) => (error ? reject(error) : resolve(results));
+            batch!.callback = (error: Error | null, results: pg.QueryResult | pg.QueryResult[]) => (error ? reject(error) : resolve(results));
+            void client.query(batch!);
           });
-          void client.query(batch);
           const results = await answered;
           return (Array.isArray(results) ? results : [results]).map((result) => result.rows as unknown[]);
         } catch (error) {
           if (!broken) {
             // The transaction the batch ran in is over. The statements after the one that failed were never parsed,
             // though named as sent: then the connection forgets what it prepared, and the server with it.
-            const forget = batch.prepared.length > 0;
+            const forget = (batch?.prepared.length ?? 0) > 0;
             await client.query(forget ? 'rollback; deallocate all' : 'rollback').then(() => {
               if (!forget) return;
               connection.parsedStatements = {};
@@ -248,7 +251,7 @@ class ResilientPool implements PostgresPool {
           }
           throw error;
         }
-      }),
+      }, statements.length),
       // A client whose connection failed or timed out is discarded, not pooled.
       release: () => client.release(broken ? true : undefined),
     };

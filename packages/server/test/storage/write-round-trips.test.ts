@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { dialects, type TestDialect } from '../dialects.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
+import { Redis } from 'ioredis';
 import { REDIS_URL, redisUp } from '../redis.ts';
 import { libraryUser } from '../library/library-helpers.ts';
 import { caller, songIds } from '../playlists/playlist-helpers.ts';
@@ -53,7 +54,17 @@ describe.runIf(postgres !== undefined && redisUp)('round trips of each write on 
     server = await startTestServer(proxied, { MAQAM_RATE_LIMIT: '0', REDIS_URL }, { catalogPollMs: 3_600_000 });
     expect((await importRecords(server.storage, videoFixtureRecords())).errors).toEqual([]);
   }, 60_000);
-  afterAll(async () => server?.close());
+  afterAll(async () => {
+    redis?.disconnect();
+    await server?.close();
+  });
+
+  let redis: Redis;
+  /** The shared write version in Redis (storage/shared-write-version.ts). */
+  async function sharedVersion(): Promise<string | null> {
+    redis ??= new Redis(REDIS_URL);
+    return redis.get(`maqam:write-epoch:${await server.storage.deploymentId()}`);
+  }
 
   /** Sends a write with a fresh Idempotency-Key and answers its status, body and round trips. */
   async function write(name: string, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -62,7 +73,10 @@ describe.runIf(postgres !== undefined && redisUp)('round trips of each write on 
     expect((await call('GET', '/v1/auth/tokeninfo')).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 20));
     counter.reset();
+    const version = await sharedVersion();
     const res = await call(method, url, body, { 'idempotency-key': randomUUID(), ...headers });
+    // A library write leaves the shared write version alone: every node keeps the credentials it checked.
+    expect(await sharedVersion(), `${name} changed the shared write version`).toBe(version);
     // The fewest of the passes: a node's own work on a timer (a sweep, a flush) may land inside one write, not in both.
     trips[name] = Math.min(trips[name] ?? Infinity, counter.count());
     if (process.env.SHOW_STATEMENTS) console.log(name, counter.statements());
