@@ -1,5 +1,6 @@
 import { marker, precompiledQuery, type Storage } from '../storage/storage.ts';
-import { read, type UserWriteSession } from './user-write.ts';
+import type { UserWriteSession } from './user-write.ts';
+import { read } from '../storage/phases.ts';
 
 /** A play as stored. */
 export interface PlayRow {

@@ -1,7 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, LibraryChangesTable, LibraryItemsTable } from '../storage/database.ts';
 import { marker, precompiledLookup, precompiledQuery, type Storage } from '../storage/storage.ts';
-import { read, type UserWriteSession } from './user-write.ts';
+import type { UserWriteSession } from './user-write.ts';
+import { read } from '../storage/phases.ts';
 
 export type LibraryKind = LibraryItemsTable['kind'];
 export type ChangeKind = LibraryChangesTable['kind'];

@@ -1,6 +1,7 @@
 import { sql, type Compilable, type CompiledQuery, type QueryCreator } from 'kysely';
 import type { Database, LibraryChangesTable } from '../storage/database.ts';
 import { precompiledLookup, type Storage } from '../storage/storage.ts';
+import { answersOf, read, statementsOf, type Answers, type Read } from '../storage/phases.ts';
 import { databaseUnavailable } from '../storage/unavailable.ts';
 
 /**
@@ -26,25 +27,6 @@ export interface NewChange {
   readonly change: ChangeType;
 }
 
-
-/** A statement a write reads with, and what its rows say; none where the answer is known without asking (an empty list). */
-export interface Read<T> {
-  readonly statement: CompiledQuery | undefined;
-  answer(rows: readonly unknown[]): T;
-}
-
-/** A read whose answer is known: no statement runs for it. */
-export function answered<T>(value: T): Read<T> {
-  return { statement: undefined, answer: () => value };
-}
-
-/** A read (Read) of `query`'s rows. */
-export function read<Row, T>(query: Compilable<Row> | CompiledQuery<Row>, answer: (rows: Row[]) => T): Read<T> {
-  return { statement: 'compile' in query ? query.compile() : query, answer: answer as (rows: readonly unknown[]) => T };
-}
-
-/** What reads answer, in their order. */
-export type Answers<R extends readonly Read<unknown>[]> = { [K in keyof R]: R[K] extends Read<infer V> ? V : never };
 
 /**
  * What a write to a user's library (saves, follows, plays, progress,
@@ -151,10 +133,8 @@ async function writeAsUser<T>(
       const result = await work({
         userId,
         async read(...reads) {
-          const asked = reads.flatMap((one) => (one.statement === undefined ? [] : [one.statement]));
-          const rows = asked.length > 0 || count === undefined || written.length > 0 ? await phase(asked) : [];
-          let next = 0;
-          return reads.map((one) => one.answer(one.statement === undefined ? [] : rows[next++]!)) as Answers<typeof reads>;
+          const asked = statementsOf(reads);
+          return answersOf(reads, asked.length > 0 || count === undefined || written.length > 0 ? await phase(asked) : []);
         },
         write(...statements) {
           // Written before the user's turn is taken, they would run in its round trip even when the user is gone.

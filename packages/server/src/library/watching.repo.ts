@@ -1,5 +1,6 @@
 import type { Storage } from '../storage/storage.ts';
-import { answered, read, type UserWriteSession } from './user-write.ts';
+import type { UserWriteSession } from './user-write.ts';
+import { answered, read } from '../storage/phases.ts';
 
 export type TitleKind = 'movie' | 'episode';
 

@@ -1,7 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { Database, PlaylistsTable } from '../storage/database.ts';
 import { marker, precompiledLookup, precompiledQuery, type Storage } from '../storage/storage.ts';
-import { answered, read, type UserWriteSession } from '../library/user-write.ts';
+import type { UserWriteSession } from '../library/user-write.ts';
+import { answered, answersOf, read, statementsOf, type Answers, type InPhases, type Read } from '../storage/phases.ts';
 
 export type Visibility = PlaylistsTable['visibility'];
 
@@ -53,7 +54,6 @@ export type PlaylistChanges = Pick<PlaylistRow, 'version' | 'updatedAt'>
 const COVER_ALBUMS = 4;
 const COVER_SCAN = 64;
 
-type Executor = Kysely<Database> | Transaction<Database>;
 
 const playlistColumns = [
   'p.id', 'p.owner_id', 'u.username', 'p.name', 'p.description', 'p.visibility', 'p.created_at', 'p.updated_at',
@@ -84,15 +84,15 @@ const entryOf = (row: { item_id: string; order_key: string; song_id: string; add
   itemId: row.item_id, orderKey: row.order_key, songId: row.song_id, addedAt: Number(row.added_at), placedVersion: Number(row.placed_version),
 });
 
-type RepoStorage = Pick<Storage, 'db' | 'dialect' | 'idList' | 'idRows' | 'idListParameter'>;
+type RepoStorage = Pick<Storage, 'db' | 'dialect' | 'idList' | 'idRows' | 'idListParameter' | 'inPhases'>;
 
 const entryColumns = ['item_id', 'order_key', 'song_id', 'added_at', 'placed_version'] as const;
 
 /**
- * The reads a playlist's pages and its writes share, each compiled once
- * (storage.ts, precompiledQuery) and run in the caller's transaction.
+ * The reads of a playlist's pages, each compiled once (storage.ts,
+ * precompiledQuery), for a snapshot to ask together (PlaylistsRepo.read).
  */
-function playlistReads(storage: RepoStorage): (executor: Executor) => PlaylistRead {
+function playlistReads(storage: RepoStorage) {
   const { db } = storage;
   const findQuery = precompiledLookup(db, (id) => db.selectFrom('playlists as p').innerJoin('users as u', 'u.id', 'p.owner_id').select(playlistColumns).where('p.id', '=', id));
   const inOrder = (playlistId: string) => db.selectFrom('playlist_items').select(entryColumns).where('playlist_id', '=', playlistId);
@@ -100,37 +100,22 @@ function playlistReads(storage: RepoStorage): (executor: Executor) => PlaylistRe
     [marker.text(0), marker.number(1)]);
   const entriesAfterKey = precompiledQuery(db, (playlistId: string, afterKey: string, limit: number) =>
     inOrder(playlistId).where('order_key', '>', afterKey).orderBy('order_key').orderBy('item_id').limit(limit), [marker.text(0), marker.text(1), marker.number(2)]);
-  const counted = (playlistId: string) => db.selectFrom('playlist_items').select((eb) => eb.fn.countAll<number | string>().as('n')).where('playlist_id', '=', playlistId);
-  const countBeforeQuery = precompiledQuery(db, (playlistId: string, key: string) => counted(playlistId).where('order_key', '<', key), [marker.text(0), marker.text(1)]);
-  const countUpToQuery = precompiledQuery(db, (playlistId: string, key: string) => counted(playlistId).where('order_key', '<=', key), [marker.text(0), marker.text(1)]);
+  const countUpToQuery = precompiledQuery(db, (playlistId: string, key: string) => db.selectFrom('playlist_items')
+    .select((eb) => eb.fn.countAll<number | string>().as('n')).where('playlist_id', '=', playlistId).where('order_key', '<=', key), [marker.text(0), marker.text(1)]);
   // Each entry by its key (Storage.idRows says why not IN).
   const byIdQuery = precompiledQuery(db, (playlistId: string, itemIds: readonly string[]) => db.selectFrom(storage.idRows(itemIds)).crossJoin('playlist_items as pi')
     .select(['pi.item_id', 'pi.order_key', 'pi.song_id', 'pi.added_at', 'pi.placed_version'])
     .where('pi.playlist_id', '=', playlistId).whereRef('pi.item_id', '=', 'wanted.value'),
   [marker.text(0), [marker.text(1)]], ([playlistId, itemIds]) => [playlistId, storage.idListParameter(itemIds)]);
 
-  return (executor) => ({
-    async find(id) {
-      const [row] = await findQuery.on(executor)(id);
-      return row && playlistOf(row);
-    },
-    async entriesAfter(playlistId, afterKey, limit) {
-      const rows = afterKey === null ? await firstEntries.on(executor)(playlistId, limit) : await entriesAfterKey.on(executor)(playlistId, afterKey, limit);
-      return rows.map(entryOf);
-    },
-    async countBefore(playlistId, key) {
-      const [row] = await countBeforeQuery.on(executor)(playlistId, key);
-      return Number(row!.n);
-    },
-    async countUpTo(playlistId, key) {
-      const [row] = await countUpToQuery.on(executor)(playlistId, key);
-      return Number(row!.n);
-    },
-    async entriesById(playlistId, itemIds) {
-      if (itemIds.length === 0) return [];
-      return (await byIdQuery.on(executor)(playlistId, itemIds)).map(entryOf);
-    },
-  });
+  return {
+    find: (id: string) => read(findQuery.compiled(id), ([row]) => row && playlistOf(row)),
+    entriesAfter: (playlistId: string, afterKey: string | null, limit: number) =>
+      read(afterKey === null ? firstEntries.compiled(playlistId, limit) : entriesAfterKey.compiled(playlistId, afterKey, limit), (rows) => rows.map(entryOf)),
+    countUpTo: (playlistId: string, key: string) => read(countUpToQuery.compiled(playlistId, key), ([row]) => Number(row!.n)),
+    entriesById: (playlistId: string, itemIds: readonly string[]) =>
+      (itemIds.length === 0 ? answered([] as EntryRow[]) : read(byIdQuery.compiled(playlistId, itemIds), (rows) => rows.map(entryOf))),
+  };
 }
 
 /** An entry as a playlist's cover sees it: where it stands and its song's album (coverAlbums). */
@@ -364,10 +349,16 @@ export function createPlaylistsRepo(storage: RepoStorage) {
 
     /**
      * Runs `work` on one snapshot: every read in it sees the database as of
-     * one commit (SQLite's read transaction; PostgreSQL's repeatable read).
+     * one commit (SQLite's read transaction; PostgreSQL's repeatable read),
+     * the reads of one `read` call together (on PostgreSQL one round trip,
+     * the first with BEGIN).
      */
     read<T>(work: (read: PlaylistRead) => Promise<T>): Promise<T> {
-      return db.transaction().setIsolationLevel('repeatable read').execute((trx) => work(reads(trx)));
+      return storage.inPhases(async (phases) => {
+        const result = await work({ ...reads, read: async (...asked) => answersOf(asked, await phases.run(statementsOf(asked))) });
+        await phases.commit([]);
+        return result;
+      }, { snapshot: true });
     },
 
     /** A page of the user's playlists, newest first, then id; `limit` at most. */
@@ -379,17 +370,10 @@ export function createPlaylistsRepo(storage: RepoStorage) {
 }
 
 /** What a read of playlists may do, on one snapshot (PlaylistsRepo.read). */
-export interface PlaylistRead {
-  find(id: string): Promise<PlaylistRow | undefined>;
-  /** `limit` entries after the one at `afterKey` (from the start when null), in order. */
-  entriesAfter(playlistId: string, afterKey: string | null, limit: number): Promise<EntryRow[]>;
-  /** How many entries stand before the key: the position of the entry at it. */
-  countBefore(playlistId: string, key: string): Promise<number>;
-  /** How many entries stand at `key` or before it. */
-  countUpTo(playlistId: string, key: string): Promise<number>;
-  /** These entries of the playlist, by id. */
-  entriesById(playlistId: string, itemIds: readonly string[]): Promise<EntryRow[]>;
-}
+export type PlaylistRead = ReturnType<typeof playlistReads> & {
+  /** Runs these reads together, on the snapshot; answers each one's answer. */
+  read<R extends readonly Read<unknown>[]>(...reads: R): Promise<Answers<R>>;
+};
 
 /** What one playlist write may do, inside the owner's write transaction (PlaylistsRepo.within). */
 export type PlaylistWrite = ReturnType<ReturnType<typeof writeSessions>>;

@@ -263,41 +263,38 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
   }
 
   /**
-   * A page of the playlist's entries in order, on one snapshot. A walk that
-   * goes on from a page token (made at the version its first page was read)
-   * shows the entries that were there then and have not moved since: an
-   * entry moved or added later is left out (it is new to the walk), so none
-   * shows twice and none that stayed is skipped. It goes on after the key of
-   * the last entry it showed, which is still that place in the playlist
-   * whatever moved since, that entry too: no entry's key changes but by its
-   * own move (order-keys.ts).
+   * The readable playlist and a page of its entries in order, on one
+   * snapshot. A walk that goes on from a page token (made at the version its
+   * first page was read) shows the entries that were there then and have not
+   * moved since: an entry moved or added later is left out (it is new to the
+   * walk), so none shows twice and none that stayed is skipped. It goes on
+   * after the key of the last entry it showed, which is still that place in
+   * the playlist whatever moved since, that entry too: no entry's key changes
+   * but by its own move (order-keys.ts). The playlist and the first entries
+   * are asked together: on PostgreSQL a page is a round trip and COMMIT.
    */
-  async function entriesPage(read: PlaylistRead, playlist: PlaylistRow, request: PageRequest): Promise<{ entries: PlacedEntry[]; nextPageToken: string }> {
-    const scope = `playlist-items\u0000${playlist.id}`;
-    let since = playlist.version;
-    let afterKey: string | null = null;
-    let start: number | undefined;
-    if (request.token !== undefined && request.token.value !== '') {
-      const position = cursors.decode<ItemsPosition>(request.token.value, scope, ITEMS_POSITION) ?? await positionBefore018(read, playlist.id, request.token.value, scope);
-      if (position === null) throw invalidRequest({ field: request.token.field, reason: 'pageToken' });
-      const [tokenSince, key, shownAt] = position;
-      since = tokenSince;
-      afterKey = key;
-      // Unchanged since the walk began: the positions go on from where they were.
-      if (playlist.version === since) start = shownAt + 1;
-    }
-    // Where the first entry after the last one shown stands: every entry up to it counts.
-    let position = start ?? (afterKey === null ? 0 : await read.countUpTo(playlist.id, afterKey));
-    // The page, and whether an entry follows it; the last entry's key, for the token.
-    const page: PlacedEntry[] = [];
-    let more = false;
-    let lastKey = '';
+  async function playlistPage(read: PlaylistRead, id: string, reader: Reader, request: PageRequest): Promise<{ playlist: PlaylistRow; entries: PlacedEntry[]; nextPageToken: string }> {
+    const scope = `playlist-items\u0000${id}`;
+    const token = request.token !== undefined && request.token.value !== ''
+      ? cursors.decode<ItemsPosition>(request.token.value, scope, ITEMS_POSITION) ?? await positionBefore018(read, id, request.token.value, scope)
+      : undefined;
+    const afterKey = token?.[1] ?? null;
     // A page and one more, in one query as a rule; entries new to the walk are passed over, so each further
     // query reads four times as many, up to MAX_WALK_CHUNK: a walk begun before a replace of 10,000 entries,
     // paged one at a time, read them two a query (about 5,000 queries in one request), now in about a dozen.
     let chunk = request.size + 1;
-    for (let scanFrom = afterKey; !more; chunk = Math.min(chunk * 4, MAX_WALK_CHUNK)) {
-      const rows = await read.entriesAfter(playlist.id, scanFrom, chunk);
+    const [playlist, firstRows] = await read.read(read.find(id), read.entriesAfter(id, afterKey, chunk));
+    // Unknown or not the reader's: 404 before anything is said of the token.
+    if (playlist === undefined || !readable(playlist, reader)) throw notFound(id);
+    if (token === null) throw invalidRequest({ field: request.token!.field, reason: 'pageToken' });
+    const since = token?.[0] ?? playlist.version;
+    // Unchanged since the walk began: the positions go on from where they were. Else every entry up to the last one shown counts.
+    let position = token !== undefined && playlist.version === since ? token[2] + 1 : afterKey === null ? 0 : (await read.read(read.countUpTo(id, afterKey)))[0];
+    // The page, and whether an entry follows it; the last entry's key, for the token.
+    const page: PlacedEntry[] = [];
+    let more = false;
+    let lastKey = '';
+    for (let rows = firstRows; ; chunk = Math.min(chunk * 4, MAX_WALK_CHUNK)) {
       for (const row of rows) {
         if (row.placedVersion <= since) {
           if (page.length === request.size) {
@@ -309,12 +306,12 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
         }
         position++;
       }
-      if (rows.length < chunk) break;
-      scanFrom = rows[rows.length - 1]!.orderKey;
+      if (more || rows.length < chunk) break;
+      [rows] = await read.read(read.entriesAfter(id, rows[rows.length - 1]!.orderKey, Math.min(chunk * 4, MAX_WALK_CHUNK)));
     }
     const last = page[page.length - 1];
     const nextPageToken = more && last !== undefined ? cursors.encode(scope, [since, lastKey, last.position]) : '';
-    return { entries: page, nextPageToken };
+    return { playlist, entries: page, nextPageToken };
   }
 
   /**
@@ -327,14 +324,8 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
     const position = cursors.decode<WholeKeyPosition>(token, scope, WHOLE_KEY_POSITION);
     if (position === null) return null;
     const [since, key, itemId, shownAt] = position;
-    const [anchor] = await read.entriesById(playlistId, [itemId]);
+    const [[anchor]] = await read.read(read.entriesById(playlistId, [itemId]));
     return [since, anchor !== undefined && anchor.placedVersion <= since ? anchor.orderKey : keyBefore018(key), shownAt];
-  }
-
-  async function readablePlaylist(read: PlaylistRead, id: string, reader: Reader): Promise<PlaylistRow> {
-    const playlist = await read.find(id);
-    if (playlist === undefined || !readable(playlist, reader)) throw notFound(id);
-    return playlist;
   }
 
   return {
@@ -380,20 +371,14 @@ export function createPlaylistService({ repo, writes, catalog, cursors, clock, m
 
     /** GetPlaylist: the playlist and the first page of its entries, `{"playlist","items","nextPageToken"}`. */
     async get(id: string, reader: Reader, request: PageRequest, negotiation: Negotiation): Promise<VersionedAnswer> {
-      const { playlist, page } = await repo.read(async (read) => {
-        const found = await readablePlaylist(read, id, reader);
-        return { playlist: found, page: await entriesPage(read, found, request) };
-      });
-      return { version: playlist.version, body: () => entriesAnswer({ playlist: playlistJson(playlist) }, page.entries, page.nextPageToken, negotiation) };
+      const { playlist, entries, nextPageToken } = await repo.read((read) => playlistPage(read, id, reader, request));
+      return { version: playlist.version, body: () => entriesAnswer({ playlist: playlistJson(playlist) }, entries, nextPageToken, negotiation) };
     },
 
     /** GetPlaylistItems: a page of its entries, `{"version","items","nextPageToken"}`. */
     async items(id: string, reader: Reader, request: PageRequest, negotiation: Negotiation): Promise<VersionedAnswer> {
-      const { playlist, page } = await repo.read(async (read) => {
-        const found = await readablePlaylist(read, id, reader);
-        return { playlist: found, page: await entriesPage(read, found, request) };
-      });
-      return { version: playlist.version, body: () => entriesAnswer({ version: String(playlist.version) }, page.entries, page.nextPageToken, negotiation) };
+      const { playlist, entries, nextPageToken } = await repo.read((read) => playlistPage(read, id, reader, request));
+      return { version: playlist.version, body: () => entriesAnswer({ version: String(playlist.version) }, entries, nextPageToken, negotiation) };
     },
 
     async update(

@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './database.ts';
 
 /**
@@ -16,8 +16,17 @@ export interface Phases {
   commit(statements: readonly CompiledQuery[]): Promise<unknown[][]>;
 }
 
+/** How a transaction of phases reads. */
+export interface PhasesOptions {
+  /**
+   * Reads only, every one of them on one snapshot (PostgreSQL's repeatable
+   * read; SQLite's transaction is one snapshot from its first read anyway).
+   */
+  readonly snapshot?: boolean;
+}
+
 /** Runs `work` as one transaction of phases; rolled back when it throws or ends without `commit`. */
-export type InPhases = <T>(work: (phases: Phases) => Promise<T>) => Promise<T>;
+export type InPhases = <T>(work: (phases: Phases) => Promise<T>, options?: PhasesOptions) => Promise<T>;
 
 /** SQLite's phases: the statements of a controlled transaction, one after another. */
 export function sqlitePhases(db: Kysely<Database>): InPhases {
@@ -46,4 +55,32 @@ export function sqlitePhases(db: Kysely<Database>): InPhases {
       throw error;
     }
   };
+}
+
+/** A statement read with, and what its rows say; none where the answer is known without asking (an empty list). */
+export interface Read<T> {
+  readonly statement: CompiledQuery | undefined;
+  answer(rows: readonly unknown[]): T;
+}
+
+/** A read whose answer is known: no statement runs for it. */
+export function answered<T>(value: T): Read<T> {
+  return { statement: undefined, answer: () => value };
+}
+
+/** A read (Read) of `query`'s rows. */
+export function read<Row, T>(query: Compilable<Row> | CompiledQuery<Row>, answer: (rows: Row[]) => T): Read<T> {
+  return { statement: 'compile' in query ? query.compile() : query, answer: answer as (rows: readonly unknown[]) => T };
+}
+
+/** What reads answer, in their order. */
+export type Answers<R extends readonly Read<unknown>[]> = { [K in keyof R]: R[K] extends Read<infer V> ? V : never };
+
+/** The statements these reads ask, in order (an answered one asks none). */
+export const statementsOf = (reads: readonly Read<unknown>[]): CompiledQuery[] => reads.flatMap((one) => (one.statement === undefined ? [] : [one.statement]));
+
+/** The reads' answers, from the rows of their statements (statementsOf) in order. */
+export function answersOf<R extends readonly Read<unknown>[]>(reads: R, rows: readonly unknown[][]): Answers<R> {
+  let next = 0;
+  return reads.map((one) => one.answer(one.statement === undefined ? [] : rows[next++]!)) as Answers<R>;
 }

@@ -299,6 +299,7 @@ export function createPostgres(connectionString: string, options: PostgresOption
 }
 
 const BEGIN = CompiledQuery.raw('begin');
+const BEGIN_SNAPSHOT = CompiledQuery.raw('begin isolation level repeatable read read only');
 const COMMIT = CompiledQuery.raw('commit');
 
 /**
@@ -309,7 +310,8 @@ const COMMIT = CompiledQuery.raw('commit');
  * are made from changes the shared write version.
  */
 function postgresPhases(pool: ResilientPool, shared: SharedWriteVersion | undefined, onError: (error: Error) => void): InPhases {
-  return async (work) => {
+  return async (work, options = {}) => {
+    const begin = options.snapshot === true ? BEGIN_SNAPSHOT : BEGIN;
     const client = await pool.connect();
     let begun = false;
     /** Over: committed, or rolled back by a batch that failed. */
@@ -318,7 +320,7 @@ function postgresPhases(pool: ResilientPool, shared: SharedWriteVersion | undefi
     const send = async (statements: readonly CompiledQuery[], commit: boolean) => {
       if (over) throw new Error('phases: the transaction is over');
       wrote ||= statements.some(writesCredentialTables);
-      const sent = [...(begun ? [] : [BEGIN]), ...statements, ...(commit ? [COMMIT] : [])];
+      const sent = [...(begun ? [] : [begin]), ...statements, ...(commit ? [COMMIT] : [])];
       const first = begun ? 0 : 1;
       begun = true;
       try {
