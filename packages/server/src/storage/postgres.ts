@@ -39,6 +39,8 @@ export interface PostgresOptions {
   onWriteVersionError?: (error: Error) => void;
   /** Statements of one to this many parameters are prepared once per connection (PREPARED_MAX_PARAMETERS unless given; 0: none). */
   preparedMaxParameters?: number;
+  /** Told of every statement a phase ran (Kysely's log tells of the others), with the phase's time. */
+  logQuery?: (sql: string, parameters: readonly unknown[], durationMs: number) => void;
 }
 
 /** A name as PostgreSQL's SQL takes it: bare when it reads the same unquoted, else in double quotes. */
@@ -295,7 +297,7 @@ export function createPostgres(connectionString: string, options: PostgresOption
   const shared = options.sharedWriteVersion;
   const onWriteVersionError = options.onWriteVersionError ?? (() => {});
   const dialect = shared ? new VersionBumpingPostgresDialect(config, shared, onWriteVersionError) : new PostgresDialect(config);
-  return { dialect, inPhases: postgresPhases(pool, shared, onWriteVersionError) };
+  return { dialect, inPhases: postgresPhases(pool, shared, onWriteVersionError, options.logQuery) };
 }
 
 const BEGIN = CompiledQuery.raw('begin');
@@ -309,7 +311,9 @@ const COMMIT = CompiledQuery.raw('commit');
  * does for Kysely's transactions, a committed write of a table credentials
  * are made from changes the shared write version.
  */
-function postgresPhases(pool: ResilientPool, shared: SharedWriteVersion | undefined, onError: (error: Error) => void): InPhases {
+function postgresPhases(
+  pool: ResilientPool, shared: SharedWriteVersion | undefined, onError: (error: Error) => void, logQuery: PostgresOptions['logQuery'],
+): InPhases {
   return async (work, options = {}) => {
     const begin = options.snapshot === true ? BEGIN_SNAPSHOT : BEGIN;
     const client = await pool.connect();
@@ -323,8 +327,10 @@ function postgresPhases(pool: ResilientPool, shared: SharedWriteVersion | undefi
       const sent = [...(begun ? [] : [begin]), ...statements, ...(commit ? [COMMIT] : [])];
       const first = begun ? 0 : 1;
       begun = true;
+      const started = performance.now();
       try {
         const results = await client.batch(sent);
+        if (logQuery !== undefined) for (const statement of statements) logQuery(statement.sql, statement.parameters, performance.now() - started);
         over = commit;
         return results.slice(first, first + statements.length);
       } catch (error) {

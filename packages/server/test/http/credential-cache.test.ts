@@ -22,6 +22,8 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
   let nodeB: { app: FastifyInstance; storage: Storage };
   let keyReads = 0;
   let tokenReads = 0;
+  /** Every statement node A's log was told of. */
+  const logged: string[] = [];
   // The time node A's versions age by.
   let nowA = Date.now();
   // PostgreSQL needs the shared Redis to keep credentials in memory; SQLite needs nothing.
@@ -34,6 +36,7 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
   beforeAll(async () => {
     server = await startTestServer(dialect);
     const storageA = openStorage(server.databaseUrl, { ...shared, clock: () => nowA, logQuery: (sql) => {
+      logged.push(sql);
       if (/(from|join) "api_keys"/.test(sql)) keyReads++;
       if (/(from|join) "oauth_access_tokens"/.test(sql)) tokenReads++;
     } });
@@ -100,6 +103,17 @@ describe.each(dialects.map((d) => [d.name, d] as const))('credential checks acro
     const revoked = await nodeB.app.inject({ method: 'POST', url: '/v1/auth/token/revoke', headers: { 'content-type': 'application/json' }, payload: { token: user.write } });
     expect(revoked.statusCode).toBe(200);
     expect((await onA('GET', '/v1/library/saved')).statusCode).toBe(401);
+  });
+
+  it('tells its query log of a user\'s write statement by statement, sent together or not', async () => {
+    const { write } = await libraryUser(server);
+    logged.length = 0;
+    const res = await nodeA.app.inject({
+      method: 'POST', url: '/v1/library/saved:batchAdd', headers: { authorization: `Bearer ${write}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ songIdList: [{ value: 'song-ar' }] }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    for (const table of ['library_counters', 'library_items', 'library_changes']) expect(logged.some((sql) => sql.includes(`insert into "${table}"`)), table).toBe(true);
   });
 
   it('refuses an unknown key id with the same statements as a known one with a wrong secret, kept in memory or not', async () => {
