@@ -145,10 +145,9 @@ export interface Spot {
  * is written, to run at the write's end. The reads are compiled once
  * (storage.ts, precompiledQuery), a shape each.
  */
-function writeSessions(storage: RepoStorage) {
+function writeSessions(storage: RepoStorage, reads: ReturnType<typeof playlistReads>) {
   const { db } = storage;
   const idList = (n: number) => [marker.text(n)];
-  const findQuery = precompiledLookup(db, (id) => db.selectFrom('playlists as p').innerJoin('users as u', 'u.id', 'p.owner_id').select(playlistColumns).where('p.id', '=', id));
   const ownerQuery = precompiledLookup(db, (userId) => db.selectFrom('users as u').select(['u.username', (eb) => eb.selectFrom('playlists')
     .select((inner) => inner.fn.countAll<number | string>().as('n')).where('owner_id', '=', userId).as('owned')]).where('u.id', '=', userId));
   const playableQuery = precompiledQuery(db, (songIds: readonly string[]) =>
@@ -196,7 +195,7 @@ function writeSessions(storage: RepoStorage) {
   const coverQueries = [[shownEntries(false, false), shownEntries(false, true)], [shownEntries(true, false), shownEntries(true, true)]];
 
   return (session: UserWriteSession) => writeSession(storage, session, {
-    find: (id: string) => read(findQuery.compiled(id), ([row]) => row && playlistOf(row)),
+    find: reads.find,
 
     /** How many playlists the user has, and their name. */
     owner: (userId: string) => read(ownerQuery.compiled(userId), ([row]) => ({ name: row?.username ?? '', owned: Number(row?.owned ?? 0) })),
@@ -345,7 +344,7 @@ export function createPlaylistsRepo(storage: RepoStorage) {
 
   return {
     /** The user's playlists within one of their writes (user-write.ts), on its transaction. */
-    within: writeSessions(storage),
+    within: writeSessions(storage, reads),
 
     /**
      * Runs `work` on one snapshot: every read in it sees the database as of
