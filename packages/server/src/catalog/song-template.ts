@@ -82,29 +82,50 @@ export function buildSongTemplate(row: SongRow): Buffer {
   let size = 4 + 4 + Buffer.byteLength(head) + 4 + 4 + 4 + Buffer.byteLength(tail);
   for (const [tag, json] of titles) size += 8 + tag.length + Buffer.byteLength(json);
   for (const id of artistIds) size += 4 + Buffer.byteLength(id);
-  const bytes = Buffer.allocUnsafe(size);
-  bytes.writeUInt32LE(SONG_TEMPLATE_FORMAT, 0);
-  let at = 4;
-  const text = (value: string, encoding: 'utf8' | 'latin1' = 'utf8') => {
-    const length = bytes.write(value, at + 4, encoding);
-    bytes.writeUInt32LE(length, at);
-    at += 4 + length;
-  };
-  const count = (value: number) => {
-    bytes.writeUInt32LE(value, at);
-    at += 4;
-  };
-  text(head);
-  count(titles.length);
+  const out = new TemplateWriter(Buffer.allocUnsafe(size));
+  out.count(SONG_TEMPLATE_FORMAT);
+  out.text(head);
+  out.count(titles.length);
   for (const [tag, json] of titles) {
-    text(tag, 'latin1');
-    text(json);
+    out.text(tag, 'latin1');
+    out.text(json);
   }
-  count(artistIds.length);
-  for (const id of artistIds) text(id);
-  text(tail);
-  if (at !== size) throw new Error(`song template of ${row.id}: wrote ${at} of ${size} bytes`);
-  return bytes;
+  out.count(artistIds.length);
+  for (const id of artistIds) out.text(id);
+  out.text(tail);
+  if (out.at !== size) throw new Error(`song template of ${row.id}: wrote ${out.at} of ${size} bytes`);
+  return out.bytes;
+}
+
+/**
+ * Writes a template's parts one after another into `bytes`: u32 numbers
+ * (the format, counts), texts each after its u32 byte length (a tag is
+ * ASCII, written as latin1), and single bytes (a part's kind). The song
+ * templates and the video titles' (video/title-template.ts) are written by it.
+ */
+export class TemplateWriter {
+  readonly bytes: Buffer;
+  /** Where the next part goes. */
+  at = 0;
+
+  constructor(bytes: Buffer) {
+    this.bytes = bytes;
+  }
+
+  byte(value: number): void {
+    this.bytes[this.at++] = value;
+  }
+
+  count(value: number): void {
+    this.bytes.writeUInt32LE(value, this.at);
+    this.at += 4;
+  }
+
+  text(value: string, encoding: 'utf8' | 'latin1' = 'utf8'): void {
+    const length = this.bytes.write(value, this.at + 4, encoding);
+    this.bytes.writeUInt32LE(length, this.at);
+    this.at += 4 + length;
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { sameLatin1 } from '../catalog/song-template.ts';
+import { sameLatin1, TemplateWriter } from '../catalog/song-template.ts';
 import { resolveLocalizedString } from '../locale/negotiation.ts';
 
 /**
@@ -109,34 +109,27 @@ export class TitleTemplateWriter {
         for (const [tag, json] of part.texts) size += 8 + tag.length + Buffer.byteLength(json);
       }
     }
-    const bytes = Buffer.allocUnsafe(size);
-    bytes.writeUInt32LE(format, 0);
-    let at = 4;
-    const text = (value: string, encoding: 'utf8' | 'latin1' = 'utf8') => {
-      const length = bytes.write(value, at + 4, encoding);
-      bytes.writeUInt32LE(length, at);
-      at += 4 + length;
-    };
+    const out = new TemplateWriter(Buffer.allocUnsafe(size));
+    out.count(format);
     for (const part of this.#parts) {
       if ('literal' in part) {
-        bytes[at++] = LITERAL;
-        text(part.literal);
+        out.byte(LITERAL);
+        out.text(part.literal);
       } else if ('hole' in part) {
-        bytes[at++] = HOLE;
-        bytes[at++] = part.hole;
+        out.byte(HOLE);
+        out.byte(part.hole);
       } else {
-        bytes[at++] = TEXTS;
-        text(part.original);
-        bytes.writeUInt32LE(part.texts.length, at);
-        at += 4;
+        out.byte(TEXTS);
+        out.text(part.original);
+        out.count(part.texts.length);
         for (const [tag, json] of part.texts) {
-          text(tag, 'latin1');
-          text(json);
+          out.text(tag, 'latin1');
+          out.text(json);
         }
       }
     }
-    if (at !== size) throw new Error(`video title template: wrote ${at} of ${size} bytes`);
-    return bytes;
+    if (out.at !== size) throw new Error(`video title template: wrote ${out.at} of ${size} bytes`);
+    return out.bytes;
   }
 }
 
