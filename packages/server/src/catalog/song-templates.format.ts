@@ -1,5 +1,5 @@
 import { createBulkUpsert } from '../storage/bulk-upsert.ts';
-import { rebuildInPages, type StoredFormat } from '../storage/stored-formats.ts';
+import { RebuildCount, rebuildInPages, type StoredFormat } from '../storage/stored-formats.ts';
 import { buildSongTemplate, SONG_TEMPLATE_FORMAT } from './song-template.ts';
 import { createSongTemplatesRepo } from './song-templates.repo.ts';
 
@@ -18,19 +18,18 @@ export const songTemplatesFormat: StoredFormat = {
     const { db } = storage;
     const upsert = createBulkUpsert(storage);
     const total = await createSongTemplatesRepo(db, storage, upsert).countRenderableSongs();
-    let done = 0;
-    progress(done, total);
+    const count = new RebuildCount(total, progress);
     await rebuildInPages(storage, async (trx, _lock, after) => {
       const templates = createSongTemplatesRepo(trx, storage, upsert);
       const page = await templates.renderableSongsAfter(after, PAGE);
       await templates.write(page.map((row) => ({ id: row.id, template: buildSongTemplate(row) })));
       return page.map((row) => row.id);
-    }, (count) => progress((done += count), Math.max(done, total)));
+    }, count.written);
     // A template whose song is withdrawn or gone would answer for it: none is left.
     await db.transaction().execute(async (trx) => {
       await storage.lockCatalogWrites(trx);
       await createSongTemplatesRepo(trx, storage, upsert).removeOrphans();
     });
-    return done;
+    return count.done;
   },
 };

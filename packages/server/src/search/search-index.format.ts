@@ -1,5 +1,5 @@
 import { createBulkUpsert } from '../storage/bulk-upsert.ts';
-import { rebuildInPages, type StoredFormat } from '../storage/stored-formats.ts';
+import { RebuildCount, rebuildInPages, type StoredFormat } from '../storage/stored-formats.ts';
 import { IndexMemo } from './index-memo.ts';
 import { updateSearchIndex } from './search-index.ts';
 import { mergeSegmentsAfter } from './segments.ts';
@@ -28,8 +28,7 @@ export const searchIndexFormat: StoredFormat = {
     const tables = ['artists', 'albums', 'songs', 'shows', 'movies'] as const;
     let total = 0;
     for (const table of tables) total += await createSearchIndexRepo(db, upsert).countLive(table);
-    let done = 0;
-    progress(done, total);
+    const count = new RebuildCount(total, progress);
     await db.transaction().execute(async (trx) => {
       await storage.lockCatalogWrites(trx);
       await createSearchIndexRepo(trx, upsert).clear();
@@ -51,9 +50,9 @@ export const searchIndexFormat: StoredFormat = {
           albumsToRecount: none,
         }, { dependents: false, memo });
         return ids;
-      }, (count) => progress((done += count), Math.max(done, total)));
+      }, count.written);
     }
     await db.transaction().execute(async (trx) => mergeSegmentsAfter(trx, await storage.lockCatalogWrites(trx), upsert, 0));
-    return done;
+    return count.done;
   },
 };

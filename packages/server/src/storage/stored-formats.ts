@@ -48,6 +48,32 @@ export async function rebuildInPages(
   }
 }
 
+/**
+ * A rebuild's items written, told to its progress as pages commit (the
+ * `written` of rebuildInPages): out of the items counted before it began,
+ * or of those written when an import meanwhile added more.
+ */
+export class RebuildCount {
+  readonly #total: number;
+  readonly #progress: (done: number, total: number) => void;
+  #done = 0;
+
+  constructor(total: number, progress: (done: number, total: number) => void) {
+    this.#total = total;
+    this.#progress = progress;
+    progress(0, total);
+  }
+
+  readonly written = (count: number): void => {
+    this.#done += count;
+    this.#progress(this.#done, Math.max(this.#done, this.#total));
+  };
+
+  get done(): number {
+    return this.#done;
+  }
+}
+
 /** Told as a rebuild goes: which data, items done, items in all. */
 export type RebuildProgress = (name: string, done: number, total: number) => void;
 

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { createBulkUpsert } from '../storage/bulk-upsert.ts';
 import type { Database, EpisodesTable, MoviesTable } from '../storage/database.ts';
 import type { Storage } from '../storage/storage.ts';
-import { rebuildInPages, type StoredFormat } from '../storage/stored-formats.ts';
+import { RebuildCount, rebuildInPages, type StoredFormat } from '../storage/stored-formats.ts';
 import { episodeTemplate, movieTemplate, TITLE_TEMPLATE_FORMAT } from './render.ts';
 import { createTitleTemplatesRepo, type TemplatedRow, type TemplatedTable, type TitleTemplatesRepo } from './title-templates.repo.ts';
 
@@ -41,16 +41,15 @@ export const titleTemplatesFormat: StoredFormat = {
     const upsert = createBulkUpsert(storage);
     const repo = createTitleTemplatesRepo(db, upsert);
     const total = (await repo.count('movies')) + (await repo.count('episodes'));
-    let done = 0;
-    progress(done, total);
+    const count = new RebuildCount(total, progress);
     for (const table of ['movies', 'episodes'] as const) {
       await rebuildInPages(storage, async (trx, _lock, after) => {
         const templates = createTitleTemplatesRepo(trx, upsert);
         const rows = await templates.rowsAfter(table, after, PAGE);
         await writeTemplatesOf(templates, table, rows);
         return rows.map((row) => row.id);
-      }, (count) => progress((done += count), Math.max(done, total)));
+      }, count.written);
     }
-    return done;
+    return count.done;
   },
 };
