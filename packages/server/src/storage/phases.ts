@@ -33,9 +33,17 @@ export function sqlitePhases(db: Kysely<Database>): InPhases {
   return async (work) => {
     const trx = await db.startTransaction().execute();
     let committed = false;
+    /** A statement failed: as on PostgreSQL, whose failed batch ends its transaction, nothing more runs in it. */
+    let failed = false;
     const run = async (statements: readonly CompiledQuery[]) => {
+      if (failed || committed) throw new Error('phases: the transaction is over');
       const results: unknown[][] = [];
-      for (const statement of statements) results.push((await trx.executeQuery(statement)).rows as unknown[]);
+      try {
+        for (const statement of statements) results.push((await trx.executeQuery(statement)).rows as unknown[]);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
       return results;
     };
     try {

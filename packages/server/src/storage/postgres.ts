@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { CompiledQuery, PostgresDialect, type Driver, type PostgresDialectConfig, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
-import { databaseUnavailable, isPostgresDatabaseMissing, isPostgresRefusingWrites, isPostgresStalePlan, isPostgresUnavailable } from './unavailable.ts';
+import { databaseUnavailable, isPostgresDatabaseMissing, isPostgresPreparedStatementBroken, isPostgresRefusingWrites, isPostgresUnavailable } from './unavailable.ts';
 import { VersionBumpingDriver, writesCredentialTables, type SharedWriteVersion } from './shared-write-version.ts';
 import type { InPhases } from './phases.ts';
 
@@ -108,8 +108,8 @@ const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): 
  */
 class StatementBatch extends pg.Query {
   readonly #statements: readonly BatchStatement[];
-  /** The names this batch parsed on its connection for the first time. */
-  readonly prepared: string[] = [];
+  /** The statements this batch parsed on its connection for the first time, by name. */
+  readonly prepared = new Map<string, string>();
   /** pg's Query answers through it (set before the batch is handed to the client). */
   declare callback: (error: Error | null, results: pg.QueryResult | pg.QueryResult[]) => void;
 
@@ -130,7 +130,7 @@ class StatementBatch extends pg.Query {
         connection.parse({ text, name: name ?? '', types: [] }, false);
         if (name !== undefined) {
           connection.submittedNamedStatements[name] = text;
-          this.prepared.push(name);
+          this.prepared.set(name, text);
         }
       }
       (connection as unknown as { bind(config: object): void }).bind({ portal: '', statement: name ?? '', values });
@@ -192,8 +192,13 @@ class ResilientPool implements PostgresPool {
     const timeoutMs = this.#timeoutMs;
     const preparedMaxParameters = this.#preparedMaxParameters;
     const connection = (client as unknown as { connection: PreparedNames }).connection;
-    /** Runs `submit`'s statements under the deadline; failures of reach become 503s and the connection goes. */
-    /** `statements`: how many statements `submit` runs, each of which the server gives its statement_timeout. */
+    /**
+     * Runs `submit`'s statements under the deadline; failures of reach become 503s and the connection goes.
+     * `statements`: how many statements `submit` runs. The server gives each its statement_timeout, but a
+     * batch's wait is one lock at most (a user's turn) and then reads and writes of a few milliseconds, so
+     * it gets two timeouts, however many statements it holds: a network that stopped answering holds a
+     * request and its connection for 2 x MAQAM_DB_TIMEOUT_MS and the grace, not for each statement's.
+     */
     const guarded = async <R>(submit: () => Promise<R>, statements = 1): Promise<R> => {
       let timer: NodeJS.Timeout | undefined;
       try {
@@ -203,16 +208,17 @@ class ResilientPool implements PostgresPool {
         // cannot. The grace covers the server's answer on its way back, not a second wait: every route answers
         // 503 within the timeout and half a second (outage suite).
         const deadline = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('Query read timeout')), timeoutMs * statements + CLIENT_DEADLINE_GRACE_MS);
+          timer = setTimeout(() => reject(new Error('Query read timeout')), timeoutMs * Math.min(statements, 2) + CLIENT_DEADLINE_GRACE_MS);
         });
         running.catch(() => {}); // settled after the deadline: nobody is waiting for it
         return await Promise.race([running, deadline]);
       } catch (error) {
         // A full disk or a read-only server: nothing is wrong with the connection.
         if (isPostgresRefusingWrites(error)) throw databaseUnavailable(error);
-        // A table changed under a statement this connection prepared (a migration while it served): that
-        // statement fails on it from now on, so the connection goes, and its prepared statements with it.
-        if (!isPostgresUnavailable(error) && !isPostgresStalePlan(error)) throw error;
+        // A table changed under a statement this connection prepared (a migration while it served), or the
+        // connection's names of its prepared statements went out of step with the server's: that statement fails
+        // on it from now on, so the connection goes, and its prepared statements with it.
+        if (!isPostgresUnavailable(error) && !isPostgresPreparedStatementBroken(error)) throw error;
         broken = true;
         (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
         throw databaseUnavailable(error);
@@ -237,12 +243,18 @@ class ResilientPool implements PostgresPool {
             void client.query(batch!);
           });
           const results = await answered;
+          // Parsed, as pg records a named Query's when the server says so: pg forgets a name only "submitted" when
+          // a later query of that name fails, and would then parse it again, which the server refuses (42P05).
+          for (const [name, text] of batch.prepared) {
+            connection.parsedStatements[name] = text;
+            delete connection.submittedNamedStatements[name];
+          }
           return (Array.isArray(results) ? results : [results]).map((result) => result.rows as unknown[]);
         } catch (error) {
           if (!broken) {
             // The transaction the batch ran in is over. The statements after the one that failed were never parsed,
             // though named as sent: then the connection forgets what it prepared, and the server with it.
-            const forget = (batch?.prepared.length ?? 0) > 0;
+            const forget = (batch?.prepared.size ?? 0) > 0;
             await client.query(forget ? 'rollback; deallocate all' : 'rollback').then(() => {
               if (!forget) return;
               connection.parsedStatements = {};

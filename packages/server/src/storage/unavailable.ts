@@ -51,12 +51,17 @@ export function isPostgresDatabaseMissing(error: unknown): boolean {
 }
 
 /**
- * Whether PostgreSQL refused a prepared statement because a table it reads
- * changed the shape of its rows ("cached plan must not change result type"):
- * the statement fails on that connection until it is prepared again.
+ * Whether a statement this connection prepared can no longer run on it: a
+ * table it reads changed the shape of its rows ("cached plan must not change
+ * result type"), or the connection's account of the names it prepared
+ * disagrees with the server's (42P05: a name it believed new already exists;
+ * 26000: one it believed prepared does not). Either fails on that connection
+ * until it starts afresh.
  */
-export function isPostgresStalePlan(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '0A000' && error instanceof Error && /cached plan must not change result type/.test(error.message);
+export function isPostgresPreparedStatementBroken(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === '42P05' || code === '26000') return true;
+  return code === '0A000' && error instanceof Error && /cached plan must not change result type/.test(error.message);
 }
 
 /**

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompiledQuery, Kysely } from 'kysely';
+import { openStorage, type Storage } from '@maqam/server';
+import { createPostgres } from '../../src/storage/postgres.ts';
+import type { InPhases } from '../../src/storage/phases.ts';
+import { dialects } from '../dialects.ts';
+import { TcpProxy } from '../outage/tcp-proxy.ts';
+
+const postgres = dialects.find((d) => d.name === 'postgres');
+
+/** What a call came to: its rows, or the code of its error (ERROR_CODE_UNAVAILABLE for a 503). */
+async function outcome(call: Promise<unknown>): Promise<unknown> {
+  try {
+    return await call;
+  } catch (error) {
+    return (error as { code?: string }).code ?? (error as Error).message;
+  }
+}
+
+/**
+ * Transactions in phases (storage/phases.ts) behave alike on both dialects:
+ * after a statement fails, nothing more runs in the transaction.
+ */
+describe.each(dialects)('phases on $name', (dialect) => {
+  let database: { url: string; drop(): Promise<void> };
+  let storage: Storage;
+  beforeAll(async () => {
+    database = await dialect.create();
+    storage = openStorage(database.url);
+  });
+  afterAll(async () => {
+    await storage?.close();
+    await database?.drop();
+  });
+
+  it('runs nothing more in a transaction after one of its statements failed, though the failure was caught', async () => {
+    await storage.db.executeQuery(CompiledQuery.raw('create table phased (id integer primary key)'));
+    const after = await storage.inPhases(async (phases) => {
+      await phases.run([CompiledQuery.raw('insert into phased (id) values (1)')]);
+      await expect(phases.run([CompiledQuery.raw('insert into phased (id) values (1)')])).rejects.toThrow();
+      return outcome(phases.commit([CompiledQuery.raw('insert into phased (id) values (2)')]));
+    }).catch((error: Error) => error.message);
+    expect(after).toBe('phases: the transaction is over');
+    expect((await storage.db.executeQuery(CompiledQuery.raw('select id from phased'))).rows).toEqual([]);
+  });
+});
+
+/**
+ * On PostgreSQL a phase is one batch of statements, prepared once on each
+ * connection under names it shares with the statements Kysely runs alone
+ * (storage/postgres.ts). Regressions from a review: pg forgot a name a batch
+ * had prepared when the same statement later failed on its own, and every
+ * later run of it on that connection was refused ("already exists", a 500);
+ * a connection whose names went out of step with the server's stayed pooled;
+ * a phase's deadline grew with its statements, so a network that stopped
+ * answering held a write of 200 statements for 200 timeouts.
+ */
+describe.runIf(postgres)('phases on PostgreSQL: prepared names and deadlines', () => {
+  let database: { url: string; drop(): Promise<void> };
+  let proxy: TcpProxy;
+  let db: Kysely<unknown>;
+  let inPhases: InPhases;
+  const TIMEOUT_MS = 300;
+  beforeAll(async () => {
+    database = await postgres!.create();
+    proxy = await TcpProxy.start(Number(new URL(database.url).port || 5432));
+    const viaProxy = new URL(database.url);
+    viaProxy.port = String(proxy.port);
+    // One connection, so each statement below meets what the one before left on it.
+    const made = createPostgres(viaProxy.toString(), { poolSize: 1, timeoutMs: TIMEOUT_MS, onConnectionError: () => {} });
+    db = new Kysely({ dialect: made.dialect });
+    inPhases = made.inPhases;
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await proxy?.close();
+    await database?.drop();
+  });
+
+  const divide = (by: unknown) => CompiledQuery.raw('select 10 / $1::int as quotient', [by]);
+  const alone = (by: unknown) => outcome(db.executeQuery(divide(by)).then((result) => result.rows));
+  const inAPhase = (by: unknown) => outcome(inPhases((phases) => phases.commit([divide(by)])).then(([rows]) => rows));
+
+  it('keeps a statement a phase prepared when the same statement fails on its own on that connection', async () => {
+    expect(await inAPhase(1)).toEqual([{ quotient: 10 }]);
+    expect(await alone(0)).toBe('22012');
+    expect(await alone(2)).toEqual([{ quotient: 5 }]);
+    expect(await alone(5)).toEqual([{ quotient: 2 }]);
+    expect(await inAPhase(2)).toEqual([{ quotient: 5 }]);
+  });
+
+  it('drops a connection whose prepared statements went out of step with the server\'s: one 503, then answers', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const text = (value: unknown) => CompiledQuery.raw('select $1::text as said', [value]);
+    const said = (value: unknown) => outcome(db.executeQuery(text(value)).then((result) => result.rows));
+    expect(await said('first')).toEqual([{ said: 'first' }]);
+    // pg throws at the Bind of a value it cannot send, and closes the statement on the server meanwhile.
+    expect(await said(circular)).toMatch(/circular/i);
+    const next = [await said('a'), await said('b'), await outcome(inPhases((phases) => phases.commit([text('c')])).then(([rows]) => rows))];
+    expect(next.filter((answer) => answer === 'ERROR_CODE_UNAVAILABLE').length).toBeLessThanOrEqual(1);
+    expect(next.slice(1)).toEqual([[{ said: 'b' }], [{ said: 'c' }]]);
+  });
+
+  it('gives up a phase of many statements on a network that stopped answering after two timeouts, not one a statement', async () => {
+    expect(await inAPhase(1)).toEqual([{ quotient: 10 }]);
+    const statements = Array.from({ length: 40 }, (_, i) => CompiledQuery.raw(`select $1::int + ${i} as sum`, [i]));
+    proxy.pause();
+    const started = performance.now();
+    try {
+      expect(await outcome(inPhases((phases) => phases.commit(statements)))).toBe('ERROR_CODE_UNAVAILABLE');
+    } finally {
+      proxy.restore();
+    }
+    // Two timeouts and the grace (800 ms) with room for a loaded machine; a deadline of one timeout a statement is 12.2 s.
+    expect(performance.now() - started).toBeLessThan(10 * TIMEOUT_MS);
+    expect(await inAPhase(5)).toEqual([{ quotient: 2 }]);
+  });
+});
