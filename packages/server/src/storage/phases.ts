@@ -12,8 +12,12 @@ import type { Database } from './database.ts';
 export interface Phases {
   /** Runs these statements, beginning the transaction with the first phase; answers each one's rows, in order. */
   run(statements: readonly CompiledQuery[]): Promise<unknown[][]>;
-  /** The last phase: these statements, then COMMIT (on PostgreSQL in the same round trip). */
-  commit(statements: readonly CompiledQuery[]): Promise<unknown[][]>;
+  /**
+   * The last phase: these statements, then COMMIT (on PostgreSQL in the same
+   * round trip). Their rows are not answered: a COMMIT whose answer was lost
+   * is known to have committed (postgres.ts), not what its statements said.
+   */
+  commit(statements: readonly CompiledQuery[]): Promise<void>;
 }
 
 /** How a transaction of phases reads. */
@@ -50,10 +54,9 @@ export function sqlitePhases(db: Kysely<Database>): InPhases {
       const result = await work({
         run,
         async commit(statements) {
-          const results = await run(statements);
+          await run(statements);
           await trx.commit().execute();
           committed = true;
-          return results;
         },
       });
       if (!committed) await trx.rollback().execute();

@@ -145,7 +145,14 @@ class StatementBatch extends pg.Query {
 interface PooledClient extends PostgresPoolClient {
   /** Answers each statement's rows; when one fails, the transaction they ran in is rolled back. */
   batch(statements: readonly CompiledQuery[]): Promise<unknown[][]>;
+  /** The process of the server that serves this connection. */
+  readonly backendPid: number;
+  /** The connection stopped answering or was lost (it is dropped at release): what it last sent may or may not have run. */
+  readonly lost: boolean;
 }
+
+/** How a transaction whose COMMIT went unanswered ended (ResilientPool.outcomeOf). */
+type TransactionOutcome = 'committed' | 'aborted';
 
 /**
  * A pg pool that survives its database: every client has an error listener
@@ -268,7 +275,44 @@ class ResilientPool implements PostgresPool {
       }, statements.length),
       // A client whose connection failed or timed out is discarded, not pooled.
       release: () => client.release(broken ? true : undefined),
+      backendPid: (client as unknown as { processID: number }).processID,
+      get lost() {
+        return broken;
+      },
     };
+  }
+
+  /**
+   * How the transaction `xid` ended, asked on a connection of its own after
+   * the one committing it stopped answering (a write that committed must
+   * never be answered 503; contract section 14). The server process that
+   * ran it is ended first if it still holds it (it may be about to commit,
+   * or stalled with it open), so the answer is final: committed or aborted.
+   * Undefined when the server cannot be asked either.
+   */
+  async outcomeOf(xid: string, backendPid: number): Promise<TransactionOutcome | undefined> {
+    const timeoutMs = this.#timeoutMs;
+    const client = new pg.Client({
+      connectionString: this.#connectionString,
+      ...(timeoutMs > 0 ? { connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, query_timeout: timeoutMs } : {}),
+    });
+    client.on('error', () => {});
+    // Still running it: the backend of that pid whose transaction is this one (a pid the system gave another backend since is not).
+    const holding = `from pg_stat_activity where pid = $1 and backend_xid::text::bigint = ($2::bigint & 4294967295)`;
+    try {
+      await client.connect();
+      await client.query(`select pg_terminate_backend(pid) ${holding}`, [backendPid, xid]);
+      for (let waited = 0; (await client.query(`select 1 ${holding}`, [backendPid, xid])).rows.length > 0; waited += 10) {
+        if (waited >= Math.max(timeoutMs, 1000)) return undefined;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const status = (await client.query<{ status: string | null }>('select txid_status($1::bigint) as status', [xid])).rows[0]?.status;
+      return status === 'committed' || status === 'aborted' ? status : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      await client.end().catch(() => {});
+    }
   }
 
   end(): Promise<void> {
@@ -315,6 +359,8 @@ export function createPostgres(connectionString: string, options: PostgresOption
 const BEGIN = CompiledQuery.raw('begin');
 const BEGIN_SNAPSHOT = CompiledQuery.raw('begin isolation level repeatable read read only');
 const COMMIT = CompiledQuery.raw('commit');
+/** The transaction's id, asked with BEGIN: what tells, if its COMMIT goes unanswered, whether it committed. */
+const TRANSACTION_ID = CompiledQuery.raw('select txid_current()::text as xid');
 
 /**
  * Phases on PostgreSQL: BEGIN goes with the first phase's statements and
@@ -322,36 +368,44 @@ const COMMIT = CompiledQuery.raw('commit');
  * transaction of two phases costs two round trips. As VersionBumpingDriver
  * does for Kysely's transactions, a committed write of a table credentials
  * are made from changes the shared write version.
+ *
+ * A COMMIT whose answer never came (the connection stopped answering or was
+ * lost after sending it) may have committed: a writing transaction asks its
+ * id with BEGIN, and then asks the server how it ended (outcomeOf) before
+ * calling it unavailable, so a write that committed is answered as one.
  */
 function postgresPhases(
   pool: ResilientPool, shared: SharedWriteVersion | undefined, onError: (error: Error) => void, logQuery: PostgresOptions['logQuery'],
 ): InPhases {
   return async (work, options = {}) => {
-    const begin = options.snapshot === true ? BEGIN_SNAPSHOT : BEGIN;
+    const opening = options.snapshot === true ? [BEGIN_SNAPSHOT] : [BEGIN, TRANSACTION_ID];
     const client = await pool.connect();
     let begun = false;
     /** Over: committed, or rolled back by a batch that failed. */
     let over = false;
     let wrote = false;
+    let xid: string | undefined;
     const send = async (statements: readonly CompiledQuery[], commit: boolean) => {
       if (over) throw new Error('phases: the transaction is over');
       wrote ||= statements.some(writesCredentialTables);
-      const sent = [...(begun ? [] : [begin]), ...statements, ...(commit ? [COMMIT] : [])];
-      const first = begun ? 0 : 1;
+      const sent = [...(begun ? [] : opening), ...statements, ...(commit ? [COMMIT] : [])];
+      const first = begun ? 0 : opening.length;
       begun = true;
       const started = performance.now();
       try {
         const results = await client.batch(sent);
+        if (first > 1) xid = (results[1]![0] as { xid: string }).xid;
         if (logQuery !== undefined) for (const statement of statements) logQuery(statement.sql, statement.parameters, performance.now() - started);
         over = commit;
         return results.slice(first, first + statements.length);
       } catch (error) {
         over = true;
+        if (commit && xid !== undefined && client.lost && (await pool.outcomeOf(xid, client.backendPid)) === 'committed') return [];
         throw error;
       }
     };
     try {
-      const result = await work({ run: (statements) => send(statements, false), commit: (statements) => send(statements, true) });
+      const result = await work({ run: (statements) => send(statements, false), commit: async (statements) => void (await send(statements, true)) });
       if (begun && !over) await client.query('rollback', []);
       return result;
     } catch (error) {

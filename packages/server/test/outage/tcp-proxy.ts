@@ -17,6 +17,7 @@ export class TcpProxy {
   readonly #pairs = new Set<{ client: Socket; upstream: Socket | undefined }>();
   readonly #held: Array<() => void> = [];
   #mode: 'open' | 'cut' | 'paused' = 'open';
+  #muted = false;
   readonly port: number;
 
   private constructor(server: Server, port: number) {
@@ -106,10 +107,22 @@ export class TcpProxy {
     }
   }
 
+  /**
+   * On the connections open now, forwards what the client sends but not what
+   * the peer answers, like a route that lost its way back after a request went
+   * out; new connections are not touched. `restore()` lets the answers through.
+   */
+  muteReplies(): void {
+    for (const { upstream } of this.#pairs) upstream?.pause();
+    this.#muted = true;
+  }
+
   /** Back to forwarding; held connections are opened and held bytes flow. */
   restore(): void {
     const wasPaused = this.#mode === 'paused';
     this.#mode = 'open';
+    if (this.#muted) for (const { upstream } of this.#pairs) upstream?.resume();
+    this.#muted = false;
     if (!wasPaused) return;
     for (const { client, upstream } of this.#pairs) {
       client.resume();

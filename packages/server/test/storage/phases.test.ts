@@ -79,7 +79,13 @@ describe.runIf(postgres)('phases on PostgreSQL: prepared names and deadlines', (
 
   const divide = (by: unknown) => CompiledQuery.raw('select 10 / $1::int as quotient', [by]);
   const alone = (by: unknown) => outcome(db.executeQuery(divide(by)).then((result) => result.rows));
-  const inAPhase = (by: unknown) => outcome(inPhases((phases) => phases.commit([divide(by)])).then(([rows]) => rows));
+  /** The statement's rows, read in a phase of a transaction that then commits. */
+  const readInPhase = (statement: CompiledQuery) => outcome(inPhases(async (phases) => {
+    const [rows] = await phases.run([statement]);
+    await phases.commit([]);
+    return rows;
+  }));
+  const inAPhase = (by: unknown) => readInPhase(divide(by));
 
   it('keeps a statement a phase prepared when the same statement fails on its own on that connection', async () => {
     expect(await inAPhase(1)).toEqual([{ quotient: 10 }]);
@@ -97,9 +103,42 @@ describe.runIf(postgres)('phases on PostgreSQL: prepared names and deadlines', (
     expect(await said('first')).toEqual([{ said: 'first' }]);
     // pg throws at the Bind of a value it cannot send, and closes the statement on the server meanwhile.
     expect(await said(circular)).toMatch(/circular/i);
-    const next = [await said('a'), await said('b'), await outcome(inPhases((phases) => phases.commit([text('c')])).then(([rows]) => rows))];
+    const next = [await said('a'), await said('b'), await readInPhase(text('c'))];
     expect(next.filter((answer) => answer === 'ERROR_CODE_UNAVAILABLE').length).toBeLessThanOrEqual(1);
     expect(next.slice(1)).toEqual([[{ said: 'b' }], [{ said: 'c' }]]);
+  });
+
+  it('answers a COMMIT whose answer never came as it ended on the server: done when it committed, 503 when it did not', async () => {
+    await db.executeQuery(CompiledQuery.raw('create table doubted (id integer primary key)'));
+    const insert = (id: number) => CompiledQuery.raw('insert into doubted (id) values ($1)', [id]);
+    const stored = async () => (await db.executeQuery<{ id: number }>(CompiledQuery.raw('select id from doubted order by id'))).rows.map((row) => row.id);
+    /** A transaction that inserts `first`, then, with the server's answers cut off, sends `last` with its COMMIT. */
+    const unanswered = (first: number, last: CompiledQuery[]) => outcome(inPhases(async (phases) => {
+      await phases.run([insert(first)]);
+      proxy.muteReplies();
+      try {
+        await phases.commit(last);
+      } finally {
+        proxy.restore();
+      }
+      return 'done';
+    }));
+    // Committed on the server: the write is answered as done (it was answered 503 before).
+    expect(await unanswered(1, [insert(2)])).toBe('done');
+    expect(await stored()).toEqual([1, 2]);
+    // Refused on the server (a duplicate key): 503, nothing kept.
+    expect(await unanswered(3, [insert(1)])).toBe('ERROR_CODE_UNAVAILABLE');
+    expect(await stored()).toEqual([1, 2]);
+    // Still running when this side gives up (four waits of 250 ms, each within the statement timeout): its server process
+    // is ended, and the answer says whichever way the transaction went.
+    const slow = await outcome(inPhases(async (phases) => {
+      await phases.run([insert(4)]);
+      await phases.commit([...Array.from({ length: 4 }, () => CompiledQuery.raw('select pg_sleep(0.25)')), insert(5)]);
+      return 'done';
+    }));
+    const after = await stored();
+    if (process.env.SHOW_OUTCOMES) console.log('a COMMIT still running when given up:', slow);
+    expect([slow, after]).toEqual(after.includes(5) ? ['done', [1, 2, 4, 5]] : ['ERROR_CODE_UNAVAILABLE', [1, 2]]);
   });
 
   it('gives up a phase of many statements on a network that stopped answering after two timeouts, not one a statement', async () => {
