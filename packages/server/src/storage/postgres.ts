@@ -7,6 +7,8 @@ import type { InPhases } from './phases.ts';
 
 /** How long after its statement_timeout a statement is given up on this side, the connection presumed gone. */
 const CLIENT_DEADLINE_GRACE_MS = 200;
+/** How long asking how a transaction ended may take in all, when no timeout is set (maintenance processes). */
+const OUTCOME_DEADLINE_MS = 5000;
 
 /**
  * Statements with one to this many parameters are prepared once on each connection, under a name made
@@ -155,6 +157,15 @@ interface PooledClient extends PostgresPoolClient {
 type TransactionOutcome = 'committed' | 'aborted';
 
 /**
+ * What tells one run of the database server from another: its start, and
+ * when its statistics were last reset, which a crash and its recovery do
+ * (the server restarts its processes but not its start time). A transaction
+ * id is only known to be this transaction's on the run that gave it: ids
+ * handed out but never written to disk are handed out again after a crash.
+ */
+const SERVER_RUN = `pg_postmaster_start_time()::text || ' ' || coalesce((select stats_reset::text from pg_stat_bgwriter), '')`;
+
+/**
  * A pg pool that survives its database: every client has an error listener
  * for its whole life (pg-pool listens only while a client is idle, so a
  * connection lost under a checked-out client used to be an unhandled 'error'
@@ -196,6 +207,8 @@ class ResilientPool implements PostgresPool {
       throw databaseUnavailable(error);
     }
     let broken = false;
+    /** Broken by a failure of reach (lost, or no answer in time), not by the server's refusal of a statement. */
+    let unreachable = false;
     const timeoutMs = this.#timeoutMs;
     const preparedMaxParameters = this.#preparedMaxParameters;
     const connection = (client as unknown as { connection: PreparedNames }).connection;
@@ -227,6 +240,7 @@ class ResilientPool implements PostgresPool {
         // on it from now on, so the connection goes, and its prepared statements with it.
         if (!isPostgresUnavailable(error) && !isPostgresPreparedStatementBroken(error)) throw error;
         broken = true;
+        unreachable = !isPostgresPreparedStatementBroken(error);
         (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
         throw databaseUnavailable(error);
       } finally {
@@ -277,7 +291,7 @@ class ResilientPool implements PostgresPool {
       release: () => client.release(broken ? true : undefined),
       backendPid: (client as unknown as { processID: number }).processID,
       get lost() {
-        return broken;
+        return unreachable;
       },
     };
   }
@@ -288,25 +302,26 @@ class ResilientPool implements PostgresPool {
    * never be answered 503; contract section 14). The server process that
    * ran it is ended first if it still holds it (it may be about to commit,
    * or stalled with it open), so the answer is final: committed or aborted.
-   * Undefined when the server cannot be asked either.
+   * Undefined when it cannot be known: the server cannot be asked, does not
+   * answer in time, or is not the run (SERVER_RUN) that gave the id.
    */
-  async outcomeOf(xid: string, backendPid: number): Promise<TransactionOutcome | undefined> {
-    const timeoutMs = this.#timeoutMs;
-    const client = new pg.Client({
-      connectionString: this.#connectionString,
-      ...(timeoutMs > 0 ? { connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, query_timeout: timeoutMs } : {}),
-    });
+  async outcomeOf(xid: string, serverRun: string, backendPid: number): Promise<TransactionOutcome | undefined> {
+    const budgetMs = this.#timeoutMs > 0 ? this.#timeoutMs : OUTCOME_DEADLINE_MS;
+    const client = new pg.Client({ connectionString: this.#connectionString, connectionTimeoutMillis: budgetMs, statement_timeout: budgetMs, query_timeout: budgetMs });
     client.on('error', () => {});
+    const until = performance.now() + 2 * budgetMs;
     // Still running it: the backend of that pid whose transaction is this one (a pid the system gave another backend since is not).
     const holding = `from pg_stat_activity where pid = $1 and backend_xid::text::bigint = ($2::bigint & 4294967295)`;
     try {
       await client.connect();
       await client.query(`select pg_terminate_backend(pid) ${holding}`, [backendPid, xid]);
-      for (let waited = 0; (await client.query(`select 1 ${holding}`, [backendPid, xid])).rows.length > 0; waited += 10) {
-        if (waited >= Math.max(timeoutMs, 1000)) return undefined;
+      while ((await client.query(`select 1 ${holding}`, [backendPid, xid])).rows.length > 0) {
+        if (performance.now() >= until) return undefined;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      const status = (await client.query<{ status: string | null }>('select txid_status($1::bigint) as status', [xid])).rows[0]?.status;
+      // Read with the run it was read on: after a crash the id may be another transaction's.
+      const { rows } = await client.query<{ status: string | null; run: string }>(`select txid_status($1::bigint) as status, ${SERVER_RUN} as run`, [xid]);
+      const status = rows[0]?.run === serverRun ? rows[0].status : undefined;
       return status === 'committed' || status === 'aborted' ? status : undefined;
     } catch {
       return undefined;
@@ -359,8 +374,8 @@ export function createPostgres(connectionString: string, options: PostgresOption
 const BEGIN = CompiledQuery.raw('begin');
 const BEGIN_SNAPSHOT = CompiledQuery.raw('begin isolation level repeatable read read only');
 const COMMIT = CompiledQuery.raw('commit');
-/** The transaction's id, asked with BEGIN: what tells, if its COMMIT goes unanswered, whether it committed. */
-const TRANSACTION_ID = CompiledQuery.raw('select txid_current()::text as xid');
+/** The transaction's id and the server's run, asked with BEGIN: what tells, if its COMMIT goes unanswered, whether it committed. */
+const TRANSACTION_ID = CompiledQuery.raw(`select txid_current()::text as xid, ${SERVER_RUN} as run`);
 
 /**
  * Phases on PostgreSQL: BEGIN goes with the first phase's statements and
@@ -373,6 +388,8 @@ const TRANSACTION_ID = CompiledQuery.raw('select txid_current()::text as xid');
  * lost after sending it) may have committed: a writing transaction asks its
  * id with BEGIN, and then asks the server how it ended (outcomeOf) before
  * calling it unavailable, so a write that committed is answered as one.
+ * (A transaction whose first phase is its commit has no id back to ask
+ * with: its unanswered COMMIT is a 503, as any. Every write reads first.)
  */
 function postgresPhases(
   pool: ResilientPool, shared: SharedWriteVersion | undefined, onError: (error: Error) => void, logQuery: PostgresOptions['logQuery'],
@@ -384,7 +401,8 @@ function postgresPhases(
     /** Over: committed, or rolled back by a batch that failed. */
     let over = false;
     let wrote = false;
-    let xid: string | undefined;
+    /** The transaction's id, and the server run that gave it, once its first phase answered. */
+    let id: { xid: string; run: string } | undefined;
     const send = async (statements: readonly CompiledQuery[], commit: boolean) => {
       if (over) throw new Error('phases: the transaction is over');
       wrote ||= statements.some(writesCredentialTables);
@@ -394,13 +412,13 @@ function postgresPhases(
       const started = performance.now();
       try {
         const results = await client.batch(sent);
-        if (first > 1) xid = (results[1]![0] as { xid: string }).xid;
+        if (first > 1) id = results[1]![0] as { xid: string; run: string };
         if (logQuery !== undefined) for (const statement of statements) logQuery(statement.sql, statement.parameters, performance.now() - started);
         over = commit;
         return results.slice(first, first + statements.length);
       } catch (error) {
         over = true;
-        if (commit && xid !== undefined && client.lost && (await pool.outcomeOf(xid, client.backendPid)) === 'committed') return [];
+        if (commit && id !== undefined && client.lost && (await pool.outcomeOf(id.xid, id.run, client.backendPid)) === 'committed') return [];
         throw error;
       }
     };
