@@ -54,9 +54,10 @@ describe.each(dialects)('phases on $name', (dialect) => {
  * later run of it on that connection was refused ("already exists", a 500);
  * a connection whose names went out of step with the server's stayed pooled;
  * a phase's deadline grew with its statements, so a network that stopped
- * answering held a write of 200 statements for 200 timeouts.
+ * answering held a write of 200 statements for 200 timeouts; a COMMIT whose
+ * answer was lost was answered 503 though it had committed.
  */
-describe.runIf(postgres)('phases on PostgreSQL: prepared names and deadlines', () => {
+describe.runIf(postgres)('phases on PostgreSQL: prepared names, deadlines and unanswered COMMITs', () => {
   let database: { url: string; drop(): Promise<void> };
   let proxy: TcpProxy;
   let db: Kysely<unknown>;
