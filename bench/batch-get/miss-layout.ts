@@ -16,7 +16,7 @@
 //   node bench/batch-get/miss-layout.ts                  # the catalog bench:batch-get seeded (BENCH_SONGS, 1,000,000)
 //   BENCH_SONGS=300000 node bench/batch-get/miss-layout.ts
 import { createHash } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { median } from '../lib/compare.ts';
@@ -82,7 +82,7 @@ function write(name: string, layout: Layout): number {
 }
 
 rmSync(SCRATCH, { recursive: true, force: true });
-(await import('node:fs')).mkdirSync(SCRATCH, { recursive: true });
+mkdirSync(SCRATCH, { recursive: true });
 for (const [name, layout] of Object.entries(layouts)) console.log(`write, ${name}: ${write(name, layout).toFixed(1)} s`);
 
 let seed = 7;
