@@ -4,6 +4,7 @@ import { VersionedCache, type WriteVersion } from '../storage/versioned-cache.ts
 import { precompiledLookup } from '../storage/storage.ts';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type NewApiKeyRow = Insertable<ApiKeysTable>;
 
 /** Calls counted for a key on a day and an operation (the api_key_usage row they add to). */
 export interface UsageRow {
@@ -30,9 +31,15 @@ export function createApiKeysRepo(db: Db, options: { writeVersion?: WriteVersion
     return row?.id == null ? undefined : (row as ApiKeyRow);
   };
   const rows = new VersionedCache<ApiKeyRow>(options.writeVersion ?? (() => null));
+  /**
+   * A key's secret is shown once, in the answer to the write that made it, and a retry of a write answered 503
+   * makes another: each write that makes or ends a key is a transaction, so a COMMIT whose answer was lost is
+   * asked about on PostgreSQL (storage/postgres.ts) and a write that committed is answered as done.
+   */
+  const inTransaction = <T>(write: (trx: Db) => Promise<T>) => db.transaction().execute(write);
   return {
-    async insert(row: Insertable<ApiKeysTable>): Promise<void> {
-      await db.insertInto('api_keys').values(row).execute();
+    async insert(row: NewApiKeyRow): Promise<void> {
+      await inTransaction((trx) => trx.insertInto('api_keys').values(row).execute());
     },
     async find(id: string): Promise<ApiKeyRow | undefined> {
       return rows.get(id, () => read(id));
@@ -64,16 +71,25 @@ export function createApiKeysRepo(db: Db, options: { writeVersion?: WriteVersion
     async setExpiry(id: string, expiresAt: number): Promise<void> {
       await db.updateTable('api_keys').set({ expires_at: expiresAt }).where('id', '=', id).execute();
     },
-    /** Marks the key rotated at `now`, working until `expiresAt`; false when it was revoked or rotated meanwhile. */
-    async markRotated(id: string, now: number, expiresAt: number): Promise<boolean> {
-      const updated = await db.updateTable('api_keys').set({ expires_at: expiresAt, rotated_at: now })
-        .where('id', '=', id).where('revoked_at', 'is', null).where('rotated_at', 'is', null).executeTakeFirst();
-      return Number(updated.numUpdatedRows) > 0;
+    /**
+     * Marks the key rotated at `now`, working until `expiresAt`, and inserts its successor, together; false (and
+     * nothing written) when it was revoked or rotated meanwhile.
+     */
+    async rotate(id: string, now: number, expiresAt: number, successor: NewApiKeyRow): Promise<boolean> {
+      return inTransaction(async (trx) => {
+        const marked = await trx.updateTable('api_keys').set({ expires_at: expiresAt, rotated_at: now })
+          .where('id', '=', id).where('revoked_at', 'is', null).where('rotated_at', 'is', null).executeTakeFirst();
+        if (Number(marked.numUpdatedRows) === 0) return false;
+        await trx.insertInto('api_keys').values(successor).execute();
+        return true;
+      });
     },
     /** Revokes the key unless it already is; true when this call revoked it. */
     async revokeOnce(id: string, now: number): Promise<boolean> {
-      const updated = await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
-      return Number(updated.numUpdatedRows) > 0;
+      return inTransaction(async (trx) => {
+        const updated = await trx.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+        return Number(updated.numUpdatedRows) > 0;
+      });
     },
     async update(id: string, changes: { name?: string; rate_limit_per_minute?: number }): Promise<void> {
       await db.updateTable('api_keys').set(changes).where('id', '=', id).execute();

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { hashSecret, secretDigest } from '../crypto/secret-hash.ts';
 import { API_KEY_SCOPES, type ApiKeyScope, type ApiKeySummary, type CreatedApiKey } from '@maqam/contract';
-import type { ApiKeyRow, ApiKeysRepo } from './api-keys.repo.ts';
+import type { ApiKeyRow, ApiKeysRepo, NewApiKeyRow } from './api-keys.repo.ts';
 import type { ApiKeyPrincipal } from '../principal.ts';
 import { CHECKSUMMED_FORMAT, formatKey, LEGACY_FORMAT, parseKey } from './key-format.ts';
 
@@ -112,10 +112,11 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
     });
   }
 
-  async function create(options: NewKeyOptions): Promise<CreatedApiKey> {
+  /** A new key's row, and what its maker is answered (its secret, shown once). */
+  function newKey(options: NewKeyOptions): { row: NewApiKeyRow; created: CreatedApiKey } {
     const id = newKeyId();
     const secret = randomBytes(32).toString('base64url');
-    await repo.insert({
+    const row = {
       id,
       name: options.name,
       secret_hash: hashSecret(secret),
@@ -127,8 +128,14 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
       scopes: (options.scopes ?? API_KEY_SCOPES).join(' '),
       rate_limit_per_minute: options.rateLimitPerMinute ?? null,
       format: CHECKSUMMED_FORMAT,
-    });
-    return { id, name: options.name, key: formatKey(id, secret) };
+    };
+    return { row, created: { id, name: options.name, key: formatKey(id, secret) } };
+  }
+
+  async function create(options: NewKeyOptions): Promise<CreatedApiKey> {
+    const { row, created } = newKey(options);
+    await repo.insert(row);
+    return created;
   }
 
   return {
@@ -165,11 +172,12 @@ export function createApiKeysService(repo: ApiKeysRepo, clock: () => number = Da
       const now = clock();
       if (statusOf(old, now) !== 'active' || old.rotated_at !== null) throw new ApiKeyNotRotatableError(id, old.rotated_at !== null ? 'rotated' : statusOf(old, now));
       const graceEnd = now + graceSeconds * 1000;
-      // Marked first: of two rotations at once, one wins and the other makes no key.
-      if (!(await repo.markRotated(id, now, old.expires_at === null ? graceEnd : Math.min(old.expires_at, graceEnd)))) throw new ApiKeyNotRotatableError(id, 'rotated');
-      return create({
+      const { row, created } = newKey({
         name: old.name, expiresAt: old.expires_at, ownerId: old.owner_id, scopes: scopesOf(old), rateLimitPerMinute: old.rate_limit_per_minute,
       });
+      // Marked with the successor's insert, in one transaction: of two rotations at once, one wins and the other makes no key.
+      if (!(await repo.rotate(id, now, old.expires_at === null ? graceEnd : Math.min(old.expires_at, graceEnd), row))) throw new ApiKeyNotRotatableError(id, 'rotated');
+      return created;
     },
 
     /**

@@ -143,14 +143,18 @@ class StatementBatch extends pg.Query {
   }
 }
 
-/** A pooled connection: Kysely's, and a batch of statements in one round trip (StatementBatch). */
+/** How a batch's transaction begins: a write (its id asked with BEGIN, TRANSACTION_ID) or reads on one snapshot. */
+type Opening = 'write' | 'snapshot';
+
+/**
+ * A pooled connection: Kysely's, and batches of statements in one round trip
+ * (StatementBatch), which may begin a transaction and end it with COMMIT.
+ */
 interface PooledClient extends PostgresPoolClient {
   /** Answers each statement's rows; when one fails, the transaction they ran in is rolled back. */
-  batch(statements: readonly CompiledQuery[]): Promise<unknown[][]>;
-  /** The process of the server that serves this connection. */
-  readonly backendPid: number;
-  /** The connection stopped answering or was lost (it is dropped at release): what it last sent may or may not have run. */
-  readonly lost: boolean;
+  batch(statements: readonly CompiledQuery[], opening?: Opening): Promise<unknown[][]>;
+  /** These statements, then COMMIT; answers nothing, as a COMMIT whose answer was lost is known to have committed, not what the statements said. */
+  commitBatch(statements: readonly CompiledQuery[], opening?: Opening): Promise<void>;
 }
 
 /** How a transaction whose COMMIT went unanswered ended (ResilientPool.outcomeOf). */
@@ -164,6 +168,18 @@ type TransactionOutcome = 'committed' | 'aborted';
  * handed out but never written to disk are handed out again after a crash.
  */
 const SERVER_RUN = `pg_postmaster_start_time()::text || ' ' || coalesce((select stats_reset::text from pg_stat_bgwriter), '')`;
+
+const BEGIN = CompiledQuery.raw('begin');
+const OPENINGS: Record<Opening, readonly CompiledQuery[]> = {
+  // The transaction's id and the server's run, asked with BEGIN: what tells, if its COMMIT goes unanswered, whether it committed.
+  write: [BEGIN, CompiledQuery.raw(`select txid_current()::text as xid, ${SERVER_RUN} as run`)],
+  snapshot: [CompiledQuery.raw('begin isolation level repeatable read read only')],
+};
+const COMMIT = CompiledQuery.raw('commit');
+/** What a transaction's writing id and its server's run are asked with (OPENINGS.write), in one round trip with BEGIN. */
+const BEGIN_WITH_ID = `begin; ${OPENINGS.write[1]!.sql}`;
+/** What Kysely is answered for a COMMIT that committed though its answer was lost: pg's answer to a COMMIT. */
+const COMMITTED = { command: 'COMMIT', rowCount: null, rows: [] } as unknown as PostgresQueryResult<never>;
 
 /**
  * A pg pool that survives its database: every client has an error listener
@@ -248,51 +264,84 @@ class ResilientPool implements PostgresPool {
       }
     };
     const named = (sql: string, values: readonly unknown[]) => (values.length > 0 && values.length <= preparedMaxParameters ? this.#statementName(sql) : undefined);
+    /** The writing transaction open on this connection: its id and the server run that gave it (OPENINGS.write). */
+    let transaction: { xid: string; run: string } | undefined;
+    /**
+     * Runs `submit`, which sends COMMIT. A COMMIT whose answer never came (the connection stopped answering or
+     * was lost after sending it) may have committed: the server is asked how the transaction ended (outcomeOf)
+     * before it is called unavailable, so a write that committed is answered as one (contract section 14). A
+     * transaction begun in the same batch has no id back to ask with: its unanswered COMMIT is a 503, as any.
+     */
+    const committing = async <R>(submit: () => Promise<R>, statements: number, committed: R): Promise<R> => {
+      const asked = transaction;
+      transaction = undefined;
+      try {
+        return await guarded(submit, statements);
+      } catch (error) {
+        if (asked !== undefined && unreachable && (await this.outcomeOf(asked.xid, asked.run, backendPid)) === 'committed') return committed;
+        throw error;
+      }
+    };
+    const backendPid = (client as unknown as { processID: number }).processID;
+    const run = async (statements: readonly CompiledQuery[]): Promise<unknown[][]> => {
+      let batch: StatementBatch | undefined;
+      try {
+        batch = new StatementBatch(statements.map((statement) => ({ name: named(statement.sql, statement.parameters), text: statement.sql, values: statement.parameters })));
+        const answered = new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
+          batch!.callback = (error: Error | null, results: pg.QueryResult | pg.QueryResult[]) => (error ? reject(error) : resolve(results));
+          void client.query(batch!);
+        });
+        const results = await answered;
+        // Parsed, as pg records a named Query's when the server says so: pg forgets a name only "submitted" when
+        // a later query of that name fails, and would then parse it again, which the server refuses (42P05).
+        for (const [name, text] of batch.prepared) {
+          connection.parsedStatements[name] = text;
+          delete connection.submittedNamedStatements[name];
+        }
+        return (Array.isArray(results) ? results : [results]).map((result) => result.rows as unknown[]);
+      } catch (error) {
+        transaction = undefined;
+        if (!broken) {
+          // The transaction the batch ran in is over. The statements after the one that failed were never parsed,
+          // though named as sent: then the connection forgets what it prepared, and the server with it.
+          const forget = (batch?.prepared.size ?? 0) > 0;
+          await client.query(forget ? 'rollback; deallocate all' : 'rollback').then(() => {
+            if (!forget) return;
+            connection.parsedStatements = {};
+            connection.submittedNamedStatements = {};
+          }, () => {
+            broken = true;
+          });
+        }
+        throw error;
+      }
+    };
+    /** The batch's statements after its opening's, and the opening's transaction id kept. */
+    const opened = (opening: Opening | undefined, results: unknown[][]) => {
+      const skipped = opening === undefined ? 0 : OPENINGS[opening].length;
+      if (opening === 'write') transaction = results[1]![0] as { xid: string; run: string };
+      return results.slice(skipped);
+    };
+    const opens = (opening: Opening | undefined) => (opening === undefined ? [] : OPENINGS[opening]);
     return {
-      query: (<R>(sql: string, parameters: ReadonlyArray<unknown>) => guarded(() => {
+      query: (async <R>(sql: string, parameters: ReadonlyArray<unknown>) => {
         const values = parameters as unknown[];
+        // Kysely's transactions: BEGIN asks the transaction's id in the same round trip, for its COMMIT (committing).
+        if (sql === BEGIN.sql && values.length === 0) {
+          const [begun, id] = (await guarded(() => client.query(BEGIN_WITH_ID))) as unknown as pg.QueryResult[];
+          transaction = id!.rows[0] as { xid: string; run: string };
+          return begun as unknown as PostgresQueryResult<R>;
+        }
+        if (sql === COMMIT.sql && values.length === 0) return committing(() => client.query(sql) as unknown as Promise<PostgresQueryResult<R>>, 1, COMMITTED);
+        if (sql === 'rollback') transaction = undefined;
         const name = named(sql, values);
         // A statement without parameters goes by the simple protocol, as before: it may be several statements.
-        return (name !== undefined ? client.query({ name, text: sql, values }) : client.query(sql, values)) as unknown as Promise<PostgresQueryResult<R>>;
-      })) as PostgresPoolClient['query'],
-      batch: (statements) => guarded(async () => {
-        let batch: StatementBatch | undefined;
-        try {
-          batch = new StatementBatch(statements.map((statement) => ({ name: named(statement.sql, statement.parameters), text: statement.sql, values: statement.parameters })));
-          const answered = new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
-            batch!.callback = (error: Error | null, results: pg.QueryResult | pg.QueryResult[]) => (error ? reject(error) : resolve(results));
-            void client.query(batch!);
-          });
-          const results = await answered;
-          // Parsed, as pg records a named Query's when the server says so: pg forgets a name only "submitted" when
-          // a later query of that name fails, and would then parse it again, which the server refuses (42P05).
-          for (const [name, text] of batch.prepared) {
-            connection.parsedStatements[name] = text;
-            delete connection.submittedNamedStatements[name];
-          }
-          return (Array.isArray(results) ? results : [results]).map((result) => result.rows as unknown[]);
-        } catch (error) {
-          if (!broken) {
-            // The transaction the batch ran in is over. The statements after the one that failed were never parsed,
-            // though named as sent: then the connection forgets what it prepared, and the server with it.
-            const forget = (batch?.prepared.size ?? 0) > 0;
-            await client.query(forget ? 'rollback; deallocate all' : 'rollback').then(() => {
-              if (!forget) return;
-              connection.parsedStatements = {};
-              connection.submittedNamedStatements = {};
-            }, () => {
-              broken = true;
-            });
-          }
-          throw error;
-        }
-      }, statements.length),
+        return guarded(() => (name !== undefined ? client.query({ name, text: sql, values }) : client.query(sql, values)) as unknown as Promise<PostgresQueryResult<R>>);
+      }) as PostgresPoolClient['query'],
+      batch: async (statements, opening) => opened(opening, await guarded(() => run([...opens(opening), ...statements]), statements.length)),
+      commitBatch: (statements, opening) => committing(async () => void opened(opening, await run([...opens(opening), ...statements, COMMIT])), statements.length + 1, undefined),
       // A client whose connection failed or timed out is discarded, not pooled.
       release: () => client.release(broken ? true : undefined),
-      backendPid: (client as unknown as { processID: number }).processID,
-      get lost() {
-        return unreachable;
-      },
     };
   }
 
@@ -371,59 +420,48 @@ export function createPostgres(connectionString: string, options: PostgresOption
   return { dialect, inPhases: postgresPhases(pool, shared, onWriteVersionError, options.logQuery) };
 }
 
-const BEGIN = CompiledQuery.raw('begin');
-const BEGIN_SNAPSHOT = CompiledQuery.raw('begin isolation level repeatable read read only');
-const COMMIT = CompiledQuery.raw('commit');
-/** The transaction's id and the server's run, asked with BEGIN: what tells, if its COMMIT goes unanswered, whether it committed. */
-const TRANSACTION_ID = CompiledQuery.raw(`select txid_current()::text as xid, ${SERVER_RUN} as run`);
-
 /**
  * Phases on PostgreSQL: BEGIN goes with the first phase's statements and
  * COMMIT with the last's, each phase one batch (StatementBatch), so a
  * transaction of two phases costs two round trips. As VersionBumpingDriver
  * does for Kysely's transactions, a committed write of a table credentials
- * are made from changes the shared write version.
- *
- * A COMMIT whose answer never came (the connection stopped answering or was
- * lost after sending it) may have committed: a writing transaction asks its
- * id with BEGIN, and then asks the server how it ended (outcomeOf) before
- * calling it unavailable, so a write that committed is answered as one.
- * (A transaction whose first phase is its commit has no id back to ask
- * with: its unanswered COMMIT is a 503, as any. Every write reads first.)
+ * are made from changes the shared write version. A writing transaction's
+ * unanswered COMMIT is asked about as Kysely's are (the pooled client's
+ * committing); every write reads first, so its id is known by then.
  */
 function postgresPhases(
   pool: ResilientPool, shared: SharedWriteVersion | undefined, onError: (error: Error) => void, logQuery: PostgresOptions['logQuery'],
 ): InPhases {
   return async (work, options = {}) => {
-    const opening = options.snapshot === true ? [BEGIN_SNAPSHOT] : [BEGIN, TRANSACTION_ID];
+    const opening: Opening = options.snapshot === true ? 'snapshot' : 'write';
     const client = await pool.connect();
     let begun = false;
     /** Over: committed, or rolled back by a batch that failed. */
     let over = false;
     let wrote = false;
-    /** The transaction's id, and the server run that gave it, once its first phase answered. */
-    let id: { xid: string; run: string } | undefined;
-    const send = async (statements: readonly CompiledQuery[], commit: boolean) => {
+    const send = async <R>(statements: readonly CompiledQuery[], submit: (statements: readonly CompiledQuery[], opening?: Opening) => Promise<R>) => {
       if (over) throw new Error('phases: the transaction is over');
       wrote ||= statements.some(writesCredentialTables);
-      const sent = [...(begun ? [] : opening), ...statements, ...(commit ? [COMMIT] : [])];
-      const first = begun ? 0 : opening.length;
+      const first = !begun;
       begun = true;
       const started = performance.now();
       try {
-        const results = await client.batch(sent);
-        if (first > 1) id = results[1]![0] as { xid: string; run: string };
+        const answered = await submit(statements, first ? opening : undefined);
         if (logQuery !== undefined) for (const statement of statements) logQuery(statement.sql, statement.parameters, performance.now() - started);
-        over = commit;
-        return results.slice(first, first + statements.length);
+        return answered;
       } catch (error) {
         over = true;
-        if (commit && id !== undefined && client.lost && (await pool.outcomeOf(id.xid, id.run, client.backendPid)) === 'committed') return [];
         throw error;
       }
     };
     try {
-      const result = await work({ run: (statements) => send(statements, false), commit: async (statements) => void (await send(statements, true)) });
+      const result = await work({
+        run: (statements) => send(statements, client.batch),
+        commit: async (statements) => {
+          await send(statements, client.commitBatch);
+          over = true;
+        },
+      });
       if (begun && !over) await client.query('rollback', []);
       return result;
     } catch (error) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompiledQuery } from 'kysely';
 import { createApiKeysRepo, createApiKeysService, createClientsService, createUsersService } from '@maqam/server';
 import { authorizeUrl, pkce, REDIRECT } from '../oauth/oauth-helpers.ts';
 import { dialects } from '../dialects.ts';
@@ -138,6 +139,31 @@ describe.each(dialects)('DeveloperService on $name', (dialect) => {
     expect((await dev.call('GET', `/v1/developer/keys/${apiKey.id}`)).json().apiKey.status).toBe('API_KEY_STATUS_EXPIRED');
     expect((await dev.call('POST', `/v1/developer/keys/${apiKey.id}:rotate`, { graceSeconds: 60 })).statusCode).toBe(409);
     expect((await dev.call('POST', `/v1/developer/keys/${apiKey.id}:rotate`, { graceSeconds: -1 })).statusCode).toBe(400);
+  });
+
+  it('rotates all or nothing: when the successor cannot be written, the old key is left as it was, and rotates after', async () => {
+    const dev = await developer(server);
+    const { apiKey, secret } = (await dev.call('POST', '/v1/developer/keys', { name: 'refused-successor' })).json();
+    // The database refuses the successor's row (on PostgreSQL as a full disk does, which is a 503).
+    const refusal = dialect.name === 'postgres'
+      ? [
+        `create function refuse_successor() returns trigger language plpgsql as $$ begin raise exception 'refused' using errcode = '53100'; end $$`,
+        `create trigger refuse_successor before insert on api_keys for each row when (new.name = 'refused-successor') execute function refuse_successor()`,
+      ]
+      : [`create trigger refuse_successor before insert on api_keys when new.name = 'refused-successor' begin select raise(abort, 'refused'); end`];
+    for (const statement of refusal) await server.storage.db.executeQuery(CompiledQuery.raw(statement));
+    try {
+      const refused = await dev.call('POST', `/v1/developer/keys/${apiKey.id}:rotate`, { graceSeconds: 600 });
+      expect(refused.statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      await server.storage.db.executeQuery(CompiledQuery.raw('drop trigger refuse_successor' + (dialect.name === 'postgres' ? ' on api_keys' : '')));
+    }
+    // Not marked rotated: still active, without an end, and rotatable.
+    expect((await dev.call('GET', `/v1/developer/keys/${apiKey.id}`)).json().apiKey).toMatchObject({ status: 'API_KEY_STATUS_ACTIVE', expiresAt: null });
+    expect((await withKey(server.app, secret)).headers.deprecation).toBeUndefined();
+    const rotated = await dev.call('POST', `/v1/developer/keys/${apiKey.id}:rotate`, { graceSeconds: 600 });
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    expect((await withKey(server.app, rotated.json().secret)).statusCode).toBe(200);
   });
 
   it('refuses a key outside its scopes with a 403 naming the scope', async () => {

@@ -143,6 +143,25 @@ describe.runIf(postgres)('phases on PostgreSQL: prepared names, deadlines and un
     expect([slow, after]).toEqual(after.includes(5) ? ['done', [1, 2, 4, 5]] : ['ERROR_CODE_UNAVAILABLE', [1, 2]]);
   });
 
+  it('answers a Kysely transaction\'s COMMIT whose answer never came as it ended on the server, as a phase\'s', async () => {
+    // Deferred: the duplicate is refused at COMMIT, after the answers were cut off.
+    await db.executeQuery(CompiledQuery.raw('create table doubted_alone (id integer primary key deferrable initially deferred)'));
+    const insert = (id: number) => CompiledQuery.raw('insert into doubted_alone (id) values ($1)', [id]);
+    const stored = async () => (await db.executeQuery<{ id: number }>(CompiledQuery.raw('select id from doubted_alone order by id'))).rows.map((row) => row.id);
+    /** A Kysely transaction that inserts these ids, then, with the server's answers cut off, commits. */
+    const unanswered = (ids: number[]) => outcome(db.transaction().execute(async (trx) => {
+      for (const id of ids) await trx.executeQuery(insert(id));
+      proxy.muteReplies();
+    }).then(() => 'done').finally(() => proxy.restore()));
+    expect(await unanswered([1, 2])).toBe('done');
+    expect(await stored()).toEqual([1, 2]);
+    expect(await unanswered([3, 1])).toBe('ERROR_CODE_UNAVAILABLE');
+    expect(await stored()).toEqual([1, 2]);
+    // The connection that lost its answers was dropped; the next transaction is asked about on its own.
+    expect(await unanswered([4])).toBe('done');
+    expect(await stored()).toEqual([1, 2, 4]);
+  });
+
   it('does not trust a transaction id across runs of the server: after the reset of statistics a crash makes, an unanswered COMMIT is a 503', async () => {
     // After a crash, ids handed out but never written to disk are handed out again: a reused id's "committed" may be
     // another transaction's. A crash's recovery resets the server's statistics; here they are reset by hand.
