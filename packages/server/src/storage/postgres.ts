@@ -328,9 +328,17 @@ class ResilientPool implements PostgresPool {
         const values = parameters as unknown[];
         // Kysely's transactions: BEGIN asks the transaction's id in the same round trip, for its COMMIT (committing).
         if (sql === BEGIN.sql && values.length === 0) {
-          const [begun, id] = (await guarded(() => client.query(BEGIN_WITH_ID))) as unknown as pg.QueryResult[];
-          transaction = id!.rows[0] as { xid: string; run: string };
-          return begun as unknown as PostgresQueryResult<R>;
+          try {
+            const [begun, id] = (await guarded(() => client.query(BEGIN_WITH_ID))) as unknown as pg.QueryResult[];
+            transaction = id!.rows[0] as { xid: string; run: string };
+            return begun as unknown as PostgresQueryResult<R>;
+          } catch (error) {
+            // BEGIN opened the transaction before its id was refused (a server in recovery refuses to give one):
+            // Kysely rolls back only a transaction whose BEGIN succeeded, and the connection would go back to the
+            // pool inside an aborted transaction, every later statement on it refused.
+            if (!broken) await client.query('rollback').catch(() => void (broken = true));
+            throw error;
+          }
         }
         if (sql === COMMIT.sql && values.length === 0) return committing(() => client.query(sql) as unknown as Promise<PostgresQueryResult<R>>, 1, COMMITTED);
         if (sql === 'rollback') transaction = undefined;

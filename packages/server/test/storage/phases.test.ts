@@ -162,6 +162,24 @@ describe.runIf(postgres)('phases on PostgreSQL: prepared names, deadlines and un
     expect(await stored()).toEqual([1, 2, 4]);
   });
 
+  it('leaves a connection whose BEGIN was refused its id (a server in recovery) out of any transaction: a 503, then it answers', async () => {
+    // A server in recovery refuses txid_current() with 25006; here a function of that name earlier in the search path does.
+    await db.executeQuery(CompiledQuery.raw('create schema recovering'));
+    await db.executeQuery(CompiledQuery.raw(`create function recovering.txid_current() returns bigint language plpgsql as $$ begin raise exception 'cannot execute txid_current() during recovery' using errcode = '25006'; end $$`));
+    const url = new URL(database.url);
+    url.searchParams.set('options', '-c search_path=recovering,pg_catalog,public');
+    const recovering = new Kysely<unknown>({ dialect: createPostgres(url.toString(), { poolSize: 1, timeoutMs: TIMEOUT_MS }).dialect });
+    try {
+      expect(await outcome(recovering.transaction().execute((trx) => trx.executeQuery(CompiledQuery.raw('select 1 as one'))))).toBe('ERROR_CODE_UNAVAILABLE');
+      // The same connection (the pool holds one), out of the transaction BEGIN opened.
+      expect((await recovering.executeQuery(CompiledQuery.raw('select 2 as two'))).rows).toEqual([{ two: 2 }]);
+      expect(await outcome(recovering.transaction().execute(() => Promise.resolve()))).toBe('ERROR_CODE_UNAVAILABLE');
+      expect((await recovering.executeQuery(CompiledQuery.raw('select 3 as three'))).rows).toEqual([{ three: 3 }]);
+    } finally {
+      await recovering.destroy();
+    }
+  });
+
   it('does not trust a transaction id across runs of the server: after the reset of statistics a crash makes, an unanswered COMMIT is a 503', async () => {
     // After a crash, ids handed out but never written to disk are handed out again: a reused id's "committed" may be
     // another transaction's. A crash's recovery resets the server's statistics; here they are reset by hand.
