@@ -72,9 +72,13 @@ export function createTokensRepo(db: Db) {
         .executeTakeFirst();
     },
 
-    /** Counts a failed check of an unspent code; the `maxChecks`-th spends it (at `now`). One statement, so concurrent failures all count. */
+    /**
+     * Counts a failed check of an unspent code; the `maxChecks`-th spends it (at `now`). One statement, so concurrent
+     * failures all count; in a transaction of its own, so on PostgreSQL a COMMIT whose answer was lost is asked about
+     * (storage/postgres.ts) rather than answered 503, and the retried exchange counted again.
+     */
     async countFailedCodeCheck(hash: string, now: number, maxChecks: number): Promise<void> {
-      await db
+      await db.transaction().execute((trx) => trx
         .updateTable('oauth_codes')
         .set({
           failed_checks: sql<number>`failed_checks + 1`,
@@ -82,7 +86,7 @@ export function createTokensRepo(db: Db) {
         })
         .where('code_hash', '=', hash)
         .where('used_at', 'is', null)
-        .execute();
+        .execute());
     },
 
     /** Spends the code and stores the pair, in one transaction; false (nothing written) when the code was already spent. */

@@ -347,7 +347,8 @@ class ResilientPool implements PostgresPool {
         return guarded(() => (name !== undefined ? client.query({ name, text: sql, values }) : client.query(sql, values)) as unknown as Promise<PostgresQueryResult<R>>);
       }) as PostgresPoolClient['query'],
       batch: async (statements, opening) => opened(opening, await guarded(() => run([...opens(opening), ...statements]), statements.length)),
-      commitBatch: (statements, opening) => committing(async () => void opened(opening, await run([...opens(opening), ...statements, COMMIT])), statements.length + 1, undefined),
+      // Its rows are not answered, nor an id its own opening asks kept: nothing follows its COMMIT.
+      commitBatch: (statements, opening) => committing(async () => void (await run([...opens(opening), ...statements, COMMIT])), statements.length + 1, undefined),
       // A client whose connection failed or timed out is discarded, not pooled.
       release: () => client.release(broken ? true : undefined),
     };
