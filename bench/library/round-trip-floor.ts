@@ -25,6 +25,7 @@ if (role === 'echo') {
   const echo = net.createServer((socket) => {
     socket.setNoDelay(true);
     socket.on('data', (data) => socket.write(data));
+    socket.on('error', () => {}); // a server of a round, stopped: its socket resets
   });
   echo.listen(0, '127.0.0.1', () => process.send!((echo.address() as net.AddressInfo).port));
 } else if (role === 'server') {
@@ -47,8 +48,10 @@ if (role === 'echo') {
   const started = <T>(child: ChildProcess) => new Promise<T>((resolve) => child.once('message', (message) => resolve(message as T)));
   /** This script in a child of the given role, pinned to `core`. */
   const pinned = (core: number, args: string[]) => {
-    const child = fork(import.meta.filename, args, { execArgv: ['--max-semi-space-size=8'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    spawnSync('taskset', ['-pc', String(core), String(child.pid)], { stdio: 'ignore' });
+    // V8's flags as packages/cli/bin/maqam.js starts the server with.
+    const execArgv = ['--max-semi-space-size=8', '--initial-old-space-size=64', '--no-allocation-site-pretenuring', '--no-maglev'];
+    const child = fork(import.meta.filename, args, { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    if (spawnSync('taskset', ['-pc', String(core), String(child.pid)], { stdio: 'ignore' }).status !== 0) throw new Error('taskset could not pin the child (util-linux)');
     return child;
   };
   const echo = pinned(1, ['echo']);

@@ -33,8 +33,10 @@ export function createApiKeysRepo(db: Db, options: { writeVersion?: WriteVersion
   const rows = new VersionedCache<ApiKeyRow>(options.writeVersion ?? (() => null));
   /**
    * A key's secret is shown once, in the answer to the write that made it, and a retry of a write answered 503
-   * makes another: each write that makes or ends a key is a transaction, so a COMMIT whose answer was lost is
-   * asked about on PostgreSQL (storage/postgres.ts) and a write that committed is answered as done.
+   * would make another, or find the key rotated or revoked (409): each write whose retry would be answered
+   * otherwise (insert, rotate, revokeOnce) is a transaction, so a COMMIT whose answer was lost is asked about on
+   * PostgreSQL (storage/postgres.ts) and a write that committed is answered as done. The others set what a retry
+   * sets again.
    */
   const inTransaction = <T>(write: (trx: Db) => Promise<T>) => db.transaction().execute(write);
   return {

@@ -143,7 +143,7 @@ class StatementBatch extends pg.Query {
   }
 }
 
-/** How a batch's transaction begins: a write (its id asked with BEGIN, TRANSACTION_ID) or reads on one snapshot. */
+/** How a batch's transaction begins: a write (its id asked with BEGIN: TRANSACTION_ID) or reads on one snapshot. */
 type Opening = 'write' | 'snapshot';
 
 /**
@@ -169,15 +169,25 @@ type TransactionOutcome = 'committed' | 'aborted';
  */
 const SERVER_RUN = `pg_postmaster_start_time()::text || ' ' || coalesce((select stats_reset::text from pg_stat_bgwriter), '')`;
 
-const BEGIN = CompiledQuery.raw('begin');
+/** A writing transaction's id, and the server run (SERVER_RUN) that gave it. */
+interface TransactionId {
+  readonly xid: string;
+  readonly run: string;
+}
+
+/** Asked with BEGIN, in the same round trip: what tells, if the transaction's COMMIT goes unanswered, whether it committed. */
+const TRANSACTION_ID = CompiledQuery.raw(`select txid_current()::text as xid, ${SERVER_RUN} as run`);
 const OPENINGS: Record<Opening, readonly CompiledQuery[]> = {
-  // The transaction's id and the server's run, asked with BEGIN: what tells, if its COMMIT goes unanswered, whether it committed.
-  write: [BEGIN, CompiledQuery.raw(`select txid_current()::text as xid, ${SERVER_RUN} as run`)],
+  write: [CompiledQuery.raw('begin'), TRANSACTION_ID],
   snapshot: [CompiledQuery.raw('begin isolation level repeatable read read only')],
 };
 const COMMIT = CompiledQuery.raw('commit');
-/** What a transaction's writing id and its server's run are asked with (OPENINGS.write), in one round trip with BEGIN. */
-const BEGIN_WITH_ID = `begin; ${OPENINGS.write[1]!.sql}`;
+const ROLLBACK = 'rollback';
+/**
+ * Whether Kysely's statement begins a transaction that may write: its plain BEGIN, or START TRANSACTION with an
+ * isolation level unless it is read only (search's snapshot). Such a transaction asks its id with it.
+ */
+const beginsWriting = (sql: string) => sql === 'begin' || (sql.startsWith('start transaction') && !sql.includes('read only'));
 /** What Kysely is answered for a COMMIT that committed though its answer was lost: pg's answer to a COMMIT. */
 const COMMITTED = { command: 'COMMIT', rowCount: null, rows: [] } as unknown as PostgresQueryResult<never>;
 
@@ -264,8 +274,14 @@ class ResilientPool implements PostgresPool {
       }
     };
     const named = (sql: string, values: readonly unknown[]) => (values.length > 0 && values.length <= preparedMaxParameters ? this.#statementName(sql) : undefined);
-    /** The writing transaction open on this connection: its id and the server run that gave it (OPENINGS.write). */
-    let transaction: { xid: string; run: string } | undefined;
+    const backendPid = (client as unknown as { processID: number }).processID;
+    /** The writing transaction open on this connection (TRANSACTION_ID). */
+    let transaction: TransactionId | undefined;
+    /** Ends the transaction a failure left open on this connection, within the deadline; a connection that cannot is dropped. */
+    const rollBack = (sql = ROLLBACK) => guarded(() => client.query(sql)).then(() => true, () => {
+      broken = true;
+      return false;
+    });
     /**
      * Runs `submit`, which sends COMMIT. A COMMIT whose answer never came (the connection stopped answering or
      * was lost after sending it) may have committed: the server is asked how the transaction ended (outcomeOf)
@@ -282,7 +298,6 @@ class ResilientPool implements PostgresPool {
         throw error;
       }
     };
-    const backendPid = (client as unknown as { processID: number }).processID;
     const run = async (statements: readonly CompiledQuery[]): Promise<unknown[][]> => {
       let batch: StatementBatch | undefined;
       try {
@@ -305,13 +320,10 @@ class ResilientPool implements PostgresPool {
           // The transaction the batch ran in is over. The statements after the one that failed were never parsed,
           // though named as sent: then the connection forgets what it prepared, and the server with it.
           const forget = (batch?.prepared.size ?? 0) > 0;
-          await client.query(forget ? 'rollback; deallocate all' : 'rollback').then(() => {
-            if (!forget) return;
+          if ((await rollBack(forget ? `${ROLLBACK}; deallocate all` : ROLLBACK)) && forget) {
             connection.parsedStatements = {};
             connection.submittedNamedStatements = {};
-          }, () => {
-            broken = true;
-          });
+          }
         }
         throw error;
       }
@@ -319,7 +331,7 @@ class ResilientPool implements PostgresPool {
     /** The batch's statements after its opening's, and the opening's transaction id kept. */
     const opened = (opening: Opening | undefined, results: unknown[][]) => {
       const skipped = opening === undefined ? 0 : OPENINGS[opening].length;
-      if (opening === 'write') transaction = results[1]![0] as { xid: string; run: string };
+      if (opening === 'write') transaction = results[1]![0] as TransactionId;
       return results.slice(skipped);
     };
     const opens = (opening: Opening | undefined) => (opening === undefined ? [] : OPENINGS[opening]);
@@ -327,21 +339,21 @@ class ResilientPool implements PostgresPool {
       query: (async <R>(sql: string, parameters: ReadonlyArray<unknown>) => {
         const values = parameters as unknown[];
         // Kysely's transactions: BEGIN asks the transaction's id in the same round trip, for its COMMIT (committing).
-        if (sql === BEGIN.sql && values.length === 0) {
+        if (values.length === 0 && beginsWriting(sql)) {
           try {
-            const [begun, id] = (await guarded(() => client.query(BEGIN_WITH_ID))) as unknown as pg.QueryResult[];
-            transaction = id!.rows[0] as { xid: string; run: string };
+            const [begun, id] = (await guarded(() => client.query(`${sql}; ${TRANSACTION_ID.sql}`))) as unknown as pg.QueryResult[];
+            transaction = id!.rows[0] as TransactionId;
             return begun as unknown as PostgresQueryResult<R>;
           } catch (error) {
             // BEGIN opened the transaction before its id was refused (a server in recovery refuses to give one):
             // Kysely rolls back only a transaction whose BEGIN succeeded, and the connection would go back to the
             // pool inside an aborted transaction, every later statement on it refused.
-            if (!broken) await client.query('rollback').catch(() => void (broken = true));
+            if (!broken) await rollBack();
             throw error;
           }
         }
         if (sql === COMMIT.sql && values.length === 0) return committing(() => client.query(sql) as unknown as Promise<PostgresQueryResult<R>>, 1, COMMITTED);
-        if (sql === 'rollback') transaction = undefined;
+        if (sql === ROLLBACK) transaction = undefined;
         const name = named(sql, values);
         // A statement without parameters goes by the simple protocol, as before: it may be several statements.
         return guarded(() => (name !== undefined ? client.query({ name, text: sql, values }) : client.query(sql, values)) as unknown as Promise<PostgresQueryResult<R>>);
@@ -471,10 +483,10 @@ function postgresPhases(
           over = true;
         },
       });
-      if (begun && !over) await client.query('rollback', []);
+      if (begun && !over) await client.query(ROLLBACK, []);
       return result;
     } catch (error) {
-      if (begun && !over) await client.query('rollback', []).catch(() => {});
+      if (begun && !over) await client.query(ROLLBACK, []).catch(() => {});
       throw error;
     } finally {
       client.release();

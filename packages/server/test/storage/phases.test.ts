@@ -149,7 +149,7 @@ describe.runIf(postgres)('phases on PostgreSQL: prepared names, deadlines and un
     const insert = (id: number) => CompiledQuery.raw('insert into doubted_alone (id) values ($1)', [id]);
     const stored = async () => (await db.executeQuery<{ id: number }>(CompiledQuery.raw('select id from doubted_alone order by id'))).rows.map((row) => row.id);
     /** A Kysely transaction that inserts these ids, then, with the server's answers cut off, commits. */
-    const unanswered = (ids: number[]) => outcome(db.transaction().execute(async (trx) => {
+    const unanswered = (ids: number[], isolation?: 'serializable') => outcome((isolation ? db.transaction().setIsolationLevel(isolation) : db.transaction()).execute(async (trx) => {
       for (const id of ids) await trx.executeQuery(insert(id));
       proxy.muteReplies();
     }).then(() => 'done').finally(() => proxy.restore()));
@@ -160,6 +160,9 @@ describe.runIf(postgres)('phases on PostgreSQL: prepared names, deadlines and un
     // The connection that lost its answers was dropped; the next transaction is asked about on its own.
     expect(await unanswered([4])).toBe('done');
     expect(await stored()).toEqual([1, 2, 4]);
+    // Begun with an isolation level (START TRANSACTION ..., not BEGIN): asked about alike.
+    expect(await unanswered([5], 'serializable')).toBe('done');
+    expect(await stored()).toEqual([1, 2, 4, 5]);
   });
 
   it('leaves a connection whose BEGIN was refused its id (a server in recovery) out of any transaction: a 503, then it answers', async () => {
@@ -169,9 +172,12 @@ describe.runIf(postgres)('phases on PostgreSQL: prepared names, deadlines and un
     const url = new URL(database.url);
     url.searchParams.set('options', '-c search_path=recovering,pg_catalog,public');
     const recovering = new Kysely<unknown>({ dialect: createPostgres(url.toString(), { poolSize: 1, timeoutMs: TIMEOUT_MS }).dialect });
+    const backend = async () => (await recovering.executeQuery<{ pid: number }>(CompiledQuery.raw('select pg_backend_pid() as pid'))).rows[0]!.pid;
     try {
+      const before = await backend();
       expect(await outcome(recovering.transaction().execute((trx) => trx.executeQuery(CompiledQuery.raw('select 1 as one'))))).toBe('ERROR_CODE_UNAVAILABLE');
-      // The same connection (the pool holds one), out of the transaction BEGIN opened.
+      // The same connection (the pool holds one, kept: a refusal is not an outage), out of the transaction BEGIN opened.
+      expect(await backend()).toBe(before);
       expect((await recovering.executeQuery(CompiledQuery.raw('select 2 as two'))).rows).toEqual([{ two: 2 }]);
       expect(await outcome(recovering.transaction().execute(() => Promise.resolve()))).toBe('ERROR_CODE_UNAVAILABLE');
       expect((await recovering.executeQuery(CompiledQuery.raw('select 3 as three'))).rows).toEqual([{ three: 3 }]);
