@@ -108,11 +108,22 @@ export function createApiKeysRepo(db: Db, options: { writeVersion?: WriteVersion
       const row = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number | string>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
       return Number(row.n);
     },
-    /** Adds counted calls to each (key, day, operation): one statement per row, whatever the number of requests counted. */
+    /**
+     * Adds counted calls to each (key, day, operation): one statement per row, whatever the number of requests
+     * counted. In the rows' order (key, day, operation), whatever order they were counted in: two nodes flushing
+     * the same rows in different orders at once each held a row the other waited for, and PostgreSQL ended one
+     * flush as a deadlock (40P01), its counts kept for the next.
+     */
     async addUsage(rows: readonly UsageRow[]): Promise<void> {
       if (rows.length === 0) return;
+      const key = (row: UsageRow) => [row.key_id, row.day, row.operation] as const;
+      const ordered = [...rows].sort((a, b) => {
+        const [x, y] = [key(a), key(b)];
+        for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+        return 0;
+      });
       await db.transaction().execute(async (trx) => {
-        for (const row of rows) {
+        for (const row of ordered) {
           await trx.insertInto('api_key_usage').values(row).onConflict((oc) => oc.columns(['key_id', 'day', 'operation']).doUpdateSet((eb) => ({
             calls: sql`${eb.ref('api_key_usage.calls')} + ${eb.ref('excluded.calls')}`,
             client_errors: sql`${eb.ref('api_key_usage.client_errors')} + ${eb.ref('excluded.client_errors')}`,

@@ -110,6 +110,27 @@ describe.each(dialects.map((d) => [d.name, d] as const))('developer keys under l
     expect(await usageOf(asDeveloper(nodeB.app, dev.token), apiKey.id)).toBe(6);
   });
 
+  it('writes what both nodes counted when they flush at once, each having counted the same operations in its own order', async () => {
+    const dev = await developer(server);
+    const { apiKey, secret } = (await dev.call('POST', '/v1/developer/keys', { name: 'both ways' })).json();
+    await Promise.all(nodes().map((app) => app.keyUsage.flush()));
+    const urls = ['/v1/music/songs/song-ar', '/v1/music/albums/album-1', '/v1/music/artists/artist-ar', '/v1/music/artists/artist-ar/albums'];
+    let sent = 0;
+    for (let round = 0; round < 8; round++) {
+      // Node A counts the operations in one order, node B in the other, then both flush together: each writes the
+      // same rows, which on PostgreSQL lock one another.
+      for (const [app, order] of [[server.app, urls], [nodeB.app, [...urls].reverse()]] as const) {
+        for (const url of order) {
+          expect((await withKey(app, secret, url)).statusCode, url).toBe(200);
+          sent++;
+        }
+      }
+      await Promise.all(nodes().map((app) => app.keyUsage.flush()));
+      expect(nodes().map((app) => app.keyUsage.pending()), `round ${round}`).toEqual([0, 0]);
+    }
+    expect(await usageOf(dev.call, apiKey.id)).toBe(sent);
+  });
+
   it('refuses a revoked key, and a reported one, on the very next request on every node', async () => {
     const dev = await developer(server);
     for (const kill of ['revoke', 'report'] as const) {
