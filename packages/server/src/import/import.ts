@@ -122,13 +122,13 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
   const lastSegment = await lastSegmentId(storage.db, upsert);
   // A load into an empty catalog builds the read-only indexes once, at its end (storage/catalog-indexes.ts).
   const indexesDeferred = await catalogIsEmpty(storage.db);
-  if (indexesDeferred) await dropReadOnlyCatalogIndexes(storage.db);
+  if (indexesDeferred) await dropReadOnlyCatalogIndexes(storage);
   const checkpoints = new BackgroundCheckpoints(storage);
   try {
     const result = await write((batch, options = {}) =>
       writeBatch(storage, batch instanceof ImportBatch ? batch : ImportBatch.of(batch), { ...options, upsert, largestMerge: LARGEST_MERGE_IN_IMPORT, memo, checkpoints }));
     await checkpoints.settled();
-    if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage);
+    if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage, 'wait');
     await storage.db.transaction().execute(async (trx) => {
       const lock = await storage.lockCatalogWrites(trx);
       const merge = () => mergeSegmentsAfter(trx, lock, upsert, lastSegment);
@@ -141,7 +141,7 @@ export async function runImport<T>(storage: Storage, write: (writeBatch: ImportB
     return result;
   } catch (error) {
     // The import's own failure is the one to report. Indexes that cannot be built now are built at the next open.
-    if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage).catch(() => {});
+    if (indexesDeferred) await buildReadOnlyCatalogIndexes(storage, 'wait').catch(() => {});
     await checkpoints.end().catch(() => {});
     throw error;
   }

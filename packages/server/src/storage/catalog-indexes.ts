@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, DialectName } from './database.ts';
+import { catalogWriteLock, tryCatalogWriteLock } from './catalog-write-lock.ts';
 
 /**
  * The catalog's secondary indexes that serve reads only: an album's tracks,
@@ -35,9 +36,10 @@ export async function catalogIsEmpty(db: Kysely<Database>): Promise<boolean> {
   return true;
 }
 
-/** Drops the read-only indexes, in one transaction. */
-export async function dropReadOnlyCatalogIndexes(db: Kysely<Database>): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+/** Drops the read-only indexes, in one transaction, holding the catalog's write lock (catalog-write-lock.ts). */
+export async function dropReadOnlyCatalogIndexes(storage: { readonly db: Kysely<Database>; readonly dialect: DialectName }): Promise<void> {
+  await storage.db.transaction().execute(async (trx) => {
+    await catalogWriteLock(storage.dialect)(trx);
     for (const { name } of READ_ONLY_INDEXES) await trx.schema.dropIndex(name).ifExists().execute();
   });
 }
@@ -48,8 +50,17 @@ export async function dropReadOnlyCatalogIndexes(db: Kysely<Database>): Promise<
  * a CREATE INDEX even when IF NOT EXISTS finds the index, and waits for the
  * writers before it (an import's batch, say), so a server starting during
  * an import would wait for its batch.
+ *
+ * The build holds the catalog's write lock, as every catalog writer does:
+ * it locks songs, song_artists, related_artists and album_artists in turn,
+ * and an import's batch takes albums and album_artists before songs, so the
+ * two locked each other out (a deadlock, 40P01: a process starting during
+ * a first load failed to start, or failed the load; reproduced 4 times in
+ * 4). `ifCatalogBusy`: an import, which builds them at its end, waits for
+ * the lock; a process opening the database ('skip') does not wait for a
+ * load that is under way, which builds them when it ends.
  */
-export async function buildReadOnlyCatalogIndexes(storage: { readonly db: Kysely<Database>; readonly dialect: DialectName }): Promise<void> {
+export async function buildReadOnlyCatalogIndexes(storage: { readonly db: Kysely<Database>; readonly dialect: DialectName }, ifCatalogBusy: 'wait' | 'skip'): Promise<void> {
   const { db } = storage;
   const names = READ_ONLY_INDEXES.map((index) => index.name);
   const existing = storage.dialect === 'postgres'
@@ -59,6 +70,8 @@ export async function buildReadOnlyCatalogIndexes(storage: { readonly db: Kysely
   const missing = READ_ONLY_INDEXES.filter((index) => !present.has(index.name));
   if (missing.length === 0) return;
   await db.transaction().execute(async (trx) => {
+    const locked = await (ifCatalogBusy === 'wait' ? catalogWriteLock : tryCatalogWriteLock)(storage.dialect)(trx);
+    if (locked === undefined) return;
     for (const { name, table, columns } of missing) await trx.schema.createIndex(name).ifNotExists().on(table).columns([...columns]).execute();
   });
 }

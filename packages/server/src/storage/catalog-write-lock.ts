@@ -33,3 +33,15 @@ export function catalogWriteLock(dialect: DialectName): (trx: Kysely<Database>) 
     return {} as CatalogWriteLock;
   };
 }
+
+/**
+ * The lock if no other transaction holds it, or undefined at once (PostgreSQL); SQLite's is taken as
+ * catalogWriteLock's, since its one writer at a time cannot take table locks in another order.
+ */
+export function tryCatalogWriteLock(dialect: DialectName): (trx: Kysely<Database>) => Promise<CatalogWriteLock | undefined> {
+  if (dialect !== 'postgres') return catalogWriteLock(dialect);
+  return async (trx) => {
+    const { rows } = await sql<{ held: boolean }>`select pg_try_advisory_xact_lock(${CATALOG_WRITERS}) as held`.execute(trx);
+    return rows[0]?.held === true ? ({} as CatalogWriteLock) : undefined;
+  };
+}

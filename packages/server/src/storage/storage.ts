@@ -221,8 +221,8 @@ export async function migrateToLatest(storage: Storage): Promise<string[]> {
     const migrator = new Migrator({ db: storage.db, provider: migrations });
     const { error, results } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));
-    // A load into an empty catalog that was cut off before its end left these missing.
-    await buildReadOnlyCatalogIndexes(storage);
+    // A load into an empty catalog that was cut off before its end left these missing (not one under way: it builds them).
+    await buildReadOnlyCatalogIndexes(storage, 'skip');
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   });
 }

@@ -114,4 +114,23 @@ describe.each(dialects.map((d) => [d.name, d] as const))('the read-only catalog 
     await prepareDatabase(storage);
     expect(await definitions(storage)).toEqual(migrated);
   });
+
+  it.runIf(name === 'postgres')('a process opening the database while a catalog writer holds its lock leaves them to that writer, without waiting for it', async () => {
+    // Built under a load's batch, they locked its tables in another order than it did: a deadlock (storage/catalog-indexes.ts).
+    const storage = await freshStorage();
+    for (const index of READ_ONLY_INDEXES) await storage.db.schema.dropIndex(index).execute();
+    const batch = await storage.db.startTransaction().execute();
+    try {
+      await storage.lockCatalogWrites(batch);
+      const starting = openStorage(databases.at(-1)!.url);
+      storages.push(starting);
+      // Answers while the lock is held (waiting for it would hang here), and builds nothing.
+      await prepareDatabase(starting);
+      expect(await definitions(starting)).toEqual({});
+    } finally {
+      await batch.rollback().execute();
+    }
+    await prepareDatabase(storage);
+    expect(await definitions(storage)).toEqual(migrated);
+  });
 });
