@@ -225,3 +225,38 @@ describe.skipIf(!haveFfmpeg)('maqam media scan reads nothing outside the folder'
     expect(await search('Elsewhere', 'song')).toEqual([]);
   }, 120_000);
 });
+
+/**
+ * Two files of one recording in one folder (a FLAC and an MP3 with one ISRC) are one song. Packaged at once they
+ * replaced each other's directories and, on PostgreSQL, deadlocked recording the song's qualities: a song's files
+ * are packaged one after another, in path order, the last being the song's media.
+ */
+describe.runIf(haveFfmpeg && dialects.some((d) => d.name === 'postgres'))('maqam media scan of two files of one song', () => {
+  let server: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'maqam-scan-twice-'));
+    mkdirSync(join(dir, 'music'));
+    const tags = { title: 'Hello', artist: 'Adele', album: '25', date: '2015', ISRC: 'GB-BKS-15-00214' };
+    track(join(dir, 'music', 'hello.flac'), tags);
+    track(join(dir, 'music', 'hello.mp3'), tags, { frequency: 880 });
+    server = await startTestServer(dialects.find((d) => d.name === 'postgres')!, { MAQAM_MEDIA_DIR: join(dir, 'media') });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('packages both, one after the other, and keeps the last in path order as the song\'s media', async () => {
+    const env = { DATABASE_URL: server.databaseUrl, MAQAM_MEDIA_DIR: join(dir, 'media'), LOG_LEVEL: 'silent' };
+    const result = await runCli(env, ['media', 'scan', join(dir, 'music'), '--json', '--concurrency', '2']);
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect([summary.songs, summary.packaged, summary.failed, summary.problems]).toEqual([1, 2, 0, []]);
+    const songId: string = summary.ids.songs[0].id;
+    // hello.mp3 after hello.flac: lossy tiers only, none lossless left from the FLAC.
+    const qualities = (await server.storage.db.selectFrom('song_media').select('quality').where('song_id', '=', songId).orderBy('quality').execute()).map((row) => row.quality);
+    expect(qualities.length).toBeGreaterThan(0);
+    expect(qualities).not.toContain('AUDIO_QUALITY_LOSSLESS');
+  });
+});

@@ -382,13 +382,23 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
     }
   });
 
-  // 4. Media, in parallel; a file packaged before from the same bytes is left alone.
+  // 4. Media, songs in parallel; a file packaged before from the same bytes is left alone. A song's files one
+  // after another, in path order (the last is the song's media): two files of one recording (a FLAC and an MP3
+  // with one ISRC) are one song, and packaged at once they replaced each other's directories and, on PostgreSQL,
+  // deadlocked recording its qualities.
   let packaged = 0;
   let unchanged = 0;
   const media = createStreamingRepo(storage.db);
-  await inParallel(tracks, concurrency, async (track) => {
+  const filesOfSong = new Map<string, ScannedTrack[]>();
+  for (const track of tracks) {
     const songId = songIds.get(track.file);
-    if (songId === undefined) return void tick(); // its records were refused above
+    if (songId === undefined) tick(); // its records were refused above
+    else filesOfSong.set(songId, [...(filesOfSong.get(songId) ?? []), track]);
+  }
+  await inParallel([...filesOfSong], concurrency, async ([songId, files]) => {
+    for (const track of files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) await packageFile(songId, track);
+  });
+  async function packageFile(songId: string, track: ScannedTrack): Promise<void> {
     const marker = join(options.mediaRoot, mediaDirectoryOf(songId), 'source.sha256');
     try {
       const digest = await sha256Of(track.file);
@@ -403,7 +413,7 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
       fail(track.file, error);
     }
     tick();
-  });
+  }
 
   // Reported by their path in the folder, in path order.
   const inPathOrder = (a: { file: string }, b: { file: string }) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
