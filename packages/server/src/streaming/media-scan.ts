@@ -389,6 +389,7 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
   let packaged = 0;
   let unchanged = 0;
   const media = createStreamingRepo(storage.db);
+  const inPathOrder = (a: { file: string }, b: { file: string }) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   const filesOfSong = new Map<string, ScannedTrack[]>();
   for (const track of tracks) {
     const songId = songIds.get(track.file);
@@ -396,7 +397,7 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
     else filesOfSong.set(songId, [...(filesOfSong.get(songId) ?? []), track]);
   }
   await inParallel([...filesOfSong], concurrency, async ([songId, files]) => {
-    for (const track of files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) await packageFile(songId, track);
+    for (const track of files.sort(inPathOrder)) await packageFile(songId, track);
   });
   async function packageFile(songId: string, track: ScannedTrack): Promise<void> {
     const marker = join(options.mediaRoot, mediaDirectoryOf(songId), 'source.sha256');
@@ -416,7 +417,6 @@ export async function scanMusicFolder(storage: Storage, root: string, options: S
   }
 
   // Reported by their path in the folder, in path order.
-  const inPathOrder = (a: { file: string }, b: { file: string }) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   const reported = problems.map((problem) => ({ file: relative(root, problem.file), message: problem.message })).sort(inPathOrder);
   const partialDates = tracks.flatMap((track): PartialDate[] => (
     songIds.has(track.file) && (track.datePrecision === 'year' || track.datePrecision === 'month')
